@@ -1,0 +1,96 @@
+/**
+ * The Player API: the only thing front-ends (lichess, CSA, UCI/USI, `kishi match`) call to get a move.
+ * Requests and answers are plain data in text notation so that they cross worker-thread boundaries
+ * unchanged: searches run in `worker_threads`, never on the thread that reads network streams.
+ */
+import type { GameKind } from '../core/game.js';
+
+/** The clock as a front-end sees it when it asks for a move; all times in milliseconds. */
+export interface ClockState {
+  /** Time left for the first player (chess white, shogi sente/black). */
+  readonly firstMs: number;
+  /** Time left for the second player (chess black, shogi gote/white). */
+  readonly secondMs: number;
+  /** Fischer increment added after each move of the first player. */
+  readonly firstIncMs: number;
+  /** Fischer increment added after each move of the second player. */
+  readonly secondIncMs: number;
+  /** Shogi byoyomi per move once the main time is spent (0 when none). */
+  readonly byoyomiMs: number;
+  /** Moves until the next time control (0 or undefined: sudden death). */
+  readonly movesToGo?: number;
+}
+
+/** Hard limits for one search; any combination, the first one reached stops the search. */
+export interface SearchLimits {
+  readonly depth?: number;
+  readonly nodes?: number;
+  readonly movetimeMs?: number;
+  /** Search until `stop` (UCI `go infinite`, pondering). */
+  readonly infinite?: boolean;
+  /** USI `go mate`: look for a forced mate for the side to move. */
+  readonly mate?: boolean;
+}
+
+/** One request for a move. */
+export interface GoRequest {
+  readonly game: GameKind;
+  /** Chess variant key as lichess names it (`standard`, `chess960`, `fromPosition`); `standard` for shogi. */
+  readonly variant: string;
+  /** Start position as FEN/SFEN, or `startpos`. */
+  readonly start: string;
+  /** Moves played since `start`, in UCI (chess) or USI (shogi). */
+  readonly moves: readonly string[];
+  /** The clock, when the game has one; the player plans its own time from it. */
+  readonly clock?: ClockState;
+  /** Hard limits; override time planning when present. */
+  readonly limits?: SearchLimits;
+  /** Think on the opponent's time from this position (the move after `moves` is the guess). */
+  readonly ponder?: boolean;
+}
+
+/** Search progress, as UCI/USI `info` lines report it. */
+export interface SearchInfo {
+  readonly depth: number;
+  readonly seldepth?: number;
+  /** Centipawns from the side to move's view, or a mate distance in plies (positive: we mate). */
+  readonly score: { readonly cp: number } | { readonly mate: number };
+  readonly nodes: number;
+  readonly nps: number;
+  readonly timeMs: number;
+  readonly pv: readonly string[];
+  readonly hashfull?: number;
+}
+
+/** The answer to a `GoRequest`. */
+export interface GoResult {
+  /** The move in UCI/USI, or `resign`, or `win` (shogi entering-king declaration). */
+  readonly move: string;
+  /** The move the player expects in reply (for pondering), when it has one. */
+  readonly ponder?: string;
+  /** The last `info` of the search, when it searched. */
+  readonly info?: SearchInfo;
+  /** The position (FEN/SFEN) at the end of the principal variation, for TD-Leaf logs. */
+  readonly pvLeaf?: string;
+}
+
+/**
+ * A Player turns a position and a clock into a move. Implementations: the alpha-beta engine and the
+ * MCTS engine, each in a worker thread, and `auto`, which picks between them.
+ */
+export interface Player {
+  /** Human-readable engine name and version, for UCI `id name` and greetings. */
+  readonly name: string;
+  /** Which games this player can play. */
+  supports(game: GameKind, variant: string): boolean;
+  /** Starts a search and resolves with the chosen move; `onInfo` receives progress. Must not block. */
+  go(request: GoRequest, onInfo?: (info: SearchInfo) => void): Promise<GoResult>;
+  /** Ends the current search as soon as possible (within 50 ms); the pending `go` resolves with the best move so far. */
+  stop(): void;
+  /** The opponent played the pondered move: keep searching, now on our own clock. */
+  ponderhit(): void;
+  /** Forget game-specific state (hash tables, trees) before a new game. */
+  newGame(): Promise<void>;
+  /** Releases threads and sessions. */
+  close(): Promise<void>;
+}
