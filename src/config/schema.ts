@@ -1,0 +1,45 @@
+/**
+ * The one typed config schema: every section, its defaults and units. `config/kishi.yaml` documents
+ * the same keys; `tests/config/schema.test.ts` checks that the two agree.
+ */
+import type { CsaConfig } from './sections/csa.js';
+import { csaSection } from './sections/csa.js';
+import type { EngineConfig } from './sections/engine.js';
+import { engineSection } from './sections/engine.js';
+import type { LearningConfig } from './sections/learning.js';
+import { learningSection } from './sections/learning.js';
+import type { LichessConfig } from './sections/lichess.js';
+import { lichessSection } from './sections/lichess.js';
+import type { LogConfig } from './sections/log.js';
+import { logSection } from './sections/log.js';
+import type { RecordsConfig } from './sections/records.js';
+import { recordsSection } from './sections/records.js';
+import type { JsonSchema } from './sections/section.js';
+
+export interface KishiConfig {
+  readonly engine: EngineConfig;
+  readonly lichess: LichessConfig;
+  readonly csa: CsaConfig;
+  readonly log: LogConfig;
+  readonly records: RecordsConfig;
+  readonly learning: LearningConfig;
+}
+
+export const configSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    engine: engineSection,
+    lichess: lichessSection,
+    csa: csaSection,
+    log: logSection,
+    records: recordsSection,
+    learning: learningSection,
+  },
+};
+
+/** Secrets and the environment variables they come from; never read from the config file. */
+export const SECRET_ENV = {
+  lichessToken: 'LICHESS_TOKEN',
+  csaPassword: 'CSA_PASSWORD',
+} as const;

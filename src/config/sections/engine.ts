@@ -1,0 +1,42 @@
+import { section } from './section.js';
+
+/** Which search plays: MCTS with a net, alpha-beta with the linear evaluation, or `auto` (MCTS when a model loads). */
+export const SEARCH_KINDS = ['auto', 'mcts', 'alphabeta'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+export interface EngineConfig {
+  readonly search: SearchKind;
+  readonly hashMb: number;
+  readonly threads: number;
+  readonly moveOverheadMs: number;
+  readonly ponder: boolean;
+  readonly chessWeights: string;
+  readonly shogiWeights: string;
+  readonly chessModel: string;
+  readonly shogiModel: string;
+  readonly mctsMinClockMs: number;
+}
+
+export const engineSection = section('The built-in engine, shared by every server.', {
+  search: { enum: SEARCH_KINDS, default: 'auto', description: 'auto | mcts | alphabeta' },
+  hashMb: { type: 'integer', minimum: 1, maximum: 65536, default: 64, description: 'alpha-beta transposition table size, MiB' },
+  threads: { type: 'integer', minimum: 1, maximum: 256, default: 1, description: 'search worker threads per game' },
+  moveOverheadMs: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 60000,
+    default: 1000,
+    description: 'time kept back per move for network lag, milliseconds',
+  },
+  ponder: { type: 'boolean', default: false, description: "think on the opponent's time" },
+  chessWeights: { type: 'string', default: 'models/chess-linear.json', description: 'linear evaluation weights for chess (path)' },
+  shogiWeights: { type: 'string', default: 'models/shogi-linear.json', description: 'linear evaluation weights for shogi (path)' },
+  chessModel: { type: 'string', default: 'models/chess.onnx', description: 'policy/value net for chess (ONNX path)' },
+  shogiModel: { type: 'string', default: 'models/shogi.onnx', description: 'policy/value net for shogi (ONNX path)' },
+  mctsMinClockMs: {
+    type: 'integer',
+    minimum: 0,
+    default: 10000,
+    description: 'with search auto: below this remaining clock, milliseconds, alpha-beta plays instead of MCTS',
+  },
+});

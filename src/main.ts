@@ -1,0 +1,24 @@
+/**
+ * The `kishi` command line: each subcommand lives in `src/cli/<name>.ts` and registers itself here.
+ * Exit codes: 0 success, 1 runtime failure, 2 bad usage or bad config.
+ */
+import { Command } from 'commander';
+import { register as registerPerft } from './cli/perft.js';
+import { register as registerRun } from './cli/run.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('kishi')
+    .description('Chess on lichess, shogi on floodgate and USI; alpha-beta and MCTS engines that learn their own evaluation.')
+    .version('0.1.0')
+    .showHelpAfterError()
+    .exitOverride((err) => {
+      // Help and version are not errors; usage errors exit 2 like a bad config does.
+      process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2);
+    });
+  for (const register of [registerRun, registerPerft]) register(program);
+  return program;
+}
+
+await buildProgram().parseAsync(process.argv);

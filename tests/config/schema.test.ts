@@ -1,0 +1,82 @@
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseConfig, readSecrets, validateConfig } from '../../src/config/load.js';
+import { configSchema } from '../../src/config/schema.js';
+import type { JsonSchema } from '../../src/config/sections/section.js';
+
+const leafPaths = (schema: JsonSchema, prefix = ''): string[] =>
+  Object.entries(schema.properties ?? {}).flatMap(([k, s]) =>
+    s.type === 'object' && s.properties ? leafPaths(s, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
+
+const dataPaths = (data: unknown, prefix = ''): string[] =>
+  data !== null && typeof data === 'object' && !Array.isArray(data)
+    ? Object.entries(data).flatMap(([k, v]) =>
+        v !== null && typeof v === 'object' && !Array.isArray(v) ? dataPaths(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+      )
+    : [];
+
+describe('config schema', () => {
+  it('config/kishi.yaml documents every key of the schema, and only those', () => {
+    const text = readFileSync('config/kishi.yaml', 'utf8');
+    const data = parseDocument(text).toJS();
+    expect(dataPaths(data).sort()).toEqual(leafPaths(configSchema).sort());
+    expect(validateConfig(data).isOk).toBe(true);
+  });
+
+  it('fills in every default from an empty file', () => {
+    const c = parseConfig('').unwrap();
+    expect(c.engine.hashMb).toBe(64);
+    expect(c.lichess.enabled).toBe(false);
+    expect(c.csa.port).toBe(4081);
+    expect(c.log.level).toBe('info');
+  });
+
+  it('reports every error at once, each with its key path', () => {
+    const r = parseConfig(
+      ['engine:', '  hashMb: -5', '  search: magic', 'lichess:', '  concurrency: "two"', '  colour: white', 'bogus: 1'].join('\n'),
+      'bad.yaml',
+    );
+    expect(r.isErr).toBe(true);
+    if (r.isOk) return;
+    const paths = r.error.issues.map((i) => i.path).sort();
+    expect(paths).toEqual(['bogus', 'engine.hashMb', 'engine.search', 'lichess.colour', 'lichess.concurrency']);
+    expect(r.error.message).toContain('bad.yaml: 5 config error(s)');
+    expect(r.error.issues.find((i) => i.path === 'engine.search')?.message).toContain('"alphabeta"');
+    expect(r.error.issues.find((i) => i.path === 'bogus')?.message).toBe('unknown key');
+  });
+
+  it('refuses secrets in the file and says where they belong', () => {
+    const r = parseConfig('lichess:\n  token: lip_abcdefghijklmnop\n');
+    expect(r.isErr).toBe(true);
+    if (r.isOk) return;
+    expect(r.error.issues[0]?.path).toBe('lichess.token');
+    expect(r.error.issues[0]?.message).toContain('LICHESS_TOKEN');
+    expect(r.error.message).not.toContain('lip_abcdefghijklmnop');
+  });
+
+  it('reports YAML syntax errors and a missing file without throwing', () => {
+    const y = parseConfig('engine: [1, 2\n', 'broken.yaml');
+    expect(y.isErr && y.error.issues[0]?.message.startsWith('YAML:')).toBe(true);
+    const m = loadConfig('/nonexistent/kishi.yaml');
+    expect(m.isErr && m.error.message).toBe('/nonexistent/kishi.yaml: 1 config error(s):\n  (top): file not found');
+    const dir = mkdtempSync(join(tmpdir(), 'kishi-cfg-'));
+    writeFileSync(join(dir, 'list.yaml'), '- 1\n- 2\n');
+    const l = loadConfig(join(dir, 'list.yaml'));
+    expect(l.isErr && l.error.issues[0]?.message).toBe('the config must be a mapping of sections');
+  });
+
+  it('names the missing environment variable of an enabled server', () => {
+    const c = parseConfig('lichess: {enabled: true}\ncsa: {enabled: true}\n').unwrap();
+    const r = readSecrets(c, {});
+    expect(r.isErr && r.error.issues.map((i) => i.message)).toEqual([
+      'lichess is enabled but LICHESS_TOKEN is not set in the environment',
+      'the CSA server is enabled but CSA_PASSWORD is not set in the environment',
+    ]);
+    const ok = readSecrets(c, { LICHESS_TOKEN: 'lip_x', CSA_PASSWORD: 'pw' });
+    expect(ok.isOk && ok.value).toEqual({ lichessToken: 'lip_x', csaPassword: 'pw' });
+  });
+});
