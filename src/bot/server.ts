@@ -1,0 +1,18 @@
+/**
+ * A game server Kishi plays on (lichess through the Bot API, a CSA server such as floodgate, later lishogi).
+ * `kishi run` starts every enabled server in one process; the dispatcher hands each of their games to the
+ * game adapter and Player for its game and variant.
+ */
+export interface GameServer {
+  /** Short name used in logs and records (`lichess`, `floodgate`). */
+  readonly name: string;
+  /** Connects and serves until `stop` completes or a fatal error (bad credentials) rejects. Must not block the event loop. */
+  start(): Promise<void>;
+  /**
+   * Stops accepting new games. With `graceful`, current games are played out (or resigned, per config)
+   * before the promise resolves; without it, connections are closed at once.
+   */
+  stop(graceful: boolean): Promise<void>;
+  /** Number of games in progress now. */
+  activeGames(): number;
+}
