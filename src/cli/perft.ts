@@ -5,7 +5,7 @@
  * hashing), the library's own `debug.perft` as the reference, and the search's internal generator.
  */
 import { performance } from 'node:perf_hooks';
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import { perft as shogiopsPerft } from 'shogiops/debug';
 import { parseSfen } from 'shogiops/sfen';
@@ -13,7 +13,10 @@ import type { Result } from '../core/result.js';
 import type { KishiError } from '../core/result.js';
 import { ChessGame, chessopsPerft, divide as chessDivide, perft as chessPerft } from '../games/chess/index.js';
 import { FastChessBoard } from '../games/chess/fast/index.js';
+import { FastShogiBoard } from '../games/shogi/fast/index.js';
 import { ShogiGame } from '../games/shogi/shogi-game.js';
+
+const STARTPOS_SFEN = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 import { divide as shogiDivide, perft as shogiPerft } from '../games/shogi/perft.js';
 
 export const PERFT_IMPLS = ['adapter', 'reference', 'internal'] as const;
@@ -49,7 +52,13 @@ const chessRunner = (fen: string, chess960: boolean, impl: PerftImpl): Result<Ru
 };
 
 const shogiRunner = (sfen: string, impl: PerftImpl): Result<Runner, KishiError> =>
-  ShogiGame.fromSfen(sfen).map((game) => (depth, div) => {
+  impl === 'internal'
+    ? FastShogiBoard.fromSfen(sfen === 'startpos' ? STARTPOS_SFEN : sfen).map((board) => (depth, div) => {
+        if (!div) return { nodes: board.perft(depth) };
+        const rows = [...board.divide(depth)].map(([move, nodes]) => ({ move, nodes }));
+        return { nodes: rows.reduce((s, r) => s + r.nodes, 0), divide: rows };
+      })
+    : ShogiGame.fromSfen(sfen).map((game) => (depth, div) => {
     if (div) {
       const rows = shogiDivide(game, depth).map((r) => ({ move: r.usi, nodes: r.nodes }));
       return { nodes: rows.reduce((s, r) => s + r.nodes, 0), divide: rows };
@@ -68,7 +77,7 @@ export function register(program: Command): void {
     .option('--chess960', 'Chess960 castling rules for the FEN', false)
     .requiredOption('--depth <n>', 'depth in plies', (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 20) throw new Error(`--depth must be an integer 0..20, got "${v}"`);
+      if (!Number.isInteger(n) || n < 0 || n > 20) throw new InvalidArgumentError(`--depth must be an integer 0..20, got "${v}"`);
       return n;
     })
     .option('--divide', 'print the count of every root move', false)
@@ -79,10 +88,6 @@ export function register(program: Command): void {
     )
     .action((opts: { game: 'chess' | 'shogi'; fen?: string; sfen?: string; chess960: boolean; depth: number; divide: boolean; impl: PerftImpl }) => {
       const text = (opts.game === 'chess' ? (opts.fen ?? opts.sfen) : (opts.sfen ?? opts.fen)) ?? 'startpos';
-      if (opts.game === 'shogi' && opts.impl === 'internal') {
-        console.error('kishi perft: --impl internal is not available for shogi yet');
-        process.exit(2);
-      }
       const runner = opts.game === 'chess' ? chessRunner(text, opts.chess960, opts.impl) : shogiRunner(text, opts.impl);
       if (runner.isErr) {
         console.error(`kishi perft: ${runner.error.message}`);

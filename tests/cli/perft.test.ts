@@ -1,0 +1,65 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+// Runs the compiled CLI (npm test builds dist/ first, in `pretest`).
+const kishi = (...args: string[]) => spawnSync(process.execPath, ['bin/kishi.js', ...args], { encoding: 'utf8' });
+
+describe('kishi perft', () => {
+  it.each([
+    ['chess', 'adapter', 'startpos', 3, 8902],
+    ['chess', 'reference', 'startpos', 3, 8902],
+    ['chess', 'internal', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', 3, 97862],
+    ['shogi', 'adapter', 'startpos', 2, 900],
+    ['shogi', 'reference', 'startpos', 2, 900],
+    ['shogi', 'internal', 'l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1', 2, 28684],
+  ])('%s %s %s depth %i = %i', (game, impl, pos, depth, nodes) => {
+    const flag = game === 'chess' ? '--fen' : '--sfen';
+    const out = execFileSync(process.execPath, ['bin/kishi.js', 'perft', '--game', game, flag, pos, '--depth', String(depth), '--impl', impl], {
+      encoding: 'utf8',
+    });
+    expect(out).toMatch(new RegExp(`^nodes ${nodes}$`, 'm'));
+    expect(out).toMatch(/^nps \d+$/m);
+  });
+
+  it('divides by root move, and the rows add up', () => {
+    const r = kishi('perft', '--game', 'chess', '--fen', 'startpos', '--depth', '2', '--divide');
+    const rows = r.stdout.split('\n').filter((l) => /^[a-h][1-8][a-h][1-8][qrbn]?: \d+$/.test(l));
+    expect(rows).toHaveLength(20);
+    expect(rows.reduce((s, l) => s + Number(l.split(': ')[1]), 0)).toBe(400);
+  });
+
+  it('rejects a malformed position with a clear message and exit code 2', () => {
+    const r = kishi('perft', '--game', 'chess', '--fen', 'rnbqkbnr/pppppppp/8/8 w KQkq', '--depth', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('invalid FEN "rnbqkbnr/pppppppp/8/8 w KQkq"');
+    const s = kishi('perft', '--game', 'shogi', '--sfen', 'lnsgkgsnl/9 b - 1', '--depth', '1');
+    expect(s.status).toBe(2);
+    expect(s.stderr).toContain('lnsgkgsnl/9 b - 1');
+    const d = kishi('perft', '--depth', 'x');
+    expect(d.status).toBe(2);
+    expect(d.stderr).toContain('--depth must be an integer');
+  });
+
+  it('has --help', () => {
+    const r = kishi('perft', '--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('--divide');
+  });
+});
+
+describe('kishi run', () => {
+  it('exits non-zero with one line naming the missing environment variable', () => {
+    const env = { ...process.env };
+    delete env.LICHESS_TOKEN;
+    const r = spawnSync(process.execPath, ['bin/kishi.js', 'run', '--config', 'config/kishi.yaml'], { encoding: 'utf8', env });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr.trim().split('\n').filter((l) => l.includes('LICHESS_TOKEN'))).toHaveLength(1);
+  });
+
+  it('reports a missing config file', () => {
+    const r = kishi('run', '--config', '/nonexistent.yaml');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('/nonexistent.yaml');
+    expect(r.stderr).toContain('file not found');
+  });
+});
