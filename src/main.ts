@@ -5,6 +5,8 @@
 import { Command } from 'commander';
 import { register as registerPerft } from './cli/perft.js';
 import { register as registerRun } from './cli/run.js';
+import { register as registerUci } from './cli/uci.js';
+import { register as registerUsi } from './cli/usi.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -17,7 +19,7 @@ export function buildProgram(): Command {
       // Help and version are not errors; usage errors exit 2 like a bad config does.
       process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2);
     });
-  for (const register of [registerRun, registerPerft]) register(program);
+  for (const register of [registerRun, registerPerft, registerUci, registerUsi]) register(program);
   return program;
 }
 

@@ -1,11 +1,186 @@
 /**
- * `kishi run`: the bot. Loads the config and the secrets, then starts every enabled server
- * (lichess, CSA) in one process.
+ * `kishi run`: the bot. Loads the config and the secrets, prepares the engine (`createPlayer` from
+ * `src/player/factory.ts`; no engine, no play), then starts every enabled server in one process through the
+ * dispatcher.
+ * Servers plug in through `SERVER_FACTORIES`, keyed by their config section: lichess is here; the CSA
+ * client (floodgate) registers by exporting `createCsaServer(ctx)` from `src/protocols/csa/server-factory.ts`.
+ *
+ * Exit codes: 0 after a clean stop, 1 for a runtime failure (no engine, a server refused us), 2 for bad
+ * usage, a bad config or a missing secret (one line naming the environment variable).
+ * The first SIGINT/SIGTERM stops accepting games and finishes (or resigns, per `lichess.onShutdown`) the
+ * games in progress; a second one leaves at once.
  */
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import type { GameKind } from '../core/game.js';
+import { Result } from '../core/result.js';
+import { KishiError } from '../core/result.js';
 import { loadConfig, readSecrets } from '../config/load.js';
+import type { Secrets } from '../config/load.js';
+import type { KishiConfig } from '../config/schema.js';
+import { Dispatcher } from '../bot/dispatcher.js';
+import type { PlayerFactory } from '../bot/dispatcher.js';
+import type { GameServer } from '../bot/server.js';
 import { configureLogging, childLogger } from '../log/logger.js';
 import { registerSecret } from '../log/redact.js';
+import { fileTranscript } from '../log/transcript.js';
+import { createPlayer } from '../player/factory.js';
+import { LichessBot } from '../protocols/lichess/bot.js';
+
+/** What a server factory gets. */
+export interface ServerContext {
+  readonly config: KishiConfig;
+  readonly secrets: Secrets;
+  readonly dispatcher: Dispatcher;
+}
+
+/** One kind of server `kishi run` can start, keyed by its config section. */
+export interface ServerFactory {
+  readonly section: string;
+  readonly enabled: (config: KishiConfig) => boolean;
+  /** The games its Players must play (prepared before the server starts). */
+  readonly games: readonly GameKind[];
+  readonly create: (ctx: ServerContext) => Promise<Result<GameServer, KishiError>>;
+}
+
+const lichessFactory: ServerFactory = {
+  section: 'lichess',
+  enabled: (c) => c.lichess.enabled,
+  games: ['chess'],
+  create: async ({ config, secrets, dispatcher }) => {
+    const token = secrets.lichessToken;
+    if (token === undefined) return Result.err(new KishiError('ERR_SECRET', 'lichess is enabled but LICHESS_TOKEN is not set in the environment'));
+    return Result.ok(
+      new LichessBot({
+        config: config.lichess,
+        token,
+        moveOverheadMs: config.engine.moveOverheadMs,
+        dispatcher,
+        recordsDir: config.records.dir,
+        ...(config.log.transcripts ? { transcript: fileTranscript(join(config.log.dir, 'lichess-wire.log')) } : {}),
+      }),
+    );
+  },
+};
+
+/** Loads an optional module by a path TypeScript does not resolve at build time (it may not exist yet). */
+async function optionalImport(specifier: string): Promise<Result<Record<string, unknown>, KishiError>> {
+  try {
+    return Result.ok((await import(specifier)) as Record<string, unknown>);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const missing = err.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url|does not provide/i.test(String(err.message));
+    return Result.err(new KishiError(missing ? 'ERR_MISSING_MODULE' : 'ERR_MODULE', missing ? `${specifier} is not built` : `${specifier}: ${err.message}`));
+  }
+}
+
+/** The CSA server (floodgate), when its module exists. */
+const csaFactory: ServerFactory = {
+  section: 'csa',
+  enabled: (c) => c.csa.enabled,
+  games: ['shogi'],
+  create: async (ctx) => {
+    const mod = await optionalImport('../protocols/csa/server-factory.js');
+    if (mod.isErr || typeof mod.value.createCsaServer !== 'function') {
+      return Result.err(new KishiError('ERR_NO_CSA', 'the CSA client is not available in this build (src/protocols/csa/server-factory.ts)'));
+    }
+    const create = mod.value.createCsaServer as (ctx: ServerContext) => Promise<Result<GameServer, KishiError>> | Result<GameServer, KishiError>;
+    return create(ctx);
+  },
+};
+
+/** Every server kind; a new one (lishogi) is one more entry. */
+export const SERVER_FACTORIES: readonly ServerFactory[] = [lichessFactory, csaFactory];
+
+/** The engine: `createPlayer(config.engine, game)` from `src/player/factory.ts`. Never a stand-in mover. */
+export function enginePlayerFactory(config: KishiConfig): PlayerFactory {
+  return async (game) => {
+    const player = createPlayer(config.engine, game);
+    if (player.isErr) throw player.error;
+    return player.value;
+  };
+}
+
+export interface RunOptions {
+  readonly config: KishiConfig;
+  readonly secrets: Secrets;
+  readonly playerFactory: PlayerFactory;
+  readonly factories?: readonly ServerFactory[];
+  /** Resolves when the servers should stop: `graceful` first, then `now`. */
+  readonly signals?: SignalSource;
+  /** Lines for the user (stderr). */
+  readonly say?: (line: string) => void;
+}
+
+/** Where stop requests come from (process signals in production, a test's controller otherwise). */
+export interface SignalSource {
+  onStop(handler: (graceful: boolean) => void): void;
+}
+
+/** SIGINT/SIGTERM: the first asks for a graceful stop, the second for an immediate one. */
+export const processSignals: SignalSource = {
+  onStop(handler) {
+    let count = 0;
+    const on = (): void => {
+      count++;
+      handler(count === 1);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  },
+};
+
+/** Starts every enabled server and serves until they stop; returns the exit code. */
+export async function runServers(opts: RunOptions): Promise<number> {
+  const say = opts.say ?? ((line: string) => console.error(line));
+  const log = childLogger('run');
+  const factories = (opts.factories ?? SERVER_FACTORIES).filter((f) => f.enabled(opts.config));
+  if (factories.length === 0) {
+    say('kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled)');
+    return 2;
+  }
+  const dispatcher = new Dispatcher(opts.playerFactory);
+  const games = [...new Set(factories.flatMap((f) => f.games))];
+  const prepared = await dispatcher.prepare(games);
+  if (prepared.isErr) {
+    say(`kishi run: ${prepared.error.message}`);
+    return 1;
+  }
+  const servers: GameServer[] = [];
+  for (const f of factories) {
+    const created = await f.create({ config: opts.config, secrets: opts.secrets, dispatcher });
+    if (created.isErr) {
+      say(`kishi run: ${f.section}: ${created.error.message}`);
+      await dispatcher.close();
+      return 1;
+    }
+    servers.push(created.value);
+  }
+  let stopping: Promise<unknown> | undefined;
+  const stopAll = (graceful: boolean): void => {
+    if (graceful) {
+      const n = servers.reduce((a, s) => a + s.activeGames(), 0);
+      say(`kishi run: stopping; ${n} game(s) in progress will be finished (send the signal again to leave at once)`);
+    } else say('kishi run: leaving now');
+    stopping = Promise.all(servers.map((s) => s.stop(graceful).catch(() => {})));
+  };
+  opts.signals?.onStop(stopAll);
+  let failed = false;
+  await Promise.all(
+    servers.map((s) =>
+      s.start().catch(async (e: unknown) => {
+        failed = true;
+        say(`kishi run: ${s.name}: ${(e as Error).message}`);
+        log.error(`${s.name}: ${(e as Error).message}`);
+        // One server failing for good stops the process: the user must fix it.
+        await Promise.all(servers.filter((o) => o !== s).map((o) => o.stop(false).catch(() => {})));
+      }),
+    ),
+  );
+  await stopping;
+  await dispatcher.close();
+  return failed ? 1 : 0;
+}
 
 export function register(program: Command): void {
   program
@@ -26,15 +201,14 @@ export function register(program: Command): void {
       registerSecret(secrets.value.lichessToken);
       registerSecret(secrets.value.csaPassword);
       configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
-      const log = childLogger('run');
-      const servers = [config.value.lichess.enabled && 'lichess', config.value.csa.enabled && 'csa'].filter(Boolean);
-      if (servers.length === 0) {
-        console.error('kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled)');
-        process.exit(2);
-      }
-      // The bot clients are not built yet: say so plainly instead of pretending to play.
-      log.error(`kishi run: the ${servers.join(' and ')} client is not implemented yet; nothing is played`);
-      console.error(`kishi run: the ${servers.join(' and ')} client is not implemented yet; nothing is played`);
-      process.exit(1);
+      // The dispatcher creates a first Player per game before any server starts: a missing engine
+      // (weights file, model) fails here with one line, never with a stand-in mover.
+      const code = await runServers({
+        config: config.value,
+        secrets: secrets.value,
+        playerFactory: enginePlayerFactory(config.value),
+        signals: processSignals,
+      });
+      process.exit(code);
     });
 }

@@ -1,0 +1,25 @@
+import { ChessLinearEval } from '../src/eval/linear/chess-eval.js';
+import { ShogiLinearEval } from '../src/eval/linear/shogi-eval.js';
+import { chessMaterialTheta, shogiMaterialTheta } from '../src/eval/linear/material.js';
+import { ChessSearchBoard } from '../src/search/alphabeta/chess-board.js';
+import { ShogiSearchBoard } from '../src/search/alphabeta/shogi-board.js';
+import { AlphaBetaSearch } from '../src/search/alphabeta/search.js';
+import { TranspositionTable } from '../src/search/alphabeta/tt.js';
+import { searchOptions } from '../src/search/alphabeta/options.js';
+import type { SearchBoard } from '../src/search/alphabeta/search-board.js';
+const fens = ['startpos', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', 'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 0 1'];
+const sfens = ['startpos', 'ln1g3nl/1r1sg1k2/p1pppsbpp/1p3pp2/7P1/2P1P1P2/PPBP1P2P/2S1GS1R1/LN1GK2NL b - 1', 'l2gs3l/1k4+N+P1/1p1s5/p1r3p1p/2Knp4/P3P1P2/GPN6/Lg+b6/1N1+p4L b 6PSGBRps 1'];
+const ev = new ChessLinearEval(chessMaterialTheta());
+const sev = new ShogiLinearEval(shogiMaterialTheta());
+const mode = (process.argv[2] ?? 'tournament') as 'tournament';
+const nodes = Number(process.argv[3] ?? 1000000);
+const run = (name: string, sb: SearchBoard) => {
+  const tt = new TranspositionTable(64);
+  const s = new AlphaBetaSearch(tt, searchOptions(mode));
+  const c0 = process.cpuUsage();
+  const r = s.search(sb, { nodes });
+  const ms = process.cpuUsage(c0).user / 1000;
+  console.log(name.slice(0, 24), r.depth, r.nodes, Math.round(r.nodes / ms * 1000), sb.moveToText(r.bestMove), r.score);
+};
+for (const fen of fens) run(fen, ChessSearchBoard.fromText(fen, [], ev).unwrap());
+for (const sfen of sfens) run(sfen, ShogiSearchBoard.fromText(sfen, [], sev).unwrap());

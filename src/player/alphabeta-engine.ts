@@ -1,0 +1,200 @@
+/**
+ * The alpha-beta engine behind the Player API, synchronous: it turns one `GoRequest` into a
+ * `GoResult` (set up the position, answer terminal positions, `resign` and shogi `win`, mate
+ * searches, plan the time, search, report `info`). The worker thread (search-worker.ts) runs it;
+ * tests and learners may run it inline.
+ *
+ * Control while it searches comes through a shared `Int32Array` (see `AbLimits.signal`):
+ * word 0 is `stop`, word 1 is `ponderhit`. Infinite and ponder searches that end early (mate
+ * found, depth exhausted) wait for `stop` (or `ponderhit`) before answering, as UCI/USI require.
+ */
+import type { GameKind, Side } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
+import { ChessLinearEval } from '../eval/linear/chess-eval.js';
+import { ShogiLinearEval } from '../eval/linear/shogi-eval.js';
+import { canDeclare } from '../games/shogi/entering-king.js';
+import { parseShogiSfen } from '../games/shogi/sfen.js';
+import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
+import { MateSearch } from '../search/alphabeta/mate-search.js';
+import { searchOptions, type AbLimits, type SearchOptions } from '../search/alphabeta/options.js';
+import { matePlies } from '../search/alphabeta/score.js';
+import type { SearchBoard } from '../search/alphabeta/search-board.js';
+import { AlphaBetaSearch, type IterationInfo } from '../search/alphabeta/search.js';
+import { ShogiSearchBoard } from '../search/alphabeta/shogi-board.js';
+import { TranspositionTable } from '../search/alphabeta/tt.js';
+import { planTime } from '../search/time.js';
+import type { GoRequest, GoResult, SearchInfo } from './player.js';
+
+export interface EngineSettings {
+  readonly game: GameKind;
+  /** Evaluation weights, indexed like the game's feature set. */
+  readonly theta: Float64Array;
+  readonly hashMb: number;
+  readonly moveOverheadMs: number;
+  readonly options?: SearchOptions;
+}
+
+/** Words of the control array. */
+export const SIGNAL_STOP = 0;
+export const SIGNAL_PONDERHIT = 1;
+/** Length of the control array. */
+export const SIGNAL_WORDS = 2;
+
+export class AlphaBetaEngine {
+  readonly game: GameKind;
+  private readonly tt: TranspositionTable;
+  private readonly search: AlphaBetaSearch;
+  private readonly mate = new MateSearch(16);
+  private readonly chessEval?: ChessLinearEval;
+  private readonly shogiEval?: ShogiLinearEval;
+  private moveOverheadMs: number;
+
+  constructor(settings: EngineSettings) {
+    this.game = settings.game;
+    this.tt = new TranspositionTable(settings.hashMb);
+    this.search = new AlphaBetaSearch(this.tt, settings.options ?? searchOptions('tournament'));
+    this.moveOverheadMs = settings.moveOverheadMs;
+    if (settings.game === 'chess') this.chessEval = new ChessLinearEval(settings.theta);
+    else this.shogiEval = new ShogiLinearEval(settings.theta);
+  }
+
+  /** Forgets the table, killers and history. */
+  newGame(): void {
+    this.tt.clear();
+    this.search.clearHeuristics();
+  }
+
+  setHashMb(mb: number): void {
+    this.tt.resize(mb);
+  }
+
+  setMoveOverheadMs(ms: number): void {
+    this.moveOverheadMs = ms;
+  }
+
+  /** The position of a request as a search board. */
+  board(request: GoRequest): Result<SearchBoard, KishiError> {
+    if (request.game !== this.game) return Result.err(new KishiError('ERR_GAME', `this engine plays ${this.game}, not ${request.game}`));
+    if (this.game === 'chess') return ChessSearchBoard.fromText(request.start, request.moves, this.chessEval!, request.variant === 'chess960');
+    return ShogiSearchBoard.fromText(request.start, request.moves, this.shogiEval!);
+  }
+
+  /** Runs one request to completion. `signal` is the shared control array (stop, ponderhit). */
+  go(request: GoRequest, signal: Int32Array, onInfo?: (info: SearchInfo) => void): Result<GoResult, KishiError> {
+    const b = this.board(request);
+    if (b.isErr) return Result.err(b.error);
+    const board = b.value;
+    const start = performance.now();
+    const limits = request.limits ?? {};
+
+    // Terminal positions and the entering-king declaration.
+    const probe = new Int32Array(board.maxMoves);
+    if (board.generate(probe, false) === 0) return Result.ok({ move: 'resign' });
+    if (this.game === 'shogi') {
+      // Entering-king declaration by the adapter's rule (CSA 27 points); a root-only check.
+      const pos = parseShogiSfen(board.toText());
+      if (pos.isOk && canDeclare(pos.value)) return Result.ok({ move: 'win' });
+    }
+
+    if (limits.mate === true) return Result.ok(this.goMate(board, request, signal, start, onInfo));
+
+    const side: Side = board.sideToMove() === 0 ? 'first' : 'second';
+    const ab: { -readonly [K in keyof AbLimits]: AbLimits[K] } = { signal };
+    if (limits.depth !== undefined) ab.depth = limits.depth;
+    if (limits.nodes !== undefined) ab.nodes = limits.nodes;
+    const infinite = limits.infinite === true;
+    if (limits.movetimeMs !== undefined) {
+      ab.hardMs = Math.max(1, limits.movetimeMs);
+      ab.softMs = ab.hardMs;
+    } else if (!infinite && request.clock !== undefined && limits.depth === undefined && limits.nodes === undefined) {
+      const plies = request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, this.game));
+      const budget = planTime({ game: this.game, clock: request.clock, side, plies, moveOverheadMs: this.moveOverheadMs });
+      ab.hardMs = budget.hardMs;
+      ab.softMs = budget.softMs;
+    }
+    if (request.ponder === true) ab.ponder = true;
+    if (infinite || request.ponder === true) ab.noEarlyMateStop = true;
+
+    const toInfo = (it: IterationInfo): SearchInfo => {
+      const timeMs = Math.round(performance.now() - start);
+      const mp = matePlies(it.score);
+      return {
+        depth: it.depth,
+        seldepth: it.seldepth,
+        score: mp !== 0 ? { mate: mp } : { cp: it.score },
+        nodes: it.nodes,
+        nps: timeMs > 0 ? Math.round((it.nodes * 1000) / timeMs) : 0,
+        timeMs,
+        pv: it.pv.map((m, i) => this.moveTextAlong(board, it.pv, i, m)),
+        hashfull: this.tt.hashfull(),
+      };
+    };
+    const result = this.search.search(board, ab, (it) => onInfo?.(toInfo(it)));
+
+    // UCI/USI: an infinite or pondering search answers only after stop (or ponderhit).
+    if (infinite) waitFor(signal, () => Atomics.load(signal, SIGNAL_STOP) !== 0);
+    else if (request.ponder === true) {
+      waitFor(signal, () => Atomics.load(signal, SIGNAL_STOP) !== 0 || Atomics.load(signal, SIGNAL_PONDERHIT) !== 0);
+    }
+
+    const info = toInfo({ depth: result.depth, seldepth: result.seldepth, score: result.score, nodes: result.nodes, timeMs: result.timeMs, pv: result.pv });
+    const move = board.moveToText(result.bestMove);
+    let ponder: string | undefined;
+    if (result.ponderMove !== 0) {
+      board.make(result.bestMove);
+      ponder = board.moveToText(result.ponderMove);
+      board.unmake();
+    }
+    for (const m of result.pv) board.make(m);
+    const pvLeaf = board.toText();
+    for (let i = 0; i < result.pv.length; i++) board.unmake();
+    return Result.ok(ponder !== undefined ? { move, ponder, info, pvLeaf } : { move, info, pvLeaf });
+  }
+
+  private goMate(board: SearchBoard, request: GoRequest, signal: Int32Array, start: number, onInfo?: (info: SearchInfo) => void): GoResult {
+    const limits = request.limits ?? {};
+    const r = this.mate.solve(board, {
+      signal,
+      ...(limits.movetimeMs !== undefined ? { hardMs: limits.movetimeMs } : {}),
+      ...(limits.nodes !== undefined ? { nodes: limits.nodes } : {}),
+      ...(limits.depth !== undefined ? { maxPlies: limits.depth } : {}),
+    });
+    const timeMs = Math.round(performance.now() - start);
+    if (r.kind !== 'mate') return { move: r.kind };
+    const pv = r.moves.map((m, i) => this.moveTextAlong(board, r.moves, i, m));
+    const info: SearchInfo = {
+      depth: r.moves.length,
+      score: { mate: r.moves.length },
+      nodes: r.nodes,
+      nps: timeMs > 0 ? Math.round((r.nodes * 1000) / timeMs) : 0,
+      timeMs,
+      pv,
+    };
+    onInfo?.(info);
+    return { move: pv[0]!, info };
+  }
+
+  /** Text of `m`, the i-th move of `line` from the board's position. */
+  private moveTextAlong(board: SearchBoard, line: readonly number[], i: number, m: number): string {
+    for (let k = 0; k < i; k++) board.make(line[k]!);
+    const text = board.moveToText(m);
+    for (let k = 0; k < i; k++) board.unmake();
+    return text;
+  }
+}
+
+/** Blocks the (worker) thread until `done()`; wakes on `Atomics.notify` or every 5 ms. */
+const waitFor = (signal: Int32Array, done: () => boolean): void => {
+  while (!done()) Atomics.wait(signal, SIGNAL_STOP, 0, 5);
+};
+
+/** Plies implied by the move number of a FEN/SFEN (for time planning); 0 if absent. */
+const plyOfText = (text: string, game: GameKind): number => {
+  const parts = text.trim().split(/\s+/);
+  if (game === 'chess') {
+    const full = Number(parts[5]);
+    return Number.isFinite(full) && full > 0 ? (full - 1) * 2 + (parts[1] === 'b' ? 1 : 0) : 0;
+  }
+  const n = Number(parts[3]);
+  return Number.isFinite(n) && n > 0 ? n - 1 : 0;
+};

@@ -1,0 +1,29 @@
+/**
+ * Messages between `AlphaBetaPlayer` (main thread) and search-worker.ts. Plain data only.
+ */
+import type { GameKind } from '../core/game.js';
+import type { GoRequest, GoResult, SearchInfo } from './player.js';
+
+/** `workerData` of the search worker. */
+export interface WorkerInit {
+  readonly game: GameKind;
+  /** Evaluation weights (a copy; Float64Array contents). */
+  readonly theta: ArrayBuffer;
+  readonly hashMb: number;
+  readonly moveOverheadMs: number;
+  /** Shared control words: [stop, ponderhit] (Int32). */
+  readonly signal: SharedArrayBuffer;
+}
+
+export type WorkerRequest =
+  | { readonly type: 'go'; readonly id: number; readonly request: GoRequest }
+  | { readonly type: 'newGame'; readonly id: number }
+  | { readonly type: 'setHash'; readonly id: number; readonly mb: number }
+  | { readonly type: 'setMoveOverhead'; readonly id: number; readonly ms: number };
+
+export type WorkerReply =
+  | { readonly type: 'ready'; readonly id: number }
+  | { readonly type: 'info'; readonly id: number; readonly info: SearchInfo }
+  | { readonly type: 'result'; readonly id: number; readonly result: GoResult }
+  | { readonly type: 'error'; readonly id: number; readonly code: string; readonly message: string }
+  | { readonly type: 'done'; readonly id: number };

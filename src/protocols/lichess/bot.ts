@@ -1,0 +1,500 @@
+/**
+ * The lichess bot as a GameServer: checks the token (`bot:play`) and the account (BOT title), follows the
+ * event stream, accepts or declines challenges, runs one LichessGame per game within the concurrency, and
+ * resumes every ongoing game after a restart (`/api/account/playing` and the `gameStart` lines the event
+ * stream replays on open) without going over the concurrency: extra games wait for a free slot, most
+ * urgent first. A slot is held from the moment a challenge is accepted (or our own challenge is sent) until
+ * its game ends, so challenges that arrive together cannot overbook (lichess-bot#1101, #1163, #1221).
+ * Correspondence games give their slot back while the opponent thinks and are checked every
+ * `checkinPeriodS`.
+ */
+import { join } from 'node:path';
+import type winston from 'winston';
+import { Result } from '../../core/result.js';
+import { KishiError } from '../../core/result.js';
+import type { LichessConfig } from '../../config/sections/lichess.js';
+import type { Dispatcher } from '../../bot/dispatcher.js';
+import type { GameServer } from '../../bot/server.js';
+import { childLogger } from '../../log/logger.js';
+import type { Transcript } from '../../log/transcript.js';
+import { sleep } from './backoff.js';
+import { checkChallenge } from './challenge-filter.js';
+import { LichessClient } from './client.js';
+import type { GameEnd } from './game.js';
+import { LichessGame } from './game.js';
+import { Matchmaker } from './matchmaking.js';
+import { ResilientStream } from './stream.js';
+import type { Account, ChallengeJson, GameEventInfo, IncomingEvent, PlayingResponse, TokenTestResponse } from './types.js';
+import { isIncomingEvent } from './types.js';
+
+/** Timings, production defaults in comments; tests shrink them. */
+export interface BotTimings {
+  /** Reconnect a silent stream (config `streamSilenceMs`). */
+  readonly silenceMs: number;
+  /** Event-stream reconnect backoff (1 s doubling to 60 s). */
+  readonly reconnectMinMs: number;
+  readonly reconnectMaxMs: number;
+  /** Game-stream reconnect backoff cap (5 s: a game's clock is running). */
+  readonly gameReconnectMaxMs: number;
+  /** Per-call timeout (config `requestTimeoutMs`). */
+  readonly requestTimeoutMs: number;
+  /** Multiplies every 429 block (1). */
+  readonly rateLimitScale: number;
+  /** Retry delays for 5xx/network failures (100 ms doubling to 5 s, for 60 s). */
+  readonly retryMinDelayMs: number;
+  readonly retryMaxDelayMs: number;
+  readonly retryForMs: number;
+  /** Added to lichess's `claimWinInSeconds` (500 ms). */
+  readonly claimMarginMs: number;
+  /** How long an accepted challenge holds a slot while waiting for its `gameStart` (20 s). */
+  readonly acceptHoldMs: number;
+  /** Correspondence check-in period (config `correspondence.checkinPeriodS`). */
+  readonly checkinMs: number;
+  /** Matchmaking tick (5 s). */
+  readonly matchmakingTickMs: number;
+}
+
+export interface LichessBotOptions {
+  readonly config: LichessConfig;
+  readonly token: string;
+  readonly moveOverheadMs: number;
+  readonly dispatcher: Dispatcher;
+  /** `records.dir`; records go to `<dir>/lichess/`. Undefined: no records. */
+  readonly recordsDir?: string;
+  readonly transcript?: Transcript;
+  readonly timings?: Partial<BotTimings>;
+  readonly log?: winston.Logger;
+  /** Random source for matchmaking. */
+  readonly random?: () => number;
+}
+
+interface ActiveGame {
+  readonly game: LichessGame;
+  readonly done: Promise<GameEnd>;
+}
+
+const DAY_MS = 86_400_000;
+
+export class LichessBot implements GameServer {
+  readonly name = 'lichess';
+  readonly client: LichessClient;
+  private readonly config: LichessConfig;
+  private readonly timings: BotTimings;
+  private readonly log: winston.Logger;
+  private account: Account | undefined;
+  private eventStream: ResilientStream | undefined;
+  private readonly games = new Map<string, ActiveGame>();
+  /** Slots held by accepted challenges and our pending challenges, until their game starts. */
+  private readonly holds = new Map<string, NodeJS.Timeout>();
+  /** Games waiting for a free slot (resumed beyond the concurrency), most urgent first. */
+  private readonly waiting: { id: string; variant?: string }[] = [];
+  /** Correspondence games left while the opponent thinks. */
+  private readonly parked = new Set<string>();
+  /** Start times of games against bots (24 h cap) and per opponent (recent-games limit). */
+  private readonly botGameTimes: number[] = [];
+  private readonly gamesByOpponent = new Map<string, number[]>();
+  private readonly opponentOf = new Map<string, string>();
+  private matchmaker: Matchmaker | undefined;
+  private timers: NodeJS.Timeout[] = [];
+  private stopping = false;
+  private stopped = false;
+  private resolveStart: (() => void) | undefined;
+  private rejectStart: ((e: Error) => void) | undefined;
+  /** Finished games, for tests and the soak benchmark. */
+  readonly finished: GameEnd[] = [];
+  /** Counters: challenges accepted and declined per reason, peak games at once. */
+  readonly stats = { accepted: 0, declined: {} as Record<string, number>, peakGames: 0, eventStreamOpens: 0 };
+
+  constructor(private readonly opts: LichessBotOptions) {
+    this.config = opts.config;
+    this.log = opts.log ?? childLogger('lichess');
+    this.timings = {
+      silenceMs: opts.config.streamSilenceMs,
+      reconnectMinMs: 1000,
+      reconnectMaxMs: 60_000,
+      gameReconnectMaxMs: 5000,
+      requestTimeoutMs: opts.config.requestTimeoutMs,
+      rateLimitScale: 1,
+      retryMinDelayMs: 100,
+      retryMaxDelayMs: 5000,
+      retryForMs: 60_000,
+      claimMarginMs: 500,
+      acceptHoldMs: 20_000,
+      checkinMs: opts.config.correspondence.checkinPeriodS * 1000,
+      matchmakingTickMs: 5000,
+      ...opts.timings,
+    };
+    this.client = new LichessClient({
+      baseUrl: opts.config.url,
+      token: opts.token,
+      requestTimeoutMs: this.timings.requestTimeoutMs,
+      retryForMs: this.timings.retryForMs,
+      retryMinDelayMs: this.timings.retryMinDelayMs,
+      retryMaxDelayMs: this.timings.retryMaxDelayMs,
+      rateLimitScale: this.timings.rateLimitScale,
+      log: childLogger('lichess/client'),
+      ...(opts.transcript ? { transcript: opts.transcript } : {}),
+    });
+  }
+
+  /** Games being played now (correspondence games waiting for the opponent excluded). */
+  activeGames(): number {
+    return this.games.size;
+  }
+
+  /** Games playing plus slots held for accepted or sent challenges. */
+  busySlots(): number {
+    return this.games.size + this.holds.size;
+  }
+
+  /** The account, once `start` has checked it. */
+  me(): Account | undefined {
+    return this.account;
+  }
+
+  /**
+   * Checks the token's `bot:play` scope (`/api/token/test`) and that the account is a BOT.
+   * The error message is one line a user can act on.
+   */
+  async checkAccount(): Promise<Result<Account, KishiError>> {
+    const test = await this.client.request<TokenTestResponse>('tokenTest', { text: this.opts.token });
+    if (test.isErr) return Result.err(new KishiError('ERR_LICHESS_TOKEN', `cannot check LICHESS_TOKEN: ${test.error.message}`));
+    const info = test.value.data[this.opts.token];
+    if (info === null || info === undefined) {
+      return Result.err(new KishiError('ERR_LICHESS_TOKEN', 'LICHESS_TOKEN is not a valid lichess token (lichess does not recognise it)'));
+    }
+    const scopes = info.scopes.split(',').map((s) => s.trim());
+    if (!scopes.includes('bot:play')) {
+      return Result.err(
+        new KishiError('ERR_LICHESS_SCOPE', `LICHESS_TOKEN lacks the bot:play scope (it has: ${info.scopes || 'none'}); create a token with "Play games with the bot API"`),
+      );
+    }
+    const account = await this.client.request<Account>('account');
+    if (account.isErr) return Result.err(new KishiError('ERR_LICHESS_ACCOUNT', `cannot read the lichess account: ${account.error.message}`));
+    const acc = account.value.data;
+    this.client.setUser(acc.username);
+    if (acc.title !== 'BOT') {
+      return Result.err(
+        new KishiError('ERR_LICHESS_NOT_BOT', `the lichess account ${acc.username} is not a BOT account; run \`kishi lichess upgrade\` to upgrade it (irreversible)`),
+      );
+    }
+    return Result.ok(acc);
+  }
+
+  /** Serves until `stop` completes; rejects on a fatal error (bad token, not a bot account). */
+  async start(): Promise<void> {
+    const checked = await this.checkAccount();
+    if (checked.isErr) throw checked.error;
+    this.account = checked.value;
+    this.log.info(`logged in to ${this.config.url} as ${this.account.username}`);
+    const finished = new Promise<void>((resolve, reject) => {
+      this.resolveStart = resolve;
+      this.rejectStart = reject;
+    });
+    await this.resumeOngoing();
+    this.startEventStream();
+    if (this.config.correspondence.checkinPeriodS > 0) {
+      this.timers.push(setInterval(() => void this.checkIn(), this.timings.checkinMs));
+    }
+    if (this.config.matchmaking.enabled) this.startMatchmaking();
+    return finished;
+  }
+
+  /** Stops accepting games; `graceful` plays current games out (or resigns them, per `onShutdown`). */
+  async stop(graceful: boolean): Promise<void> {
+    if (this.stopped) return;
+    this.stopping = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    await this.matchmaker?.stop();
+    for (const [id, timer] of this.holds) {
+      clearTimeout(timer);
+      this.holds.delete(id);
+    }
+    this.waiting.length = 0;
+    const games = [...this.games.values()];
+    if (graceful) {
+      this.log.info(`stopping: ${games.length} game(s) in progress will be ${this.config.onShutdown === 'resign' ? 'resigned' : 'played out'}`);
+      for (const g of games) {
+        if (this.config.onShutdown === 'resign') void g.game.shutdown('resign');
+        else if (g.game.isCorrespondence()) void g.game.shutdown('leave');
+      }
+    } else {
+      for (const g of games) void g.game.shutdown('leave');
+    }
+    // Games that start meanwhile (accepted just before the signal) are awaited too.
+    while (this.games.size > 0) await Promise.all([...this.games.values()].map((g) => g.done));
+    this.eventStream?.stop();
+    this.stopped = true;
+    this.resolveStart?.();
+  }
+
+  // ---- event stream -------------------------------------------------------------------------------
+
+  private startEventStream(): void {
+    this.eventStream = new ResilientStream({
+      name: 'event stream',
+      open: (signal) => this.client.openStream('streamEvent', [], signal),
+      onOpen: () => {
+        this.stats.eventStreamOpens++;
+      },
+      onMessage: (m) => {
+        if (isIncomingEvent(m)) this.onEvent(m);
+      },
+      onOpenError: (e) => {
+        if (e.kind === 'http' && (e.status === 401 || e.status === 403)) {
+          this.rejectStart?.(new KishiError('ERR_LICHESS_TOKEN', `the event stream refused LICHESS_TOKEN: ${e.message}`));
+          return 'stop';
+        }
+        return 'retry';
+      },
+      shouldReconnect: () => !this.stopped,
+      silenceMs: this.timings.silenceMs,
+      backoff: { minMs: this.timings.reconnectMinMs, maxMs: this.timings.reconnectMaxMs },
+      blockedFor: () => this.client.blockedFor('streamEvent'),
+      log: this.log,
+    });
+    void this.eventStream.start();
+  }
+
+  private onEvent(ev: IncomingEvent): void {
+    switch (ev.type) {
+      case 'challenge':
+        this.onChallenge(ev.challenge);
+        break;
+      case 'challengeCanceled':
+        this.releaseHold(ev.challenge.id);
+        this.matchmaker?.onChallengeGone(ev.challenge, false);
+        break;
+      case 'challengeDeclined':
+        this.matchmaker?.onChallengeGone(ev.challenge, true);
+        break;
+      case 'gameStart':
+        this.matchmaker?.onGameStart(ev.game.gameId);
+        this.startGame(ev.game.gameId, ev.game.variant?.key);
+        break;
+      case 'gameFinish':
+        this.onGameFinish(ev.game);
+        break;
+    }
+  }
+
+  // ---- challenges ---------------------------------------------------------------------------------
+
+  private myRating = (perf: string): number | undefined => this.account?.perfs?.[perf]?.rating;
+
+  private recent(opponent: string, withinMs: number): number {
+    const now = Date.now();
+    return (this.gamesByOpponent.get(opponent) ?? []).filter((t) => now - t < withinMs).length;
+  }
+
+  private gamesWith(opponent: string): number {
+    let n = 0;
+    for (const id of this.games.keys()) if (this.opponentOf.get(id) === opponent) n++;
+    return n;
+  }
+
+  private onChallenge(c: ChallengeJson): void {
+    const me = this.account;
+    if (me === undefined) return;
+    if (this.games.has(c.id) || this.holds.has(c.id)) return;
+    const now = Date.now();
+    const decision = checkChallenge(c, this.config.challenge, {
+      myId: me.id,
+      myRating: this.myRating,
+      busySlots: this.busySlots(),
+      concurrency: this.config.concurrency,
+      gamesWith: (id) => this.gamesWith(id),
+      recentGamesWith: (id) => this.recent(id, this.config.challenge.recentBotChallengeAgeS * 1000),
+      botGamesToday: this.botGameTimes.filter((t) => now - t < DAY_MS).length,
+      supportsVariant: (v) => this.opts.dispatcher.supports('chess', v),
+      shuttingDown: this.stopping,
+    });
+    if (decision.accept) {
+      this.stats.accepted++;
+      this.hold(c.id);
+      this.opponentOf.set(c.id, c.challenger.id.toLowerCase());
+      this.log.info(`accepting challenge ${c.id} from ${c.challenger.name} (${c.variant.key} ${c.speed}${c.rated ? ' rated' : ''})`);
+      void this.client.request('accept', { args: [c.id] }).then((r) => {
+        if (r.isErr) {
+          this.log.warn(`accepting ${c.id} failed: ${r.error.message}`);
+          this.releaseHold(c.id);
+        }
+      });
+      return;
+    }
+    if (decision.reason === undefined) return;
+    const reason = decision.reason;
+    this.stats.declined[reason] = (this.stats.declined[reason] ?? 0) + 1;
+    this.log.info(`declining challenge ${c.id} from ${c.challenger.name}: ${reason} (${decision.why})`);
+    void this.client.request('decline', { args: [c.id], form: { reason } }).then((r) => {
+      if (r.isErr) this.log.debug(`declining ${c.id} failed: ${r.error.message}`);
+    });
+  }
+
+  private hold(id: string, ms: number = this.timings.acceptHoldMs): void {
+    const timer = setTimeout(() => {
+      if (this.holds.delete(id)) {
+        this.log.debug(`challenge ${id}: no game started; slot released`);
+        this.pump();
+      }
+    }, ms);
+    this.holds.set(id, timer);
+  }
+
+  private releaseHold(id: string): void {
+    const timer = this.holds.get(id);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.holds.delete(id);
+    this.pump();
+  }
+
+  // ---- games --------------------------------------------------------------------------------------
+
+  /** Starts the handler of a game, or queues it while every slot is busy. */
+  private startGame(id: string, variant: string | undefined): void {
+    if (this.stopped || this.games.has(id)) return;
+    const held = this.holds.get(id);
+    if (held !== undefined) {
+      clearTimeout(held);
+      this.holds.delete(id);
+    } else if (this.busySlots() >= this.config.concurrency) {
+      if (!this.waiting.some((w) => w.id === id)) {
+        this.waiting.push({ id, ...(variant ? { variant } : {}) });
+        this.log.info(`game ${id}: waiting for a free slot (${this.busySlots()}/${this.config.concurrency} busy)`);
+      }
+      return;
+    }
+    this.parked.delete(id);
+    const idx = this.waiting.findIndex((w) => w.id === id);
+    if (idx >= 0) this.waiting.splice(idx, 1);
+    const me = this.account;
+    if (me === undefined) return;
+    const game = new LichessGame({
+      client: this.client,
+      gameId: id,
+      me: { id: me.id, username: me.username },
+      config: this.config,
+      moveOverheadMs: this.opts.moveOverheadMs,
+      acquirePlayer: (v) => this.opts.dispatcher.acquire('chess', v),
+      engineName: this.opts.dispatcher.engineName('chess'),
+      recordsDir: this.opts.recordsDir !== undefined ? join(this.opts.recordsDir, 'lichess') : undefined,
+      timings: {
+        silenceMs: this.timings.silenceMs,
+        reconnectMinMs: Math.min(this.timings.reconnectMinMs, 500),
+        reconnectMaxMs: this.timings.gameReconnectMaxMs,
+        claimMarginMs: this.timings.claimMarginMs,
+      },
+      log: childLogger('lichess/game'),
+      queued: () => this.waiting.length,
+      onFull: (full, color) => {
+        const opp = color === 'white' ? full.black : full.white;
+        const oppId = opp.id?.toLowerCase() ?? '';
+        this.opponentOf.set(id, oppId);
+        const isBot = opp.title === 'BOT';
+        const firstSight = !this.gamesByOpponent.get(oppId)?.includes(full.createdAt);
+        if (firstSight) {
+          this.gamesByOpponent.set(oppId, [...(this.gamesByOpponent.get(oppId) ?? []), full.createdAt]);
+          if (isBot && Date.now() - full.createdAt < DAY_MS) this.botGameTimes.push(full.createdAt);
+        }
+      },
+    });
+    const done = game.run(variant);
+    this.games.set(id, { game, done });
+    // A game that lichess starts while we stop (a challenge accepted just before) is resigned if so configured.
+    if (this.stopping && this.config.onShutdown === 'resign') void game.shutdown('resign');
+    this.stats.peakGames = Math.max(this.stats.peakGames, this.games.size);
+    void done.then((end) => this.onGameDone(end));
+  }
+
+  private onGameDone(end: GameEnd): void {
+    this.games.delete(end.gameId);
+    this.opponentOf.delete(end.gameId);
+    if (end.status !== 'disconnected') this.finished.push(end);
+    else if (end.correspondence && !this.stopping) this.parked.add(end.gameId);
+    this.pump();
+  }
+
+  private onGameFinish(info: GameEventInfo): void {
+    if (this.parked.delete(info.gameId)) {
+      // A correspondence game that ended while we were away: connect once to write its records.
+      this.startGame(info.gameId, info.variant?.key);
+      return;
+    }
+    const idx = this.waiting.findIndex((w) => w.id === info.gameId);
+    if (idx >= 0) this.waiting.splice(idx, 1);
+    this.games.get(info.gameId)?.game.finishedByEvent(info);
+  }
+
+  /** Starts waiting games while slots are free. */
+  private pump(): void {
+    while (!this.stopping && this.waiting.length > 0 && this.busySlots() < this.config.concurrency) {
+      const next = this.waiting.shift();
+      if (next) this.startGame(next.id, next.variant);
+    }
+  }
+
+  /** Resumes every ongoing game (after a restart), most urgent first. */
+  private async resumeOngoing(): Promise<void> {
+    const r = await this.client.request<PlayingResponse>('playing', { query: { nb: 50 } });
+    if (r.isErr) {
+      this.log.warn(`cannot list ongoing games: ${r.error.message}; relying on the event stream`);
+      return;
+    }
+    const games = r.value.data.nowPlaying;
+    if (games.length > 0) this.log.info(`resuming ${games.length} ongoing game(s)`);
+    for (const g of games) {
+      const correspondence = g.speed === 'correspondence';
+      if (correspondence && !g.isMyTurn) {
+        this.parked.add(g.gameId);
+        continue;
+      }
+      this.startGame(g.gameId, g.variant.key);
+    }
+  }
+
+  /** Correspondence check-in: connect the parked games where it is our turn. */
+  private async checkIn(): Promise<void> {
+    if (this.stopping) return;
+    const r = await this.client.request<PlayingResponse>('playing', { query: { nb: 50 } });
+    if (r.isErr) return;
+    for (const g of r.value.data.nowPlaying) {
+      if (this.games.has(g.gameId)) continue;
+      if (g.isMyTurn || !this.parked.has(g.gameId)) this.startGame(g.gameId, g.variant.key);
+    }
+  }
+
+  // ---- matchmaking --------------------------------------------------------------------------------
+
+  private startMatchmaking(): void {
+    const me = this.account;
+    if (me === undefined) return;
+    this.matchmaker = new Matchmaker({
+      client: this.client,
+      config: this.config.matchmaking,
+      myId: me.id.toLowerCase(),
+      myRating: this.myRating,
+      canChallenge: () => {
+        if (this.stopping || this.busySlots() >= this.config.concurrency) return false;
+        if (!this.config.matchmaking.allowDuringGames && this.busySlots() > 0) return false;
+        const now = Date.now();
+        return this.botGameTimes.filter((t) => now - t < DAY_MS).length < this.config.challenge.botGamesPerDay;
+      },
+      // Held until the matchmaker releases it (answer, cancel) or the game starts, with a margin for a late gameStart.
+      reserve: (id) => this.hold(id, this.config.matchmaking.challengeTimeoutS * 1000 + this.timings.acceptHoldMs),
+      release: (id) => this.releaseHold(id),
+      log: childLogger('lichess/matchmaking'),
+      ...(this.opts.random ? { random: this.opts.random } : {}),
+    });
+    const mm = this.matchmaker;
+    const tick = (): void => void mm.tick();
+    this.timers.push(setInterval(tick, this.timings.matchmakingTickMs));
+    void sleep(0).then(tick);
+  }
+
+  /** The matchmaker, for tests. */
+  matchmaking(): Matchmaker | undefined {
+    return this.matchmaker;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * PGN records of lichess games for people: the standard tags, SAN moves, and comments carrying the clock
+ * after each move (`[%clk h:mm:ss]`) and, for our moves, the search score from White's view with its depth
+ * (`[%eval 0.35,12]`, `[%eval #-3,20]`). Pure: the caller writes the text.
+ */
+import type { SearchInfo } from '../../player/player.js';
+import type { Color, GameStatus } from './types.js';
+
+export interface PgnPlayer {
+  readonly name: string;
+  readonly rating?: number;
+  readonly title?: string | null;
+}
+
+export interface PgnPlyNote {
+  /** The mover's clock after the move, milliseconds. */
+  readonly clockMs?: number;
+  /** Our search for this move, when it is ours. */
+  readonly search?: SearchInfo;
+}
+
+export interface PgnGame {
+  readonly event: string;
+  readonly site: string;
+  readonly date: Date;
+  readonly white: PgnPlayer;
+  readonly black: PgnPlayer;
+  readonly result: PgnResult;
+  readonly variant: string;
+  /** `startpos` or a FEN. */
+  readonly initialFen: string;
+  /** `base+increment` in seconds, `-` without a clock, or `1/<seconds>` for correspondence. */
+  readonly timeControl: string;
+  readonly termination: string;
+  readonly sans: readonly string[];
+  /** Full-move number and side to move of the initial position. */
+  readonly startFullmoves: number;
+  readonly firstMover: Color;
+  readonly notes: readonly (PgnPlyNote | undefined)[];
+}
+
+export type PgnResult = '1-0' | '0-1' | '1/2-1/2' | '*';
+
+/** The PGN result of a finished lichess game. */
+export function pgnResult(status: GameStatus, winner: Color | undefined): PgnResult {
+  if (winner === 'white') return '1-0';
+  if (winner === 'black') return '0-1';
+  if (['draw', 'stalemate', 'outoftime', 'timeout', 'insufficientMaterialClaim', 'variantEnd'].includes(status)) return '1/2-1/2';
+  return '*';
+}
+
+/** The PGN `Termination` tag for a lichess status. */
+export function pgnTermination(status: GameStatus): string {
+  switch (status) {
+    case 'outoftime':
+      return 'Time forfeit';
+    case 'timeout':
+      return 'Abandoned';
+    case 'cheat':
+      return 'Rules infraction';
+    case 'aborted':
+    case 'noStart':
+    case 'created':
+    case 'started':
+    case 'unknownFinish':
+      return 'Unterminated';
+    default:
+      return 'Normal';
+  }
+}
+
+const clk = (ms: number): string => {
+  const t = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const s = t % 60;
+  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+};
+
+/** A score from White's view: `0.35`, `-1.20`, `#3`, `#-2`. */
+const evalText = (search: SearchInfo, mover: Color): string => {
+  const sign = mover === 'white' ? 1 : -1;
+  if ('mate' in search.score) {
+    const moves = Math.ceil(Math.abs(search.score.mate) / 2) * Math.sign(search.score.mate) * sign;
+    return `#${moves}`;
+  }
+  return ((search.score.cp * sign) / 100).toFixed(2);
+};
+
+const tag = (name: string, value: string): string => `[${name} "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`;
+
+export function makePgn(g: PgnGame): string {
+  const d = g.date;
+  const date = `${d.getUTCFullYear()}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${String(d.getUTCDate()).padStart(2, '0')}`;
+  const tags = [
+    tag('Event', g.event),
+    tag('Site', g.site),
+    tag('Date', date),
+    tag('White', g.white.name),
+    tag('Black', g.black.name),
+    tag('Result', g.result),
+  ];
+  if (g.white.rating !== undefined) tags.push(tag('WhiteElo', String(g.white.rating)));
+  if (g.black.rating !== undefined) tags.push(tag('BlackElo', String(g.black.rating)));
+  if (g.white.title) tags.push(tag('WhiteTitle', g.white.title));
+  if (g.black.title) tags.push(tag('BlackTitle', g.black.title));
+  tags.push(tag('TimeControl', g.timeControl), tag('Termination', g.termination));
+  if (g.variant !== 'standard') tags.push(tag('Variant', g.variant));
+  if (g.initialFen !== 'startpos') tags.push(tag('SetUp', '1'), tag('FEN', g.initialFen));
+
+  const tokens: string[] = [];
+  let mover: Color = g.firstMover;
+  let fullmove = g.startFullmoves;
+  g.sans.forEach((san, i) => {
+    if (mover === 'white') tokens.push(`${fullmove}.`);
+    else if (i === 0) tokens.push(`${fullmove}...`);
+    tokens.push(san);
+    const note = g.notes[i];
+    const parts: string[] = [];
+    if (note?.search) parts.push(`[%eval ${evalText(note.search, mover)},${note.search.depth}]`);
+    if (note?.clockMs !== undefined) parts.push(`[%clk ${clk(note.clockMs)}]`);
+    if (parts.length > 0) tokens.push(`{ ${parts.join(' ')} }`);
+    if (mover === 'black') fullmove++;
+    mover = mover === 'white' ? 'black' : 'white';
+  });
+  tokens.push(g.result);
+  const lines: string[] = [];
+  let line = '';
+  for (const t of tokens) {
+    if (line.length > 0 && line.length + 1 + t.length > 79) {
+      lines.push(line);
+      line = t;
+    } else line = line.length > 0 ? `${line} ${t}` : t;
+  }
+  if (line) lines.push(line);
+  return `${tags.join('\n')}\n\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,180 @@
+/**
+ * A resilient ndjson stream: opens, reads lines, and reconnects with backoff when the connection ends,
+ * fails, or goes silent. Lichess sends a blank keep-alive line every 7 s, so a stream with no byte for
+ * `silenceMs` (20 s in production) is dead even if its socket is still open (lichess-bot#1200: a
+ * CLOSE-WAIT hang with no exception); the watchdog then drops it and reconnects.
+ */
+import type { Readable } from 'node:stream';
+import type winston from 'winston';
+import type { Result } from '../../core/result.js';
+import type { BackoffOptions } from './backoff.js';
+import { Backoff, sleep } from './backoff.js';
+import type { LichessError } from './client.js';
+import { NdjsonSplitter, parseLine } from './ndjson.js';
+
+export interface ResilientStreamOptions {
+  /** For logs: `event stream`, `game abc12345`. */
+  readonly name: string;
+  readonly open: (signal: AbortSignal) => Promise<Result<Readable, LichessError>>;
+  /** One parsed line. Exceptions are logged and the stream goes on. */
+  readonly onMessage: (message: unknown) => void;
+  /** The connection is open (before its first line). */
+  readonly onOpen?: () => void;
+  /** The connection is gone; `reason` says why. */
+  readonly onDisconnect?: (reason: string) => void;
+  /** After a failed open: retry (with backoff) or stop for good (404 for a game, bad token). */
+  readonly onOpenError?: (error: LichessError) => 'retry' | 'stop';
+  /** After a connection ends: reconnect? (false once the game is over.) */
+  readonly shouldReconnect?: () => boolean;
+  /** No byte for this long: drop and reconnect, milliseconds. */
+  readonly silenceMs: number;
+  readonly backoff: BackoffOptions;
+  /** Extra wait before reopening an endpoint blocked by a 429, milliseconds. */
+  readonly blockedFor?: () => number;
+  readonly log: winston.Logger;
+}
+
+export interface StreamStats {
+  opens: number;
+  openFailures: number;
+  silenceDrops: number;
+  messages: number;
+  keepAlives: number;
+  badLines: number;
+}
+
+export class ResilientStream {
+  readonly stats: StreamStats = { opens: 0, openFailures: 0, silenceDrops: 0, messages: 0, keepAlives: 0, badLines: 0 };
+  private stopped = false;
+  private readonly stopController = new AbortController();
+  private dropCurrent: ((reason: string) => void) | undefined;
+  private readonly backoff: Backoff;
+  private running: Promise<void> | undefined;
+  private isConnected = false;
+
+  constructor(private readonly opts: ResilientStreamOptions) {
+    this.backoff = new Backoff(opts.backoff);
+  }
+
+  /** Starts the read/reconnect loop; the promise settles when the stream stops for good. */
+  start(): Promise<void> {
+    this.running ??= this.loop();
+    return this.running;
+  }
+
+  /** Closes the connection and ends the loop. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.stopController.abort();
+    this.dropCurrent?.('stopped');
+  }
+
+  /** Drops the current connection and opens a new one at once (a fresh snapshot from the server). */
+  reconnect(reason: string): void {
+    this.backoff.reset();
+    this.dropCurrent?.(reason);
+  }
+
+  connected(): boolean {
+    return this.isConnected;
+  }
+
+  private async loop(): Promise<void> {
+    const { log, name } = this.opts;
+    while (!this.stopped) {
+      const controller = new AbortController();
+      const onStop = (): void => controller.abort();
+      this.stopController.signal.addEventListener('abort', onStop, { once: true });
+      const opened = await this.opts.open(controller.signal);
+      this.stopController.signal.removeEventListener('abort', onStop);
+      if (this.stopped) {
+        if (opened.isOk) opened.value.destroy();
+        break;
+      }
+      if (opened.isErr) {
+        this.stats.openFailures++;
+        const decision = this.opts.onOpenError?.(opened.error) ?? 'retry';
+        if (decision === 'stop') {
+          log.info(`${name}: ${opened.error.message}; not reconnecting`);
+          break;
+        }
+        const wait = Math.max(this.backoff.next(), this.opts.blockedFor?.() ?? 0);
+        log.warn(`${name}: ${opened.error.message}; retrying in ${wait} ms`);
+        await sleep(wait, this.stopController.signal);
+        continue;
+      }
+      this.stats.opens++;
+      this.isConnected = true;
+      this.opts.onOpen?.();
+      const reason = await this.consume(opened.value, controller);
+      this.isConnected = false;
+      this.opts.onDisconnect?.(reason);
+      if (this.stopped) break;
+      if (!(this.opts.shouldReconnect?.() ?? true)) break;
+      const wait = this.backoff.next();
+      log.info(`${name}: ${reason}; reconnecting in ${wait} ms`);
+      await sleep(wait, this.stopController.signal);
+    }
+    this.isConnected = false;
+  }
+
+  /** Reads one connection until it ends; resolves with the reason. */
+  private consume(body: Readable, controller: AbortController): Promise<string> {
+    return new Promise<string>((resolve) => {
+      const splitter = new NdjsonSplitter();
+      let done = false;
+      let timer: NodeJS.Timeout | undefined;
+      const arm = (): void => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          this.stats.silenceDrops++;
+          finish(`no data for ${this.opts.silenceMs} ms`);
+        }, this.opts.silenceMs);
+      };
+      const deliver = (lines: readonly string[]): void => {
+        for (const line of lines) {
+          if (done) return;
+          const parsed = parseLine(line);
+          if (parsed.isErr) {
+            this.stats.badLines++;
+            this.opts.log.warn(`${this.opts.name}: ${parsed.error.message}`);
+            continue;
+          }
+          this.stats.messages++;
+          // A real message proves the connection healthy: the next failure starts from the shortest delay.
+          this.backoff.reset();
+          try {
+            this.opts.onMessage(parsed.value);
+          } catch (e) {
+            this.opts.log.error(`${this.opts.name}: handler failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+          }
+        }
+      };
+      const finish = (reason: string, flush = false): void => {
+        if (done) return;
+        if (flush) deliver(splitter.end().lines);
+        done = true;
+        clearTimeout(timer);
+        this.dropCurrent = undefined;
+        body.removeAllListeners('data');
+        body.on('error', () => {});
+        controller.abort();
+        body.destroy();
+        resolve(reason);
+      };
+      this.dropCurrent = (reason) => finish(reason);
+      arm();
+      body.on('data', (chunk: Buffer | string) => {
+        if (done) return;
+        arm();
+        const { lines, keepAlives } = splitter.push(chunk);
+        this.stats.keepAlives += keepAlives;
+        deliver(lines);
+      });
+      body.on('end', () => finish('the server closed the stream', true));
+      body.on('error', (e: Error) => finish(`stream error: ${e.message}`));
+      body.on('close', () => finish('the connection closed', true));
+    });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * What differs between the UCI (chess) and USI (shogi) front-ends; `EngineSession` does the rest.
+ * uci-dialect.ts and ../usi/usi-dialect.ts implement it.
+ */
+import type { GameKind, GameState } from '../../core/game.js';
+import type { KishiError, Result } from '../../core/result.js';
+import type { GoResult } from '../../player/player.js';
+import type { EngineOption } from './engine-options.js';
+import type { ClockWords } from './go-command.js';
+
+/** The engine settings the options drive (defaults come from the engine config). */
+export interface EngineSettings {
+  search: string;
+  hashMb: number;
+  moveOverheadMs: number;
+  ponder: boolean;
+  /** The weights file of this protocol's game. */
+  evalFile: string;
+  /** UCI_Chess960 (chess only). */
+  chess960: boolean;
+}
+
+/** The start of a `position` command, checked. */
+export interface PositionStart {
+  /** `startpos` or the start FEN/SFEN (normalised by the adapter). */
+  readonly start: string;
+  /** Variant key for the Player (`standard`, `chess960`, `fromPosition`). */
+  readonly variant: string;
+  /** The game at the start position. */
+  readonly game: GameState<unknown>;
+}
+
+/** A validated position: what `position` set. */
+export interface PositionState {
+  readonly start: string;
+  readonly variant: string;
+  /** Moves from `start`, in the adapter's notation. */
+  readonly moves: readonly string[];
+  /** The moves as the GUI sent them (to recognise the next `position` as a continuation). */
+  readonly sent: readonly string[];
+  /** The position after the moves (never mutated once set). */
+  readonly game: GameState<unknown>;
+}
+
+export interface Dialect {
+  readonly protocol: 'uci' | 'usi';
+  readonly game: GameKind;
+  readonly clockWords: ClockWords;
+  /** The options to declare, with defaults from the settings. */
+  options(defaults: EngineSettings): EngineOption[];
+  /** Parses the words of `position` before `moves` (`startpos`, `fen ...`, `sfen ...`). */
+  parseStart(head: readonly string[], settings: EngineSettings): Result<PositionStart, KishiError>;
+  /** The words after `bestmove` for a Player answer (`resign` means no legal move in UCI). */
+  bestmove(result: GoResult): string;
+  /** `go perft N` output lines (Stockfish style: one `move: count` per root move, then the total). */
+  perft(position: PositionState, depth: number, settings: EngineSettings): string[];
+}

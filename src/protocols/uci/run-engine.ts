@@ -1,0 +1,82 @@
+/**
+ * Runs `kishi uci` / `kishi usi`: an `EngineSession` between stdin and stdout. Only protocol lines
+ * go to stdout; logs go to stderr (the winston root logger) and, with `--config`, to the log file.
+ *
+ * Option defaults: hash size, ponder, search kind and weights files come from the engine config
+ * (its schema defaults without `--config`); the move overhead does not, because the config's value
+ * is for network play (lichess, floodgate) while a GUI measures the clock locally, so it defaults to
+ * `DEFAULT_MOVE_OVERHEAD_MS` (a GUI or `--move-overhead` changes it).
+ */
+import type { Readable, Writable } from 'node:stream';
+import { loadConfig, validateConfig } from '../../config/load.js';
+import type { KishiConfig } from '../../config/schema.js';
+import { KishiError, Result } from '../../core/result.js';
+import { childLogger, configureLogging } from '../../log/logger.js';
+import { createPlayer } from '../../player/factory.js';
+import { loadWeightsFile } from '../../player/weights-file.js';
+import type { Dialect, EngineSettings } from './dialect.js';
+import { EngineSession } from './engine-session.js';
+import { readLines } from './line-reader.js';
+
+export const DEFAULT_MOVE_OVERHEAD_MS = 50;
+export const ENGINE_NAME = 'Kishi 0.1.0';
+export const ENGINE_AUTHOR = 'the Kishi authors';
+
+export interface RunEngineOptions {
+  /** A config file for the option defaults and logging. */
+  readonly config?: string;
+  readonly moveOverheadMs?: number;
+  readonly input?: Readable;
+  readonly output?: Writable;
+}
+
+/** The option defaults for a game from a config. */
+export function engineSettings(config: KishiConfig, dialect: Dialect, moveOverheadMs: number): EngineSettings {
+  const e = config.engine;
+  return {
+    search: e.search,
+    hashMb: e.hashMb,
+    moveOverheadMs,
+    ponder: e.ponder,
+    evalFile: dialect.game === 'chess' ? e.chessWeights : e.shogiWeights,
+    chess960: false,
+  };
+}
+
+/** Reads the config (schema defaults when none is named). */
+export function engineConfig(file: string | undefined): Result<KishiConfig, KishiError> {
+  const r = file === undefined ? validateConfig({}) : loadConfig(file);
+  return r.isOk ? Result.ok(r.value) : Result.err(new KishiError('ERR_CONFIG', r.error.message));
+}
+
+/** Serves the protocol until `quit` or end of input; resolves then. */
+export function runEngine(dialect: Dialect, opts: RunEngineOptions = {}): Promise<Result<void, KishiError>> {
+  const config = engineConfig(opts.config);
+  if (config.isErr) return Promise.resolve(Result.err(config.error));
+  if (opts.config !== undefined) configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
+  const input = opts.input ?? process.stdin;
+  const output = opts.output ?? process.stdout;
+  const log = childLogger(dialect.protocol);
+  return new Promise((resolve) => {
+    output.on('error', (e) => {
+      // The GUI went away (EPIPE): nothing more can be said.
+      log.warn(`stdout: ${e.message}`);
+      void session.quit();
+    });
+    const session = new EngineSession({
+      dialect,
+      write: (line) => output.write(`${line}\n`),
+      makePlayer: createPlayer,
+      settings: engineSettings(config.value, dialect, opts.moveOverheadMs ?? DEFAULT_MOVE_OVERHEAD_MS),
+      checkEvalFile: loadWeightsFile,
+      idName: ENGINE_NAME,
+      idAuthor: ENGINE_AUTHOR,
+      logger: log,
+      onQuit: () => {
+        stopReading();
+        resolve(Result.ok(undefined));
+      },
+    });
+    const stopReading = readLines(input, (line) => session.handleLine(line), () => void session.quit());
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * `SearchBoard` over the internal chess board (`src/games/chess/fast/`) with the linear evaluation.
+ */
+import { Result } from '@badrap/result';
+import { KishiError } from '../../core/result.js';
+import { FastChessBoard } from '../../games/chess/fast/board.js';
+import * as pieceModule from '../../games/chess/fast/piece.js';
+import type { ChessLinearEval } from '../../eval/linear/chess-eval.js';
+import * as scoreModule from './score.js';
+import type { SearchBoard } from './search-board.js';
+import * as boardModule from './search-board.js';
+
+// Imported constants copied into module scope: under vitest's module transform every use of an
+// import is a property read through a getter, several times slower in the hot loops.
+const { BISHOP, KNIGHT, PAWN, QUEEN, ROOK } = pieceModule;
+const { clipEval } = scoreModule;
+const { RULE_DRAW, RULE_NONE } = boardModule;
+
+export const CHESS_START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+/** MVV-LVA values by piece type (index 0 unused, king last). */
+const ORDER_VALUE = [0, 1, 3, 3, 5, 9, 10];
+
+export class ChessSearchBoard implements SearchBoard {
+  readonly game = 'chess' as const;
+  readonly maxMoves = 256;
+  /** Moving piece type (1..6) x destination square. */
+  readonly historySize = 8 * 64;
+
+  constructor(
+    readonly board: FastChessBoard,
+    readonly evaluator: ChessLinearEval,
+  ) {
+    evaluator.attach(board);
+  }
+
+  /** A board from a FEN (`startpos` accepted) and UCI moves; `ERR_FEN` / `ERR_ILLEGAL_MOVE` on bad input. */
+  static fromText(
+    fen: string,
+    moves: readonly string[],
+    evaluator: ChessLinearEval,
+    chess960 = false,
+  ): Result<ChessSearchBoard, KishiError> {
+    const b = FastChessBoard.fromFen(fen === 'startpos' ? CHESS_START_FEN : fen, chess960);
+    if (b.isErr) return Result.err(b.error);
+    const board = b.value;
+    for (const text of moves) {
+      const m = board.parseUci(text);
+      if (m === 0) return Result.err(new KishiError('ERR_ILLEGAL_MOVE', `illegal move ${JSON.stringify(text)} in ${board.toFen()}`));
+      board.makeMove(m);
+    }
+    return Result.ok(new ChessSearchBoard(board, evaluator));
+  }
+
+  sideToMove(): number {
+    return this.board.turn;
+  }
+
+  generate(list: Int32Array, tactical: boolean): number {
+    return this.board.generateMoves(list, tactical, 0);
+  }
+
+  make(move: number): void {
+    this.board.makeMove(move);
+  }
+
+  unmake(): void {
+    this.board.unmakeMove();
+  }
+
+  makeNull(): void {
+    this.board.makeNullMove();
+  }
+
+  inCheck(): boolean {
+    return this.board.inCheck();
+  }
+
+  keyHi(): number {
+    return this.board.hashHi;
+  }
+
+  keyLo(): number {
+    return this.board.hashLo;
+  }
+
+  ruleState(): number {
+    const b = this.board;
+    if (b.halfmoveClock >= 100 && !b.inCheck()) return RULE_DRAW;
+    if (b.isRepetition()) return RULE_DRAW;
+    const c = b.pieceCounts;
+    if (c[PAWN]! + c[8 | PAWN]! + c[ROOK]! + c[8 | ROOK]! + c[QUEEN]! + c[8 | QUEEN]! === 0) {
+      if (c[KNIGHT]! + c[8 | KNIGHT]! + c[BISHOP]! + c[8 | BISHOP]! <= 1) return RULE_DRAW;
+    }
+    return RULE_NONE;
+  }
+
+  noMovesIsLoss(inCheck: boolean): boolean {
+    return inCheck;
+  }
+
+  nullMoveOk(): boolean {
+    const c = this.board.pieceCounts;
+    const u = this.board.turn << 3;
+    return c[u | KNIGHT]! + c[u | BISHOP]! + c[u | ROOK]! + c[u | QUEEN]! > 0;
+  }
+
+  tacticalOrder(m: number): number {
+    const captured = (m >> 17) & 7;
+    const promotion = (m >> 12) & 7;
+    if (captured === 0 && promotion === 0) return 0;
+    // Victim first, then the cheaper attacker; a queen promotion counts like winning a queen.
+    return 1 + (ORDER_VALUE[captured]! + (promotion === QUEEN ? 8 : 0)) * 16 + (15 - ORDER_VALUE[(m >> 20) & 7]!);
+  }
+
+  historyIndex(m: number): number {
+    return (((m >> 20) & 7) << 6) | ((m >> 6) & 63);
+  }
+
+  evaluate(): number {
+    const v = this.evaluator.evaluateWhite(this.board);
+    return clipEval(this.board.turn === 0 ? v : -v);
+  }
+
+  moveToText(move: number): string {
+    return this.board.moveToUci(move);
+  }
+
+  parseMove(text: string): number {
+    return this.board.parseUci(text);
+  }
+
+  toText(): string {
+    return this.board.toFen();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Options and limits of the alpha-beta search.
+ *
+ * Modes: `tournament` uses every enhancement (aspiration windows, null-move pruning, late-move
+ * reductions, delta pruning in quiescence); `training` is Meep's training search for TreeStrap:
+ * transposition table, killers, history, check extension and a full quiescence search (captures,
+ * promotions, check evasions), with no pruning that depends on the evaluation weights.
+ *
+ * Limits: `depth` (plies) or `probability` (Giraffe's probability-limited search: a node is a leaf
+ * when its probability of lying on the principal variation drops below a threshold; children split
+ * the parent's probability uniformly or by a pluggable move-probability function).
+ */
+import type { SearchBoard } from './search-board.js';
+
+export const SEARCH_MODES = ['tournament', 'training'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+export const LIMIT_KINDS = ['depth', 'probability'] as const;
+export type LimitKind = (typeof LIMIT_KINDS)[number];
+
+/**
+ * Move probabilities for probability-limited search: fills `out[0..count)` with P(move | position)
+ * for `moves[0..count)` (summing to 1). Uniform when absent. Later: the policy net.
+ */
+export type MoveProbabilities = (board: SearchBoard, moves: Int32Array, count: number, out: Float64Array) => void;
+
+export interface SearchOptions {
+  readonly mode: SearchMode;
+  readonly limit: LimitKind;
+  /** Extend moves that give check by one ply (depth-limited search; probability search extends by itself). */
+  readonly checkExtension: boolean;
+  readonly aspiration: boolean;
+  readonly nullMove: boolean;
+  /** Reverse futility pruning near the horizon (static evaluation far above beta). */
+  readonly futility: boolean;
+  readonly lateMoveReductions: boolean;
+  /** Quiescence: skip captures that cannot raise alpha even winning the piece (uses nominal piece values). */
+  readonly deltaPruning: boolean;
+  /**
+   * Probability search: a move of probability p costs log(1/p) / log(b) plies, so that a position
+   * with b moves spends one ply per move (and a check with 3 replies a third of one). Iteration d
+   * searches to probability b^-d. Default 30 (chess) / 80 (shogi).
+   */
+  readonly probabilityBranching?: number;
+  readonly moveProbabilities?: MoveProbabilities;
+}
+
+/** Option presets per mode; `overrides` change single switches. */
+export const searchOptions = (mode: SearchMode = 'tournament', overrides: Partial<SearchOptions> = {}): SearchOptions => {
+  const tournament = mode === 'tournament';
+  return {
+    mode,
+    limit: 'depth',
+    checkExtension: true,
+    aspiration: tournament,
+    nullMove: tournament,
+    futility: tournament,
+    lateMoveReductions: tournament,
+    deltaPruning: tournament,
+    ...overrides,
+  };
+};
+
+/** Limits of one search; the first reached stops it. */
+export interface AbLimits {
+  /** Maximum iteration (plies, or probability exponent for probability search). */
+  readonly depth?: number;
+  /** Node budget; with it (and no time limit) the search is deterministic. */
+  readonly nodes?: number;
+  /** Do not start a new iteration after this many ms. */
+  readonly softMs?: number;
+  /** Abort after this many ms. */
+  readonly hardMs?: number;
+  /**
+   * Shared control words: `[0] !== 0` stops the search; while `ponder` is set, time limits wait
+   * until `[1] !== 0` (ponderhit) and count from then.
+   */
+  readonly signal?: Int32Array;
+  readonly ponder?: boolean;
+  /** Keep iterating after a mate is proven (normally the search stops once the mate is certain). */
+  readonly noEarlyMateStop?: boolean;
+}

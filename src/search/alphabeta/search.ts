@@ -1,0 +1,616 @@
+/**
+ * Alpha-beta search: iterative deepening, principal variation search with aspiration windows,
+ * a transposition table with lower and upper bounds, quiescence search, move ordering (TT move,
+ * MVV-LVA, killers, history), check extension, mate scores by distance, the games' draw and
+ * repetition rules inside the tree; null-move pruning, reverse futility pruning and late-move
+ * reductions in tournament mode only (see options.ts for the training mode), and Giraffe's
+ * probability-limited search as an alternative to depth.
+ *
+ * Scores are centipawns from the side to move's view (score.ts). The search is synchronous and
+ * deterministic for a given table state, options and node budget: nodes are counted at every
+ * entry of `negamax` and `quiesce`, and a node budget is checked at every node. Time and the
+ * shared stop word are polled every 256 nodes (well under a millisecond at these speeds).
+ *
+ * Steps of `negamax`, numbered in the code: 1. rules and mate-distance pruning, 2. check extension
+ * and horizon, 3. table probe, 4. pruning before moves (tournament), 5. move generation and
+ * ordering, 6. the move loop (PVS, reductions), 7. mate/stalemate, 8. table store.
+ */
+import * as scoreModule from './score.js';
+import type { SearchBoard } from './search-board.js';
+import * as boardModule from './search-board.js';
+import type { AbLimits, SearchOptions } from './options.js';
+import { searchOptions } from './options.js';
+import type { TranspositionTable } from './tt.js';
+
+// Imported constants copied into module scope: under vitest's module transform every use of an
+// import is a property read through a getter, several times slower in the hot loops.
+const { RULE_DRAW, RULE_NONE, RULE_WIN } = boardModule;
+const { INFINITE, MATE, MATE_BOUND, MAX_PLY, matePlies, scoreFromTable, scoreToTable } = scoreModule;
+
+/** Progress after each completed iteration (and the final one). */
+export interface IterationInfo {
+  readonly depth: number;
+  readonly seldepth: number;
+  /** Side to move's view. */
+  readonly score: number;
+  readonly nodes: number;
+  readonly timeMs: number;
+  readonly pv: readonly number[];
+}
+
+export interface AbResult {
+  /** Best move, 0 when the root has no legal move. */
+  readonly bestMove: number;
+  /** Expected reply (second PV move or the table's move after the best move), 0 if unknown. */
+  readonly ponderMove: number;
+  /** Score of the best move, side to move's view; for a root without moves, mate or draw. */
+  readonly score: number;
+  /** Deepest completed iteration (0 if none completed). */
+  readonly depth: number;
+  readonly seldepth: number;
+  readonly nodes: number;
+  readonly timeMs: number;
+  readonly pv: readonly number[];
+  /** Whether a limit or the stop word ended the search inside an iteration. */
+  readonly aborted: boolean;
+}
+
+const TT_MOVE_SCORE = 1 << 30;
+const TACTICAL_SCORE = 1 << 28;
+const KILLER_SCORE = 1 << 27;
+const HISTORY_MAX = 16384;
+/** How often (in nodes, minus one) time and the stop word are polled. */
+const POLL_MASK = 255;
+
+/** LMR_TABLE[min(depth,63) * 64 + min(moveNumber,63)]: late-move reduction in plies. */
+const LMR_TABLE = new Int8Array(64 * 64);
+for (let d = 1; d < 64; d++) for (let m = 1; m < 64; m++) LMR_TABLE[d * 64 + m] = Math.floor(0.5 + (Math.log(d) * Math.log(m)) / 2.25);
+
+/** Nominal piece gains for delta pruning in quiescence, by the `tacticalOrder` victim class (x16). */
+const DELTA_MARGIN = 200;
+
+export class AlphaBetaSearch {
+  options: SearchOptions;
+  readonly tt: TranspositionTable;
+
+  private board!: SearchBoard;
+  private lists: Int32Array[] = [];
+  private scores: Int32Array[] = [];
+  private costs: Float64Array[] = [];
+  private listSize = 0;
+  private readonly killers = new Int32Array(MAX_PLY * 2);
+  private history = new Int32Array(0);
+  private historySize = 0;
+  private readonly pv = new Int32Array(MAX_PLY * MAX_PLY);
+  private readonly pvLen = new Int32Array(MAX_PLY + 1);
+
+  private nodes = 0;
+  private seldepth = 0;
+  private stopped = false;
+  private nodeLimit = Infinity;
+  private hardMs = Infinity;
+  private softMs = Infinity;
+  private signal: Int32Array | undefined;
+  private pondering = false;
+  private startTime = 0;
+  private timeBase = 0;
+  private rootDepth = 0;
+  private logBranching = Math.log(30);
+
+  private rootMoves = new Int32Array(0);
+  private rootCosts = new Float64Array(0);
+  private rootCount = 0;
+  private iterBestMove = 0;
+  private iterBestScore = -INFINITE;
+  private readonly rootPv: number[] = [];
+
+  constructor(tt: TranspositionTable, options: SearchOptions = searchOptions()) {
+    this.tt = tt;
+    this.options = options;
+  }
+
+  /** Nodes searched by the last (or current) search. */
+  get nodeCount(): number {
+    return this.nodes;
+  }
+
+  /** Forgets killers and history (new game; TreeStrap also clears the table). */
+  clearHeuristics(): void {
+    this.killers.fill(0);
+    this.history.fill(0);
+  }
+
+  private prepare(board: SearchBoard): void {
+    if (this.listSize !== board.maxMoves) {
+      this.listSize = board.maxMoves;
+      this.lists = [];
+      this.scores = [];
+      this.costs = [];
+      for (let i = 0; i <= MAX_PLY; i++) {
+        this.lists.push(new Int32Array(board.maxMoves));
+        this.scores.push(new Int32Array(board.maxMoves));
+        this.costs.push(new Float64Array(board.maxMoves));
+      }
+      this.rootMoves = new Int32Array(board.maxMoves);
+      this.rootCosts = new Float64Array(board.maxMoves);
+    }
+    if (this.historySize !== board.historySize) {
+      this.historySize = board.historySize;
+      this.history = new Int32Array(2 * board.historySize);
+    }
+  }
+
+  /**
+   * Searches `board` (which is left as it was) within `limits`. `onIteration` is called after each
+   * completed iteration.
+   */
+  search(board: SearchBoard, limits: AbLimits, onIteration?: (info: IterationInfo) => void): AbResult {
+    this.prepare(board);
+    this.board = board;
+    const opts = this.options;
+    this.logBranching = Math.log(opts.probabilityBranching ?? (board.game === 'chess' ? 30 : 80));
+    this.nodes = 0;
+    this.seldepth = 0;
+    this.stopped = false;
+    this.nodeLimit = limits.nodes ?? Infinity;
+    this.hardMs = limits.hardMs ?? Infinity;
+    this.softMs = limits.softMs ?? Infinity;
+    this.signal = limits.signal;
+    this.pondering = limits.ponder === true;
+    this.startTime = performance.now();
+    this.timeBase = this.startTime;
+    this.tt.newSearch();
+    this.killers.fill(0);
+    for (let i = 0; i < this.history.length; i++) this.history[i] = this.history[i]! >> 1;
+
+    // Root moves, ordered once by the usual heuristics; later iterations move the best to the front.
+    const n = board.generate(this.rootMoves, false);
+    this.rootCount = n;
+    if (n === 0) {
+      const inCheck = board.inCheck();
+      const score = board.noMovesIsLoss(inCheck) ? -MATE : 0;
+      return { bestMove: 0, ponderMove: 0, score, depth: 0, seldepth: 0, nodes: 0, timeMs: 0, pv: [], aborted: false };
+    }
+    this.orderRoot();
+
+    const maxDepth = Math.min(limits.depth ?? MAX_PLY - 8, MAX_PLY - 8);
+    let bestMove = this.rootMoves[0]!;
+    let bestScore = 0;
+    let bestPv: number[] = [bestMove];
+    let completed = 0;
+    let aborted = false;
+    for (let depth = 1; depth <= maxDepth; depth++) {
+      this.rootDepth = depth;
+      this.iterBestMove = 0;
+      this.iterBestScore = -INFINITE;
+      let score: number;
+      if (opts.aspiration && depth >= 4 && Math.abs(bestScore) < MATE_BOUND) {
+        let delta = 30;
+        let alpha = Math.max(bestScore - delta, -INFINITE);
+        let beta = Math.min(bestScore + delta, INFINITE);
+        for (;;) {
+          score = this.rootSearch(depth, alpha, beta);
+          if (this.stopped) break;
+          if (score <= alpha) {
+            beta = Math.min((alpha + beta) >> 1, beta);
+            alpha = Math.max(score - delta, -INFINITE);
+          } else if (score >= beta) {
+            beta = Math.min(score + delta, INFINITE);
+          } else break;
+          delta *= 2;
+          if (delta > 1000) {
+            alpha = -INFINITE;
+            beta = INFINITE;
+          }
+        }
+      } else {
+        score = this.rootSearch(depth, -INFINITE, INFINITE);
+      }
+      if (this.stopped) {
+        // A move that beat alpha inside this iteration was searched to the new depth: keep it.
+        if (this.iterBestMove !== 0) {
+          bestMove = this.iterBestMove;
+          bestScore = this.iterBestScore;
+          bestPv = [...this.rootPv];
+        }
+        aborted = true;
+        break;
+      }
+      completed = depth;
+      bestMove = this.iterBestMove !== 0 ? this.iterBestMove : this.rootMoves[0]!;
+      bestScore = score! + 0; // no -0
+      bestPv = this.iterBestMove !== 0 ? [...this.rootPv] : [bestMove];
+      const elapsed = performance.now() - this.startTime;
+      onIteration?.({ depth, seldepth: this.seldepth, score: bestScore, nodes: this.nodes, timeMs: elapsed, pv: bestPv });
+      // Stop: a certain mate, a single legal move under time control, or the soft time limit.
+      const mp = matePlies(bestScore);
+      if (mp !== 0 && Math.abs(mp) <= depth && !limits.noEarlyMateStop && opts.limit === 'depth') break;
+      if (n === 1 && (limits.softMs !== undefined || limits.hardMs !== undefined) && !this.pondering) break;
+      if (!this.pondering && performance.now() - this.timeBase >= this.softMs * 0.55) break;
+      if (this.nodes >= this.nodeLimit) break;
+    }
+    let ponderMove = bestPv.length > 1 ? bestPv[1]! : 0;
+    if (ponderMove === 0) {
+      board.make(bestMove);
+      const m = this.tt.probeMove(board.keyHi(), board.keyLo());
+      if (m !== 0) {
+        const list = this.lists[1]!;
+        const k = board.generate(list, false);
+        for (let i = 0; i < k; i++) if (list[i] === m) ponderMove = m;
+      }
+      board.unmake();
+    }
+    return {
+      bestMove,
+      ponderMove,
+      score: bestScore,
+      depth: completed,
+      seldepth: this.seldepth,
+      nodes: this.nodes,
+      timeMs: performance.now() - this.startTime,
+      pv: bestPv,
+      aborted,
+    };
+  }
+
+  /** Orders the root moves: table move, captures by MVV-LVA, then the rest as generated. */
+  private orderRoot(): void {
+    const board = this.board;
+    const n = this.rootCount;
+    const moves = this.rootMoves;
+    const ttMove = this.tt.probeMove(board.keyHi(), board.keyLo());
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      keys[i] = m === ttMove ? TT_MOVE_SCORE : board.tacticalOrder(m) > 0 ? TACTICAL_SCORE + board.tacticalOrder(m) : 0;
+    }
+    const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => keys[b]! - keys[a]! || a - b);
+    const sorted = idx.map((i) => moves[i]!);
+    for (let i = 0; i < n; i++) moves[i] = sorted[i]!;
+    // Probability-limited search: the root's children split probability 1.
+    if (this.options.limit === 'probability') this.moveCosts(moves, n, this.rootCosts);
+  }
+
+  /** Fills `out` with the depth cost of each move (probability search). */
+  private moveCosts(moves: Int32Array, n: number, out: Float64Array): void {
+    const probs = this.options.moveProbabilities;
+    if (probs === undefined) {
+      const c = Math.log(n) / this.logBranching;
+      for (let i = 0; i < n; i++) out[i] = c;
+      return;
+    }
+    probs(this.board, moves, n, out);
+    for (let i = 0; i < n; i++) {
+      const p = out[i]!;
+      out[i] = p > 1e-12 ? -Math.log(p) / this.logBranching : 1e6;
+    }
+  }
+
+  private rootSearch(depth: number, alpha: number, beta: number): number {
+    const board = this.board;
+    const moves = this.rootMoves;
+    const costs = this.rootCosts;
+    const n = this.rootCount;
+    const prob = this.options.limit === 'probability';
+    const origAlpha = alpha;
+    let best = -INFINITE;
+    this.nodes++;
+    this.pvLen[0] = 0;
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      const childDepth = depth - (prob ? costs[i]! : 1);
+      board.make(m);
+      let score: number;
+      if (i === 0) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
+      else {
+        score = -this.negamax(-alpha - 1, -alpha, childDepth, 1, false, true);
+        if (!this.stopped && score > alpha && score < beta) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
+      }
+      board.unmake();
+      if (this.stopped) break;
+      if (score > best) {
+        best = score;
+        if (score > alpha) {
+          alpha = score;
+          this.iterBestMove = m;
+          this.iterBestScore = score;
+          this.rootPv.length = 0;
+          this.rootPv.push(m);
+          const len = this.pvLen[1]!;
+          for (let k = 0; k < len; k++) this.rootPv.push(this.pv[1 * MAX_PLY + k]!);
+          // Move to front, keeping the others' order.
+          if (i > 0) {
+            const c = costs[i]!;
+            for (let k = i; k > 0; k--) {
+              moves[k] = moves[k - 1]!;
+              costs[k] = costs[k - 1]!;
+            }
+            moves[0] = m;
+            costs[0] = c;
+          }
+          if (score >= beta) break;
+        }
+      }
+    }
+    if (!this.stopped) {
+      const lower = best > origAlpha ? best : -INFINITE;
+      const upper = best < beta ? best : INFINITE;
+      this.tt.storeBounds(
+        board.keyHi(),
+        board.keyLo(),
+        Math.floor(depth),
+        lower === -INFINITE ? lower : scoreToTable(lower, 0),
+        upper === INFINITE ? upper : scoreToTable(upper, 0),
+        this.iterBestMove !== 0 ? this.iterBestMove : moves[0]!,
+      );
+    }
+    return best;
+  }
+
+  /** Checks the node budget, the stop word and the clock; sets `stopped`. */
+  private poll(): void {
+    if (this.nodes >= this.nodeLimit) {
+      this.stopped = true;
+      return;
+    }
+    const s = this.signal;
+    if (s !== undefined) {
+      if (Atomics.load(s, 0) !== 0) {
+        this.stopped = true;
+        return;
+      }
+      if (this.pondering && Atomics.load(s, 1) !== 0) {
+        this.pondering = false;
+        this.timeBase = performance.now();
+      }
+    }
+    if (!this.pondering && this.hardMs !== Infinity && performance.now() - this.timeBase >= this.hardMs) this.stopped = true;
+  }
+
+  private negamax(alpha: number, beta: number, depth: number, ply: number, pvNode: boolean, nullOk: boolean): number {
+    const board = this.board;
+    const opts = this.options;
+    this.pvLen[ply] = 0;
+
+    // Step 1. Rules (repetition, fifty moves, material) and mate-distance pruning.
+    const rule = board.ruleState();
+    if (rule !== RULE_NONE) {
+      this.nodes++;
+      return rule === RULE_DRAW ? 0 : rule === RULE_WIN ? MATE - ply : -(MATE - ply);
+    }
+    if (alpha < -(MATE - ply)) alpha = -(MATE - ply);
+    if (beta > MATE - ply - 1) beta = MATE - ply - 1;
+    if (alpha >= beta) {
+      this.nodes++;
+      return alpha;
+    }
+
+    // Step 2. Check extension and the horizon.
+    const inCheck = board.inCheck();
+    if (inCheck && opts.checkExtension && opts.limit === 'depth' && ply < 2 * this.rootDepth + 4) depth += 1;
+    if (depth <= 0 || ply >= MAX_PLY - 4) return this.quiesce(alpha, beta, ply, inCheck);
+
+    if ((++this.nodes & POLL_MASK) === 0 || this.nodes >= this.nodeLimit) {
+      this.poll();
+      if (this.stopped) return 0;
+    }
+    if (ply > this.seldepth) this.seldepth = ply;
+
+    // Step 3. Transposition table.
+    const hi = board.keyHi();
+    const lo = board.keyLo();
+    let ttMove = 0;
+    const tt = this.tt;
+    if (tt.probe(hi, lo)) {
+      const h = tt.hit;
+      ttMove = h.move;
+      if (!pvNode && h.depth >= depth) {
+        if (h.lower > -INFINITE) {
+          const lower = scoreFromTable(h.lower, ply);
+          if (lower >= beta) return lower;
+        }
+        if (h.upper < INFINITE) {
+          const upper = scoreFromTable(h.upper, ply);
+          if (upper <= alpha) return upper;
+        }
+      }
+    }
+
+    // Step 4. Pruning before the moves (tournament only: it trusts the evaluation).
+    if (!pvNode && !inCheck && (opts.nullMove || opts.futility)) {
+      const staticEval = board.evaluate();
+      // Reverse futility: far above beta near the horizon.
+      if (opts.futility && depth <= 3 && staticEval - 120 * depth >= beta && Math.abs(beta) < MATE_BOUND) return staticEval;
+      // Null move.
+      if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk()) {
+        const r = 2 + Math.floor(depth / 4);
+        board.makeNull();
+        const score = -this.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+        board.unmake();
+        if (this.stopped) return 0;
+        if (score >= beta) return score >= MATE_BOUND ? beta : score;
+      }
+    }
+
+    // Step 5. Moves, scored for ordering.
+    const list = this.lists[ply]!;
+    const keys = this.scores[ply]!;
+    const n = board.generate(list, false);
+    // Step 7 (early). No legal move: mate or stalemate.
+    if (n === 0) return board.noMovesIsLoss(inCheck) ? -(MATE - ply) : 0;
+    const side = board.sideToMove();
+    const hist = this.history;
+    const hbase = side * this.historySize;
+    const k1 = this.killers[ply * 2]!;
+    const k2 = this.killers[ply * 2 + 1]!;
+    for (let i = 0; i < n; i++) {
+      const m = list[i]!;
+      let s: number;
+      if (m === ttMove) s = TT_MOVE_SCORE;
+      else {
+        const t = board.tacticalOrder(m);
+        if (t > 0) s = TACTICAL_SCORE + t;
+        else if (m === k1) s = KILLER_SCORE + 1;
+        else if (m === k2) s = KILLER_SCORE;
+        else s = hist[hbase + board.historyIndex(m)]!;
+      }
+      keys[i] = s;
+    }
+    const prob = opts.limit === 'probability';
+    const costs = this.costs[ply]!;
+    if (prob) this.moveCosts(list, n, costs);
+
+    // Step 6. The move loop.
+    const origAlpha = alpha;
+    let best = -INFINITE;
+    let bestMove = 0;
+    const lmr = opts.lateMoveReductions && depth >= 3 && !inCheck;
+    for (let i = 0; i < n; i++) {
+      // Selection: bring the best remaining move to slot i.
+      let bi = i;
+      let bs = keys[i]!;
+      for (let j = i + 1; j < n; j++) {
+        if (keys[j]! > bs) {
+          bs = keys[j]!;
+          bi = j;
+        }
+      }
+      const m = list[bi]!;
+      if (bi !== i) {
+        list[bi] = list[i]!;
+        list[i] = m;
+        keys[bi] = keys[i]!;
+        keys[i] = bs;
+        if (prob) {
+          const c = costs[bi]!;
+          costs[bi] = costs[i]!;
+          costs[i] = c;
+        }
+      }
+      const quiet = bs < TACTICAL_SCORE || (bs === TT_MOVE_SCORE && board.tacticalOrder(m) === 0);
+      const childDepth = depth - (prob ? costs[i]! : 1);
+      board.make(m);
+      let score: number;
+      if (i === 0) {
+        score = -this.negamax(-beta, -alpha, childDepth, ply + 1, pvNode, true);
+      } else {
+        let r = 0;
+        if (lmr && i >= 3 && quiet && bs < KILLER_SCORE && !board.inCheck()) {
+          r = LMR_TABLE[Math.min(Math.floor(depth), 63) * 64 + Math.min(i, 63)]!;
+          if (pvNode && r > 0) r--;
+          if (r > childDepth - 1) r = Math.max(0, Math.floor(childDepth - 1));
+        }
+        score = -this.negamax(-alpha - 1, -alpha, childDepth - r, ply + 1, false, true);
+        if (r > 0 && score > alpha && !this.stopped) score = -this.negamax(-alpha - 1, -alpha, childDepth, ply + 1, false, true);
+        if (pvNode && score > alpha && score < beta && !this.stopped) score = -this.negamax(-beta, -alpha, childDepth, ply + 1, true, true);
+      }
+      board.unmake();
+      if (this.stopped) return 0;
+      if (score > best) {
+        best = score;
+        if (score > alpha) {
+          bestMove = m;
+          alpha = score;
+          if (pvNode) {
+            // Triangular PV: this move, then the child's line.
+            const base = ply * MAX_PLY;
+            const cbase = (ply + 1) * MAX_PLY;
+            const clen = this.pvLen[ply + 1]!;
+            this.pv[base] = m;
+            for (let k = 0; k < clen; k++) this.pv[base + 1 + k] = this.pv[cbase + k]!;
+            this.pvLen[ply] = clen + 1;
+          }
+          if (score >= beta) {
+            if (quiet) {
+              // Killers and history for the quiet move that cut; history penalty for the quiet moves before it.
+              if (this.killers[ply * 2] !== m) {
+                this.killers[ply * 2 + 1] = this.killers[ply * 2]!;
+                this.killers[ply * 2] = m;
+              }
+              const d = Math.floor(depth);
+              const bonus = Math.min(d * d, 400);
+              const hi2 = hbase + board.historyIndex(m);
+              hist[hi2] = hist[hi2]! + bonus - Math.floor((hist[hi2]! * bonus) / HISTORY_MAX);
+              for (let j = 0; j < i; j++) {
+                const q = list[j]!;
+                if (keys[j]! >= KILLER_SCORE) continue;
+                const hj = hbase + board.historyIndex(q);
+                hist[hj] = hist[hj]! - bonus - Math.floor((hist[hj]! * bonus) / HISTORY_MAX);
+              }
+            }
+            break;
+          }
+        }
+      }
+    }
+
+    // Step 8. Store: a fail-low is an upper bound, a fail-high a lower bound, else exact.
+    const lower = best > origAlpha ? scoreToTable(best, ply) : -INFINITE;
+    const upper = best < beta ? scoreToTable(best, ply) : INFINITE;
+    tt.storeBounds(hi, lo, Math.floor(depth), lower, upper, bestMove !== 0 ? bestMove : ttMove);
+    return best;
+  }
+
+  /**
+   * Quiescence search: stand pat, then captures (and chess promotions) in MVV-LVA order; in check,
+   * every evasion (and mate if there is none).
+   */
+  private quiesce(alpha: number, beta: number, ply: number, inCheck: boolean): number {
+    const board = this.board;
+    if ((++this.nodes & POLL_MASK) === 0 || this.nodes >= this.nodeLimit) {
+      this.poll();
+      if (this.stopped) return 0;
+    }
+    if (ply > this.seldepth) this.seldepth = ply;
+    this.pvLen[ply] = 0;
+    if (ply >= MAX_PLY - 1) return inCheck ? 0 : board.evaluate();
+
+    let best: number;
+    let standPat = 0;
+    if (!inCheck) {
+      standPat = board.evaluate();
+      if (standPat >= beta) return standPat;
+      if (standPat > alpha) alpha = standPat;
+      best = standPat;
+    } else {
+      best = -(MATE - ply);
+    }
+    const list = this.lists[ply]!;
+    const keys = this.scores[ply]!;
+    const n = board.generate(list, !inCheck);
+    if (n === 0) return inCheck ? (board.noMovesIsLoss(true) ? -(MATE - ply) : 0) : best;
+    for (let i = 0; i < n; i++) keys[i] = board.tacticalOrder(list[i]!);
+    const delta = this.options.deltaPruning && !inCheck;
+    for (let i = 0; i < n; i++) {
+      let bi = i;
+      let bs = keys[i]!;
+      for (let j = i + 1; j < n; j++) {
+        if (keys[j]! > bs) {
+          bs = keys[j]!;
+          bi = j;
+        }
+      }
+      const m = list[bi]!;
+      if (bi !== i) {
+        list[bi] = list[i]!;
+        list[i] = m;
+        keys[bi] = keys[i]!;
+        keys[i] = bs;
+      }
+      // Delta pruning (tournament): even winning the victim (nominal value) cannot reach alpha.
+      if (delta && standPat + ((bs >> 4) * 100) + DELTA_MARGIN < alpha) continue;
+      board.make(m);
+      const score = -this.quiesce(-beta, -alpha, ply + 1, board.inCheck());
+      board.unmake();
+      if (this.stopped) return 0;
+      if (score > best) {
+        best = score;
+        if (score > alpha) {
+          alpha = score;
+          if (score >= beta) break;
+        }
+      }
+    }
+    return best;
+  }
+}

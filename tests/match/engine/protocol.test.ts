@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { goCommand, parseOptionLine, positionCommand } from '../../../src/match/engine/engine-client.js';
+import { parseEngineSpec, resolveCommand } from '../../../src/match/engine/engine-spec.js';
+import { parseInfoLine } from '../../../src/match/engine/info.js';
+
+const clock = { firstMs: 1000, secondMs: 2000, firstIncMs: 100, secondIncMs: 100, byoyomiMs: 0 };
+
+describe('UCI/USI commands', () => {
+  it('position', () => {
+    expect(positionCommand('uci', 'startpos', [])).toBe('position startpos');
+    expect(positionCommand('uci', '8/8/8/8/8/8/8/K6k w - - 0 1', ['a1a2'])).toBe('position fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1a2');
+    expect(positionCommand('usi', 'startpos', ['7g7f'])).toBe('position startpos moves 7g7f');
+    expect(positionCommand('usi', '4k4/9/9/9/9/9/9/9/4K4 b - 1', [])).toBe('position sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1');
+  });
+
+  it('go with clocks: UCI white = first, USI black = first', () => {
+    expect(goCommand('uci', { clock })).toBe('go wtime 1000 btime 2000 winc 100 binc 100');
+    expect(goCommand('usi', { clock })).toBe('go btime 1000 wtime 2000 binc 100 winc 100');
+    expect(goCommand('usi', { clock: { ...clock, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 5000 } })).toBe('go btime 1000 wtime 2000 byoyomi 5000');
+    expect(goCommand('uci', { clock: { ...clock, firstIncMs: 0, secondIncMs: 0, movesToGo: 12 } })).toBe('go wtime 1000 btime 2000 movestogo 12');
+  });
+
+  it('go with hard limits; USI movetime becomes a byoyomi', () => {
+    expect(goCommand('uci', { movetimeMs: 250 })).toBe('go movetime 250');
+    expect(goCommand('usi', { movetimeMs: 250 })).toBe('go btime 0 wtime 0 byoyomi 250');
+    expect(goCommand('uci', { nodes: 5000, depth: 7 })).toBe('go nodes 5000 depth 7');
+    expect(goCommand('uci', {})).toBe('go infinite');
+  });
+
+  it('reads option and info lines', () => {
+    expect(parseOptionLine('option name Skill Level type spin default 20 min 0 max 20')).toEqual({ name: 'Skill Level', type: 'spin', default: '20' });
+    expect(parseOptionLine('option name Clear Hash type button')).toEqual({ name: 'Clear Hash', type: 'button' });
+    expect(parseOptionLine('option name Debug Log File type string default ')).toEqual({ name: 'Debug Log File', type: 'string', default: '' });
+    expect(parseInfoLine('info depth 12 seldepth 18 multipv 1 score cp -35 lowerbound nodes 12345 nps 100000 hashfull 3 tbhits 0 time 123 pv e2e4 e7e5')).toEqual({
+      depth: 12,
+      seldepth: 18,
+      multipv: 1,
+      score: { cp: -35 },
+      bound: 'lower',
+      nodes: 12345,
+      nps: 100000,
+      hashfull: 3,
+      timeMs: 123,
+      pv: ['e2e4', 'e7e5'],
+    });
+    expect(parseInfoLine('info depth 3 score mate -2 pv 7g7f').score).toEqual({ mate: -2 });
+    expect(parseInfoLine('info score mate + pv 7g7f').score).toEqual({ mate: 1 });
+    expect(parseInfoLine('info string hello world')).toEqual({ string: 'hello world' });
+  });
+});
+
+describe('engine specs', () => {
+  it('reads key=value specs with spaces in option names', () => {
+    const s = parseEngineSpec('name=sf3,cmd=/usr/games/stockfish,option.Skill Level=3,option.Hash=16,nodes=1000,rating=1350,tc=10+0.1').unwrap();
+    expect(s).toEqual({
+      name: 'sf3',
+      command: '/usr/games/stockfish',
+      args: [],
+      options: { 'Skill Level': '3', Hash: '16' },
+      time: { tc: '10+0.1', nodes: 1000 },
+      rating: 1350,
+      kishi: false,
+    });
+  });
+
+  it('reads bare commands and cmd=kishi', () => {
+    expect(parseEngineSpec('/usr/games/gpsusi').unwrap().command).toBe('/usr/games/gpsusi');
+    const k = parseEngineSpec('cmd=kishi,args=--config x.yaml').unwrap();
+    expect(k.kishi).toBe(true);
+    const r = resolveCommand(k, 'shogi').unwrap();
+    expect(r.command).toBe(process.execPath);
+    expect(r.args.slice(1)).toEqual(['usi', '--config', 'x.yaml']);
+    expect(r.args[0]!.endsWith('bin/kishi.js')).toBe(true);
+  });
+
+  it('rejects unknown keys and bad numbers', () => {
+    expect(parseEngineSpec('cmd=x,colour=red').isErr).toBe(true);
+    expect(parseEngineSpec('cmd=x,nodes=-1').isErr).toBe(true);
+    expect(parseEngineSpec('name=x').isErr).toBe(true);
+    expect(parseEngineSpec('cmd=x,proto=xboard').isErr).toBe(true);
+  });
+});

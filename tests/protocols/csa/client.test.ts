@@ -1,0 +1,240 @@
+/** The CSA client against the local test server, with test-double Players. */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readGameLog } from '../../../src/learning/records/game-log.js';
+import { CsaClient } from '../../../src/protocols/csa/client.js';
+import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
+import type { TestServerOptions } from '../../../src/testing/csa-server/server.js';
+import { ForeverThinker, RandomMover, ScriptedPlayer } from './doubles.js';
+import { clientOptions, memLog, startInOrder, testBot } from './harness.js';
+
+let server: CsaTestServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+async function setup(opts: TestServerOptions = {}): Promise<number> {
+  server = new CsaTestServer({ offTurnDelayMs: 20, closeAfterGameMs: 100, colours: 'first-black', ...opts });
+  return server.start();
+}
+
+describe('CSA client', () => {
+  it('plays a whole game, never out of turn, and writes its records', async () => {
+    const port = await setup({ unitMs: 10, maxMoves: 40 });
+    const a = testBot(port, 'alice', async () => new RandomMover(1));
+    const b = testBot(port, 'bob', async () => new RandomMover(2));
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    const g = server!.finished[0]!;
+    expect([g.black, g.white, g.reason, g.moves.length]).toEqual(['alice', 'bob', 'MAX_MOVES', 40]);
+    expect(server!.outOfTurn).toEqual([]);
+    const files = readdirSync(join(a.dir, 'csa')).sort();
+    expect(files).toEqual([`${g.id}.csa`, `${g.id}.jsonl`]);
+    const record = readFileSync(join(a.dir, 'csa', `${g.id}.csa`), 'utf8').split('\n');
+    expect(record.slice(0, 3)).toEqual(['V2.2', 'N+alice', 'N-bob']);
+    // Every move with its server time, in the server's order; our moves carry '** comments.
+    const moves = record.filter((l) => /^[+-]\d{4}/.test(l));
+    expect(moves).toEqual(g.moves.map((m) => m.csa));
+    expect(record.filter((l) => /^T\d+$/.test(l)).map((l) => Number(l.slice(1)))).toEqual(g.moves.map((m) => m.t));
+    expect(record.filter((l) => l.startsWith("'** "))).toHaveLength(20);
+    expect(record).toContain('%MAX_MOVES');
+    // The game log, in the shared format (src/learning/records/game-log.ts).
+    const log = readGameLog(join(a.dir, 'csa', `${g.id}.jsonl`)).unwrap();
+    expect([log.header.gameId, log.header.server, log.header.ourSide, log.header.start, log.header.engine]).toEqual([
+      g.id,
+      'csatest',
+      'first',
+      'startpos',
+      'random-mover (test double)',
+    ]);
+    expect(log.header.clock).toEqual({ initialMs: 3000, incrementMs: 100 });
+    expect(log.moves).toHaveLength(40);
+    expect(log.moves[0]!.search?.depth).toBe(1);
+    expect(log.moves[1]!.search).toBeUndefined();
+    expect(log.moves[0]!.position).toBe('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1');
+    expect(log.result).toMatchObject({ winner: null, status: 'max_moves', plies: 40 });
+    expect(a.log.notable().filter((l) => l.startsWith('warn') || l.startsWith('error'))).toEqual([]);
+    // The password never appears in a transcript or a log line; the login line is masked.
+    expect(a.transcript.lines.join('\n')).not.toContain('pw-alice');
+    expect(a.transcript.lines).toContain('> LOGIN alice csatest-300-10F,***');
+    expect(a.log.lines.join('\n')).not.toContain('pw-alice');
+  });
+
+  it('as white, sends nothing before the opponent has moved', async () => {
+    const port = await setup({ unitMs: 10, maxMoves: 6 });
+    const fast = new RandomMover(3);
+    const a = testBot(port, 'alice', async () => new RandomMover(1, 50));
+    const b = testBot(port, 'bob', async () => fast);
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    expect(server!.outOfTurn).toEqual([]);
+    // bob's first request came after alice's first move.
+    expect(fast.requests[0]!.moves).toHaveLength(1);
+  });
+
+  it('holds the Player to the deadline: stop at the budget, T stays below remaining+increment', async () => {
+    // 20+10F in 100 ms units: the move must arrive before 3 s; margin 400 ms (+ round trip).
+    const port = await setup({ unitMs: 100, maxMoves: 2 });
+    const thinker = new ForeverThinker();
+    const a = testBot(port, 'alice', async () => thinker, { gameName: 'csatest-20-10F', safetyMarginMs: 400 });
+    const b = testBot(port, 'bob', async () => new RandomMover(2), { gameName: 'csatest-20-10F' });
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    const g = server!.finished[0]!;
+    expect(g.reason).toBe('MAX_MOVES');
+    // The server charged less than remaining + increment = 30 units: the move was on time.
+    expect(g.moves[0]!.t).toBeLessThanOrEqual(29);
+    expect(g.moves[0]!.t).toBeGreaterThanOrEqual(20);
+    expect(thinker.stops).toBeGreaterThanOrEqual(1);
+    // stop came at the budget (3000 - 400 - round trip; a timer may fire a little late), not before the
+    // Player could use its time.
+    const used = thinker.stopAt[0]! - thinker.goAt[0]!;
+    expect(used).toBeLessThanOrEqual(2750);
+    expect(used).toBeGreaterThanOrEqual(2000);
+    // The Player saw a clock that adds up to the budget: 2000 ms main + 1000 ms increment - margin.
+    const c = thinker.requests[0]!.clock!;
+    expect(c.firstMs + c.firstIncMs).toBeLessThanOrEqual(2600);
+    expect(c.firstIncMs).toBe(1000);
+    expect(c.secondMs).toBe(2000);
+  });
+
+  it('a Player that ignores stop still gets a legal move out before the deadline', async () => {
+    const port = await setup({ unitMs: 100, maxMoves: 2 });
+    const a = testBot(port, 'alice', async () => new ForeverThinker(true), { gameName: 'csatest-20-10F', safetyMarginMs: 400 });
+    const b = testBot(port, 'bob', async () => new RandomMover(2), { gameName: 'csatest-20-10F' });
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    const g = server!.finished[0]!;
+    expect(g.reason).toBe('MAX_MOVES');
+    expect(g.moves[0]!.t).toBeLessThanOrEqual(29);
+    expect(a.log.notable().some((l) => l.startsWith('error the player did not answer within'))).toBe(true);
+  });
+
+  it('replaces an illegal or impossible answer of the Player by a legal move', async () => {
+    const port = await setup({ unitMs: 10, maxMoves: 4 });
+    const a = testBot(port, 'alice', async () => new ScriptedPlayer(['5e5d', 'win']));
+    const b = testBot(port, 'bob', async () => new RandomMover(2));
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    const g = server!.finished[0]!;
+    expect([g.reason, g.moves.length]).toEqual(['MAX_MOVES', 4]);
+    expect(a.log.notable().filter((l) => l.startsWith('error'))).toEqual([
+      'error the player chose 5e5d: illegal move 5e5d; playing a fallback move',
+      'error the player declared a win, but the declaration is not legal here: playing a fallback move',
+    ]);
+  });
+
+  it('declares with %KACHI when the declaration is legal, without asking the Player', async () => {
+    const port = await setup();
+    // Black king in the camp with 12 pieces there and 32 points: declarable at once.
+    server!.nextSetup = {
+      positionLines: [
+        'P1+OU+KI+KI+KI+KI *  *  *  * ',
+        'P2+FU+FU+FU+FU+FU+FU+HI+KA * ',
+        'P3 *  *  *  *  *  *  *  *  * ',
+        'P4 *  *  *  *  *  *  *  *  * ',
+        'P5 *  *  *  *  *  *  *  *  * ',
+        'P6 *  *  *  *  *  *  *  *  * ',
+        'P7 *  *  *  *  *  *  *  *  * ',
+        'P8 *  *  *  *  *  *  *  *  * ',
+        'P9 *  *  *  *  *  *  *  * -OU',
+        'P+00HI00KA00GI00GI',
+        'P-00AL',
+        '+',
+      ],
+      moves: [],
+    };
+    const player = new RandomMover(1);
+    const a = testBot(port, 'alice', async () => player);
+    const b = testBot(port, 'bob', async () => new RandomMover(2));
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    expect([server!.finished[0]!.reason, server!.finished[0]!.winner]).toEqual(['JISHOGI', '+']);
+    expect(player.requests).toEqual([]);
+    const record = readFileSync(join(a.dir, 'csa', `${server!.finished[0]!.id}.csa`), 'utf8');
+    expect(record).toContain('%KACHI\nT0\n');
+  });
+
+  it('resigns at once when mated, and follows a game resumed from a Position block with moves', async () => {
+    const port = await setup();
+    // Two moves already played: a black pawn step, then white drops a gold on 1h backed by the
+    // silver on 2g: black, to move, is checkmated.
+    server!.nextSetup = {
+      positionLines: [
+        'P1-OU *  *  *  *  *  *  *  * ',
+        'P2 *  *  *  *  *  *  *  *  * ',
+        'P3 *  *  *  *  *  *  *  *  * ',
+        'P4 *  *  *  *  *  *  *  *  * ',
+        'P5 *  *  *  *  *  *  *  *  * ',
+        'P6 *  *  *  *  *  *  *  *  * ',
+        'P7 *  *  *  * +FU *  * -GI * ',
+        'P8 *  *  *  *  *  *  *  *  * ',
+        'P9 *  *  *  *  *  *  *  * +OU',
+        'P-00KI',
+        '+',
+      ],
+      moves: [
+        { csa: '+5756FU', t: 3 },
+        { csa: '-0018KI', t: 5 },
+      ],
+    };
+    const player = new RandomMover(1);
+    const a = testBot(port, 'alice', async () => player);
+    const b = testBot(port, 'bob', async () => new RandomMover(2));
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    expect([server!.finished[0]!.reason, server!.finished[0]!.winner]).toEqual(['RESIGN', '-']);
+    expect(player.requests).toEqual([]);
+  });
+
+  it('sends keep-alives while waiting and while thinking, never two within the minimum gap', async () => {
+    // Nobody to pair with for 1.2 s, then a long think.
+    const port = await setup({ unitMs: 100, maxMoves: 2 });
+    const opts = { gameName: 'csatest-20-0', keepAliveMs: 250, minBlankGapMs: 200, replyTimeoutMs: 2000, safetyMarginMs: 200 };
+    const thinker = new ForeverThinker();
+    const a = testBot(port, 'alice', async () => thinker, opts);
+    const started = a.bot.start();
+    await new Promise((r) => setTimeout(r, 1200));
+    const waitingBlanks = server!.blankLines.get('alice')?.length ?? 0;
+    const b = testBot(port, 'bob', async () => new RandomMover(2), opts);
+    await Promise.all([started, b.bot.start()]);
+    const times = server!.blankLines.get('alice')!;
+    expect(waitingBlanks).toBeGreaterThanOrEqual(2);
+    // The client never sends two blank lines within 200 ms; arrival times may jitter a little.
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(120);
+    const [goAt, stopAt] = [thinker.goAt[0]!, thinker.stopAt[0]!];
+    expect(times.filter((t) => t > goAt && t < stopAt).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('x1 mode: %%GAME, and two games on one connection', async () => {
+    const port = await setup({ unitMs: 10, maxMoves: 6 });
+    const a = testBot(port, 'alice', async () => new RandomMover(1), { x1: true }, { maxGames: 2 });
+    const b = testBot(port, 'bob', async () => new RandomMover(2), { x1: true }, { maxGames: 2 });
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    expect(server!.finished.map((g) => g.reason)).toEqual(['MAX_MOVES', 'MAX_MOVES']);
+    expect(server!.logins).toEqual(['alice', 'bob']);
+    expect(a.transcript.lines.filter((l) => l.startsWith('> LOGIN') || l.startsWith('> %%') || l === '> LOGOUT')).toEqual([
+      '> LOGIN alice *** x1',
+      '> %%GAME csatest-300-10F *',
+      '> %%GAME csatest-300-10F *',
+      '> LOGOUT',
+    ]);
+  });
+
+  it('a refused login is fatal for the bot and says why', async () => {
+    const port = await setup();
+    const first = new CsaClient(clientOptions(port, 'carol', { secret: 'right' }), new RandomMover(1), {});
+    void first.run();
+    await new Promise((r) => setTimeout(r, 100));
+    const a = testBot(port, 'carol', async () => new RandomMover(1), { secret: 'wrong' });
+    await expect(a.bot.start()).rejects.toThrow('login refused for carol');
+    expect(a.log.notable()).toContain(
+      'error login refused for carol: wrong password, or the name is already logged in with another password',
+    );
+    first.stop(false);
+  });
+});
+
+describe('CSA client log lines', () => {
+  it('are plain sentences a person can follow', () => {
+    const log = memLog();
+    log.info('x');
+    expect(log.notable()).toEqual(['info x']);
+  });
+});

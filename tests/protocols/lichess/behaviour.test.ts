@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Harness } from './helpers/harness.js';
+import { startHarness } from './helpers/harness.js';
+import { FirstLegalPlayer } from './helpers/test-player.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const paths = (h: Harness, fragment: string): string[] => h.server.stats.requests.filter((r) => r.path.includes(fragment)).map((r) => r.path);
+
+describe('game behaviour', () => {
+  it('aborts when the opponent makes no first move in time', async () => {
+    h = await startHarness({ config: { abortTimeS: 0.2 } });
+    const id = h.server.challenge({ from: 'Sleeper', color: 'black', opponent: { then: 'stall' } });
+    const game = await h.server.waitForEnd(id);
+    expect(game.status).toBe('aborted');
+    expect(game.moves.length).toBe(1);
+    expect(paths(h, `/api/bot/game/${id}/abort`)).toEqual([`/api/bot/game/${id}/abort`]);
+    await h.server.waitFor(() => h!.bot.finished.length === 1);
+    expect(h.bot.finished[0]).toMatchObject({ status: 'aborted', plies: 1 });
+  });
+
+  it('!wait extends the abort timer', async () => {
+    h = await startHarness({ config: { abortTimeS: 0.3 } });
+    const id = h.server.challenge({
+      from: 'Slowpoke',
+      color: 'black',
+      opponent: { script: [{ type: 'chat', text: '!wait' }, { type: 'pause', ms: 700 }, 'e7e5', { type: 'resign' }] },
+    });
+    const game = await h.server.waitForEnd(id);
+    expect(game.status).toBe('resign');
+    expect(paths(h, '/abort')).toEqual([]);
+    expect(game.chat.filter((c) => c.user === 'KishiBot' && c.text.startsWith('Waiting')).map((c) => c.text)).toEqual(['Waiting 60 seconds...']);
+  });
+
+  it('claims the win after the opponent leaves', async () => {
+    h = await startHarness();
+    const id = h.server.challenge({ from: 'Quitter', color: 'black', opponent: { script: ['e7e5', 'a7a6', { type: 'leave' }] } });
+    const game = await h.server.waitForEnd(id);
+    expect([game.status, game.winner]).toEqual(['timeout', 'white']);
+    expect(paths(h, '/claim-victory').length).toBe(1);
+  });
+
+  it('accepts takebacks up to maxTakebacks, then declines', async () => {
+    h = await startHarness({ config: { maxTakebacks: 1 } });
+    const id = h.server.challenge({
+      from: 'Undoer',
+      color: 'black',
+      opponent: {
+        // A proposal waits for our answer; the move after it is dropped when the answer changes the game.
+        script: ['e7e5', { type: 'proposeTakeback' }, 'h7h6', 'e7e6', { type: 'proposeTakeback' }, 'h7h6', 'd7d5', { type: 'resign' }],
+      },
+    });
+    const game = await h.server.waitForEnd(id);
+    expect([game.status, game.winner]).toEqual(['resign', 'white']);
+    expect(paths(h, '/takeback/').map((p) => p.split('/').pop())).toEqual(['yes', 'no']);
+    expect(game.moves[1]).toBe('e7e6');
+    expect(game.moves[3]).toBe('d7d5');
+    await h.server.waitFor(() => h!.bot.finished.length === 1);
+    const log = readFileSync(join(h.recordsDir, 'lichess', `${id}.jsonl`), 'utf8');
+    expect(log).toContain('{"type":"takeback","plies":1}');
+  });
+
+  it('resigns when its scores stay below the resign threshold', async () => {
+    h = await startHarness({
+      config: { drawOrResign: { resignEnabled: true, resignMoves: 2, resignScoreCp: -500 } },
+      player: () => new FirstLegalPlayer({ score: () => ({ cp: -800 }) }),
+    });
+    const id = h.server.challenge({ from: 'Winner', color: 'black', opponent: { then: 'firstLegal' } });
+    const game = await h.server.waitForEnd(id);
+    expect([game.status, game.winner, game.moves.length]).toEqual(['resign', 'black', 2]);
+  });
+
+  it('offers a draw with its move when its scores stay near zero', async () => {
+    h = await startHarness({
+      config: { drawOrResign: { offerDrawEnabled: true, offerDrawMoves: 2, offerDrawScoreCp: 10, offerDrawPieces: 32 } },
+      player: () => new FirstLegalPlayer({ score: () => ({ cp: 3 }) }),
+    });
+    const id = h.server.challenge({ from: 'Agreeable', color: 'black', opponent: { then: 'firstLegal', acceptDraws: true } });
+    const game = await h.server.waitForEnd(id);
+    expect([game.status, game.moves.length]).toEqual(['draw', 3]);
+    expect(paths(h, '/move/').map((p) => p.endsWith('offeringDraw=true'))).toEqual([false, true]);
+  });
+
+  it('answers chat commands, !eval only to spectators, and caps long messages', async () => {
+    const long = 'x'.repeat(200);
+    h = await startHarness({ config: { greeting: { hello: long } }, player: () => new FirstLegalPlayer({ score: () => ({ cp: 42 }) }) });
+    const id = h.server.challenge({ from: 'Chatty', color: 'black', opponent: { script: ['e7e5', { type: 'pause', ms: 400 }, { type: 'resign' }] } });
+    await h.server.waitFor(() => (h!.server.game(id)?.plies() ?? 0) >= 3);
+    h.server.chat(id, 'Watcher', 'spectator', '!eval');
+    h.server.chat(id, 'Chatty', 'player', '!eval');
+    h.server.chat(id, 'Watcher', 'spectator', '!name');
+    h.server.chat(id, 'Chatty', 'player', '!help');
+    const game = await h.server.waitForEnd(id);
+    const mine = game.chat.filter((c) => c.user === 'KishiBot').map((c) => `${c.room}:${c.text}`);
+    expect(mine[0]).toBe(`player:${'x'.repeat(139)}…`);
+    expect(mine).toContain('spectator:+0.42 at depth 1, 19 nodes, pv a1a2');
+    expect(mine).toContain("player:I don't tell that to my opponent, sorry.");
+    expect(mine).toContain('spectator:KishiBot running first-legal test double');
+    expect(mine.some((m) => m.startsWith('player:Supported commands: !wait'))).toBe(true);
+  });
+
+  it('never lets a failing chat hold up a move', async () => {
+    h = await startHarness({ player: () => new FirstLegalPlayer({ script: ['e2e4', 'f1c4', 'd1h5', 'h5f7'] }) });
+    h.server.failRequests({ method: 'POST', path: /\/chat$/ }, '502', 100);
+    const id = h.server.challenge({ from: 'Victim', color: 'black', opponent: { script: ['e7e5', 'b8c6', 'g8f6'] } });
+    const game = await h.server.waitForEnd(id);
+    expect([game.status, game.winner]).toEqual(['mate', 'white']);
+  });
+
+  it('plays a correspondence game: disconnects while the opponent thinks and checks back', async () => {
+    h = await startHarness({
+      config: { challenge: { speeds: ['correspondence'] }, correspondence: { disconnectTimeS: 0.2, moveTimeMs: 1000 } },
+      timings: { checkinMs: 300 },
+    });
+    const id = h.server.challenge({ from: 'Postman', color: 'black', clock: { days: 2 }, opponent: { script: [{ type: 'pause', ms: 1500 }, 'e7e5', { type: 'resign' }] } });
+    const game = await h.server.waitForEnd(id);
+    expect([game.status, game.winner]).toEqual(['resign', 'white']);
+    expect(h.server.stats.gameStreamOpens.get(id)).toBe(2);
+    const requests = (h.players as FirstLegalPlayer[]).flatMap((p) => p.requests);
+    expect(requests.map((r) => r.limits?.movetimeMs)).toEqual([1000, 1000]);
+  });
+
+  it('gives the first move a time limit within the abort window', async () => {
+    h = await startHarness({ config: { firstMoveMs: 700 } });
+    const id = h.server.challenge({ from: 'Starter', color: 'black', clock: { limit: 60, increment: 0 }, opponent: { script: ['e7e5', { type: 'resign' }] } });
+    await h.server.waitForEnd(id);
+    const [first, second] = (h.players as FirstLegalPlayer[]).flatMap((p) => p.requests);
+    expect(first?.limits?.movetimeMs).toBe(700);
+    expect(first?.clock?.firstMs).toBe(60_000);
+    expect(second?.limits).toBeUndefined();
+  });
+});
+
+describe('engine failures', () => {
+  it('retries with a fresh Player, then resigns after three failures', async () => {
+    h = await startHarness({ player: () => new FirstLegalPlayer({ fail: true }) });
+    const id = h.server.challenge({ from: 'Lucky', color: 'white', opponent: { script: ['e2e4'], then: 'stall' } });
+    const game = await h.server.waitForEnd(id);
+    expect(game.status).toBe('aborted'); // resigning before the second move aborts on lichess
+    expect(paths(h, `/api/bot/game/${id}/resign`).length).toBe(1);
+    expect(h.players.length).toBe(3); // the first (prepared) Player and two fresh ones
+    expect((h.players as FirstLegalPlayer[]).map((p) => p.requests.length)).toEqual([1, 1, 1]);
+  });
+});
+
+describe('shutdown', () => {
+  it('graceful stop with onShutdown=finish plays the game out and declines new challenges', async () => {
+    h = await startHarness({ player: () => new FirstLegalPlayer({ script: ['e2e4', 'f1c4', 'd1h5', 'h5f7'] }) });
+    const id = h.server.challenge({ from: 'Victim', color: 'black', opponent: { script: ['e7e5', { type: 'pause', ms: 300 }, 'b8c6', 'g8f6'] } });
+    await h.server.waitFor(() => (h!.server.game(id)?.plies() ?? 0) >= 2);
+    const stopping = h.bot.stop(true);
+    const late = h.server.challenge({ from: 'Latecomer' });
+    await stopping;
+    const game = h.server.game(id);
+    expect([game?.status, game?.winner]).toEqual(['mate', 'white']);
+    expect(h.server.challengeStatus(late)).toEqual({ status: 'declined', declineReason: 'later' });
+  });
+
+  it('graceful stop with onShutdown=resign resigns the game in progress', async () => {
+    h = await startHarness({ config: { onShutdown: 'resign' } });
+    const id = h.server.challenge({ from: 'Lucky', color: 'black', opponent: { then: 'firstLegal', delayMs: 50 } });
+    await h.server.waitFor(() => (h!.server.game(id)?.plies() ?? 0) >= 3);
+    await h.bot.stop(true);
+    expect([h.server.game(id)?.status, h.server.game(id)?.winner]).toEqual(['resign', 'black']);
+  });
+});

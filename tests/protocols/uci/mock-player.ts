@@ -1,0 +1,157 @@
+/**
+ * A scripted Player for the UCI/USI session tests, and a session harness that collects output lines.
+ *
+ * Like the alpha-beta player, the mock takes a `go` on the next microtask and clears its stop and
+ * ponderhit words then, so a `stop` sent in the same tick as `go` is lost unless the session re-sends it.
+ * Searches that would run until stopped (infinite, ponder before ponderhit, `hang`) resolve on `stop`.
+ */
+import type { GameKind } from '../../../src/core/game.js';
+import { KishiError, Result } from '../../../src/core/result.js';
+import type { PlayerConfig } from '../../../src/player/factory.js';
+import type { GoRequest, GoResult, Player, SearchInfo } from '../../../src/player/player.js';
+import type { Dialect, EngineSettings } from '../../../src/protocols/uci/dialect.js';
+import { EngineSession } from '../../../src/protocols/uci/engine-session.js';
+
+export interface MockScript {
+  /** The answer to a request (default: `{ move: 'e2e4' }`). */
+  answer?: (req: GoRequest) => GoResult;
+  /** Searches that never end by themselves (until stop), whatever the limits. */
+  hang?: boolean;
+  /** `go` rejects. */
+  fail?: boolean;
+  /** Infos sent before answering. */
+  infos?: SearchInfo[];
+}
+
+export class MockPlayer implements Player {
+  readonly name = 'mock';
+  readonly requests: GoRequest[] = [];
+  readonly hashSizes: number[] = [];
+  readonly overheads: number[] = [];
+  newGames = 0;
+  closed = false;
+  stopWord = false;
+  ponderhitWord = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    readonly config: PlayerConfig,
+    private readonly script: MockScript = {},
+  ) {}
+
+  supports(game: GameKind): boolean {
+    return game === 'chess' || game === 'shogi';
+  }
+
+  async go(request: GoRequest, onInfo?: (info: SearchInfo) => void): Promise<GoResult> {
+    await Promise.resolve();
+    // As AlphaBetaPlayer does when the request reaches the worker.
+    this.stopWord = false;
+    this.ponderhitWord = false;
+    this.requests.push(request);
+    if (this.script.fail) throw new KishiError('ERR_ENGINE', 'mock failure');
+    for (const info of this.script.infos ?? []) onInfo?.(info);
+    const open = (): boolean =>
+      !this.stopWord && (this.script.hang === true || request.limits?.infinite === true || (request.ponder === true && !this.ponderhitWord));
+    while (open()) await new Promise<void>((r) => (this.wake = r));
+    return this.script.answer?.(request) ?? { move: 'e2e4' };
+  }
+
+  stop(): void {
+    this.stopWord = true;
+    this.wake?.();
+  }
+
+  ponderhit(): void {
+    this.ponderhitWord = true;
+    this.wake?.();
+  }
+
+  async newGame(): Promise<void> {
+    this.newGames++;
+  }
+
+  async setHashMb(mb: number): Promise<void> {
+    this.hashSizes.push(mb);
+  }
+
+  async setMoveOverheadMs(ms: number): Promise<void> {
+    this.overheads.push(ms);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stop();
+  }
+}
+
+export const DEFAULTS: EngineSettings = {
+  search: 'auto',
+  hashMb: 16,
+  moveOverheadMs: 50,
+  ponder: false,
+  evalFile: 'models/test.json',
+  chess960: false,
+};
+
+export interface Harness {
+  readonly session: EngineSession;
+  readonly lines: string[];
+  /** Every Player made, oldest first. */
+  readonly players: MockPlayer[];
+  readonly player: () => MockPlayer;
+  readonly send: (...lines: string[]) => void;
+  /** Waits until a line matches (polling every millisecond), returns it; throws after `ms`. */
+  readonly waitLine: (match: (line: string) => boolean, ms?: number) => Promise<string>;
+  readonly quitted: () => boolean;
+}
+
+export function harness(dialect: Dialect, script: MockScript = {}, over: Partial<EngineSettings> = {}): Harness {
+  const lines: string[] = [];
+  const players: MockPlayer[] = [];
+  let quit = false;
+  const session = new EngineSession({
+    dialect,
+    write: (l) => lines.push(l),
+    makePlayer: (config) => {
+      if (config.chessWeights.includes('missing')) return Result.err(new KishiError('ERR_WEIGHTS', 'no such weights'));
+      const p = new MockPlayer(config, script);
+      players.push(p);
+      return Result.ok(p);
+    },
+    settings: { ...DEFAULTS, ...over },
+    checkEvalFile: (path) => (path.includes('bad') ? Result.err(new KishiError('ERR_WEIGHTS', `bad weights ${path}`)) : Result.ok(undefined)),
+    idName: 'Kishi test',
+    idAuthor: 'tests',
+    onQuit: () => (quit = true),
+  });
+  const waitLine = async (match: (line: string) => boolean, ms = 2000): Promise<string> => {
+    const t0 = Date.now();
+    for (;;) {
+      const hit = lines.find(match);
+      if (hit !== undefined) return hit;
+      if (Date.now() - t0 > ms) throw new Error(`no matching line within ${ms} ms; got:\n${lines.join('\n')}`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  };
+  return {
+    session,
+    lines,
+    players,
+    player: () => {
+      const p = players[players.length - 1];
+      if (p === undefined) throw new Error('no player made yet');
+      return p;
+    },
+    send: (...ls) => {
+      for (const l of ls) session.handleLine(l);
+    },
+    waitLine,
+    quitted: () => quit,
+  };
+}
+
+/** Lets queued session work run (a few macrotasks). */
+export const settle = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+};

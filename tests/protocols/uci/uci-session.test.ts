@@ -1,0 +1,311 @@
+/**
+ * The UCI state machine against a mock Player: handshake, options, positions, every `go` form,
+ * isready during a search, stop, ponder/ponderhit, failures and quit.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkmateLine } from '../../../src/protocols/uci/engine-session.js';
+import { infoLine, mateMoves } from '../../../src/protocols/uci/info-line.js';
+import { uciDialect } from '../../../src/protocols/uci/uci-dialect.js';
+import { harness, settle } from './mock-player.js';
+
+const bestmove = (l: string): boolean => l.startsWith('bestmove');
+
+describe('UCI handshake and options', () => {
+  it('answers uci with id, options and uciok', () => {
+    const h = harness(uciDialect);
+    h.send('uci');
+    expect(h.lines).toEqual([
+      'id name Kishi test',
+      'id author tests',
+      'option name Hash type spin default 16 min 1 max 32768',
+      'option name Clear Hash type button',
+      'option name Ponder type check default false',
+      'option name Move Overhead type spin default 50 min 0 max 60000',
+      'option name EvalFile type string default models/test.json',
+      'option name Search type combo default auto var auto var alphabeta var mcts',
+      'option name UCI_Chess960 type check default false',
+      'uciok',
+    ]);
+  });
+
+  it('creates the Player on isready and applies options to it', async () => {
+    const h = harness(uciDialect);
+    h.send('setoption name Hash value 128', 'isready');
+    await h.waitLine((l) => l === 'readyok');
+    expect(h.players.length).toBe(1);
+    expect(h.player().config.hashMb).toBe(128);
+    expect(h.player().newGames).toBe(1);
+    h.send('setoption name hash value 32', 'setoption name Move Overhead value 250', 'setoption name moveoverhead value 300', 'isready');
+    await h.waitLine((l) => l === 'readyok' && h.lines.filter((x) => x === 'readyok').length === 2);
+    expect(h.player().hashSizes).toEqual([32]);
+    expect(h.player().overheads).toEqual([250, 300]);
+    h.send('setoption name Clear Hash', 'ucinewgame', 'isready');
+    await h.session.idle();
+    expect(h.player().newGames).toBe(3);
+    expect(h.session.currentSettings()).toMatchObject({ hashMb: 32, moveOverheadMs: 300 });
+  });
+
+  it('logs and ignores unknown options, refuses bad values', async () => {
+    const h = harness(uciDialect);
+    h.send(
+      'setoption name Frobnicate value 3',
+      'setoption name Hash value lots',
+      'setoption name Hash value 0',
+      'setoption name Ponder value maybe',
+      'setoption name Search value minimax',
+      'setoption name',
+      'setoption name Ponder value true',
+      'setoption name Search value AlphaBeta',
+    );
+    expect(h.lines).toEqual([
+      'info string unknown option Frobnicate; ignored',
+      'info string error: setoption Hash: expected an integer, got "lots"',
+      'info string error: setoption Hash: 0 is below the minimum 1',
+      'info string error: setoption Ponder: expected true or false, got "maybe"',
+      'info string error: setoption Search: expected one of auto, alphabeta, mcts, got "minimax"',
+      'info string error: setoption: expected "setoption name <id> [value <x>]", got "setoption name"',
+    ]);
+    expect(h.session.currentSettings()).toMatchObject({ hashMb: 16, ponder: true, search: 'alphabeta' });
+  });
+
+  it('switches weights files only to a valid one, rebuilding the Player', async () => {
+    const h = harness(uciDialect);
+    h.send('isready');
+    await h.waitLine((l) => l === 'readyok');
+    h.send('setoption name EvalFile value models/bad.json');
+    expect(h.lines.at(-1)).toBe('info string error: EvalFile not changed: bad weights models/bad.json');
+    h.send('setoption name EvalFile value models/other.json', 'isready');
+    await h.session.idle();
+    expect(h.players.length).toBe(2);
+    expect(h.players[0]!.closed).toBe(true);
+    expect(h.player().config.chessWeights).toBe('models/other.json');
+  });
+
+  it('reports a Player that cannot be made, and still answers go with a legal move', async () => {
+    const h = harness(uciDialect, {}, { evalFile: 'models/missing.json' });
+    h.send('isready');
+    await h.waitLine((l) => l === 'readyok');
+    expect(h.lines).toEqual(['info string error: no such weights', 'readyok']);
+    h.send('position startpos moves e2e4', 'go movetime 100');
+    expect(await h.waitLine(bestmove)).toBe('bestmove a7a5');
+  });
+});
+
+describe('UCI positions', () => {
+  it('keeps the previous position after a malformed or illegal one', async () => {
+    const h = harness(uciDialect);
+    h.send('position startpos moves e2e4 e7e5');
+    const before = h.session.currentPosition();
+    expect(before.moves).toEqual(['e2e4', 'e7e5']);
+    h.send(
+      'position fen not-a-fen',
+      'position startpos moves e2e4 e7e5 e1e3',
+      'position startpos moves e2e4 zz',
+      'position',
+      'position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1',
+      'position fen 8/8/8/8/8/8/8/8 w - - 0 1',
+    );
+    expect(h.lines.length).toBe(6);
+    for (const l of h.lines) expect(l).toMatch(/^info string error: .*; the previous position is kept$/);
+    expect(h.lines[1]).toContain('move 3 (e1e3)');
+    expect(h.session.currentPosition()).toBe(before);
+    h.send('go depth 1');
+    await h.waitLine(bestmove);
+    expect(h.player().requests[0]).toEqual({ game: 'chess', variant: 'standard', start: 'startpos', moves: ['e2e4', 'e7e5'], limits: { depth: 1 } });
+  });
+
+  it('extends the previous position when the new one continues it, without touching the old one', () => {
+    const h = harness(uciDialect);
+    h.send('position startpos moves e2e4 e7e5');
+    const a = h.session.currentPosition();
+    const fenA = a.game.toText();
+    h.send('position startpos moves e2e4 e7e5 g1f3 b8c6');
+    const b = h.session.currentPosition();
+    expect(b.moves).toEqual(['e2e4', 'e7e5', 'g1f3', 'b8c6']);
+    expect(b.game.plies()).toBe(4);
+    expect(a.game.toText()).toBe(fenA);
+    // Not a continuation: replayed from the start.
+    h.send('position startpos moves d2d4');
+    expect(h.session.currentPosition().game.plies()).toBe(1);
+    h.send('position startpos moves d2d4 d7d5 e1e8');
+    expect(h.lines.at(-1)).toContain('move 3 (e1e8)');
+    expect(h.session.currentPosition().moves).toEqual(['d2d4']);
+  });
+
+  it('normalises FENs and castling, in standard chess and Chess960', async () => {
+    const h = harness(uciDialect);
+    h.send(
+      'position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1',
+      'go depth 2',
+    );
+    await h.waitLine(bestmove);
+    expect(h.player().requests[0]).toMatchObject({ variant: 'fromPosition', start: 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1', moves: ['e1g1'] });
+    h.send('setoption name UCI_Chess960 value true', 'position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1', 'go depth 2');
+    await h.waitLine((l) => bestmove(l) && h.lines.filter(bestmove).length === 2);
+    expect(h.player().requests[1]).toMatchObject({ variant: 'chess960', start: 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1', moves: ['e1h1'] });
+    h.send('position startpos moves g1f3', 'go depth 1');
+    await h.waitLine((l) => bestmove(l) && h.lines.filter(bestmove).length === 3);
+    expect(h.player().requests[2]).toMatchObject({ variant: 'chess960', start: 'startpos', moves: ['g1f3'] });
+  });
+});
+
+describe('UCI searching', () => {
+  it('maps every go form to the GoRequest the Player gets', async () => {
+    const h = harness(uciDialect);
+    h.send('position startpos moves d2d4');
+    const forms = [
+      'go wtime 1000 btime 2000 winc 10 binc 20 movestogo 7',
+      'go depth 3',
+      'go nodes 500',
+      'go movetime 40',
+      'go mate 2',
+    ];
+    for (const f of forms) h.send(f);
+    await h.waitLine(() => h.lines.filter(bestmove).length === forms.length);
+    const p = { game: 'chess', variant: 'standard', start: 'startpos', moves: ['d2d4'] };
+    expect(h.player().requests).toEqual([
+      { ...p, clock: { firstMs: 1000, secondMs: 2000, firstIncMs: 10, secondIncMs: 20, byoyomiMs: 0, movesToGo: 7 } },
+      { ...p, limits: { depth: 3 } },
+      { ...p, limits: { nodes: 500 } },
+      { ...p, limits: { movetimeMs: 40 } },
+      { ...p, limits: { depth: 3 } },
+    ]);
+  });
+
+  it('answers isready at once during a search, and stop ends it with a bestmove', async () => {
+    const h = harness(uciDialect, {
+      answer: () => ({ move: 'd2d4', ponder: 'd7d5' }),
+      infos: [{ depth: 3, seldepth: 5, score: { cp: 17 }, nodes: 900, nps: 9000, timeMs: 100, pv: ['d2d4', 'd7d5'], hashfull: 4 }],
+    });
+    h.send('isready');
+    await h.waitLine((l) => l === 'readyok');
+    h.send('position startpos', 'go infinite');
+    await h.waitLine((l) => l.startsWith('info depth'));
+    await settle();
+    expect(h.session.searching()).toBe(true);
+    h.send('isready');
+    // Synchronously: no await between the command and the answer.
+    expect(h.lines.at(-1)).toBe('readyok');
+    expect(h.lines.some(bestmove)).toBe(false);
+    const t0 = performance.now();
+    h.send('stop');
+    expect(await h.waitLine(bestmove)).toBe('bestmove d2d4 ponder d7d5');
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(h.lines).toEqual([
+      'readyok',
+      'info depth 3 seldepth 5 score cp 17 nodes 900 nps 9000 hashfull 4 time 100 pv d2d4 d7d5',
+      'readyok',
+      'bestmove d2d4 ponder d7d5',
+    ]);
+    expect(h.session.searching()).toBe(false);
+  });
+
+  it('does not lose a stop sent in the same tick as go', async () => {
+    const h = harness(uciDialect);
+    h.send('position startpos', 'go infinite', 'stop');
+    expect(await h.waitLine(bestmove)).toBe('bestmove e2e4');
+    h.send('go infinite', 'isready', 'stop');
+    await h.waitLine(() => h.lines.filter(bestmove).length === 2);
+    expect(h.lines).toEqual(['bestmove e2e4', 'readyok', 'bestmove e2e4']);
+  });
+
+  it('holds the bestmove of go infinite until stop even when the search ends early', async () => {
+    // `hang: false` and an answer at once: the Player ends, the session must still wait for stop.
+    const h = harness(uciDialect, { answer: () => ({ move: 'g1f3' }) });
+    const p = h.session;
+    h.send('go infinite');
+    await settle();
+    // The mock waits for stop on infinite; simulate an early end by stopping the player directly.
+    h.player().stop();
+    await settle();
+    expect(h.lines).toEqual([]);
+    expect(p.searching()).toBe(true);
+    h.send('stop');
+    expect(await h.waitLine(bestmove)).toBe('bestmove g1f3');
+  });
+
+  it('ponders until ponderhit, then answers; stop during ponder answers too', async () => {
+    const h = harness(uciDialect, { answer: (r) => ({ move: r.moves.length === 2 ? 'g1f3' : 'b1c3' }) });
+    h.send('position startpos moves e2e4 e7e5', 'go ponder wtime 1000 btime 1000');
+    await settle();
+    expect(h.lines).toEqual([]);
+    expect(h.player().requests[0]!.ponder).toBe(true);
+    h.send('ponderhit');
+    expect(await h.waitLine(bestmove)).toBe('bestmove g1f3');
+    h.send('position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5', 'go ponder wtime 900 btime 900', 'stop');
+    await h.waitLine(() => h.lines.filter(bestmove).length === 2);
+    expect(h.lines.at(-1)).toBe('bestmove b1c3');
+  });
+
+  it('answers 0000 when there is no legal move, and a legal move when the Player fails', async () => {
+    const h = harness(uciDialect, { answer: () => ({ move: 'resign' }) });
+    h.send('position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', 'go depth 2');
+    expect(await h.waitLine(bestmove)).toBe('bestmove 0000');
+    const f = harness(uciDialect, { fail: true });
+    f.send('position startpos moves e2e4', 'go movetime 10');
+    expect(await f.waitLine(bestmove)).toBe('bestmove a7a5');
+    expect(f.lines[0]).toBe('info string error: search failed: mock failure');
+  });
+
+  it('prints the final info when it differs from the last one sent', async () => {
+    const info = { depth: 5, seldepth: 7, score: { mate: 3 }, nodes: 4000, nps: 40000, timeMs: 100, pv: ['h5f7'] };
+    const h = harness(uciDialect, { answer: () => ({ move: 'h5f7', info: { ...info, nodes: 4100 } }), infos: [info] });
+    h.send('go depth 5');
+    await h.waitLine(bestmove);
+    expect(h.lines).toEqual([
+      'info depth 5 seldepth 7 score mate 2 nodes 4000 nps 40000 time 100 pv h5f7',
+      'info depth 5 seldepth 7 score mate 2 nodes 4100 nps 40000 time 100 pv h5f7',
+      'bestmove h5f7',
+    ]);
+  });
+
+  it('runs go perft on the position', async () => {
+    const h = harness(uciDialect);
+    h.send('position startpos', 'go perft 2');
+    await h.session.idle();
+    expect(h.lines.length).toBe(22);
+    expect(h.lines.at(-1)).toBe('Nodes searched: 400');
+    expect(h.lines).toContain('g1f3: 20');
+    h.send('position startpos moves e2e4 e7e5', 'go perft 3');
+    await h.session.idle();
+    expect(h.lines.at(-1)).toBe('Nodes searched: 24825');
+  });
+
+  it('quits: stops the search silently and closes the Player', async () => {
+    const h = harness(uciDialect);
+    h.send('go infinite');
+    await settle();
+    h.send('quit');
+    await settle();
+    expect(h.quitted()).toBe(true);
+    expect(h.player().closed).toBe(true);
+    expect(h.lines).toEqual([]);
+    h.send('uci');
+    expect(h.lines).toEqual([]);
+  });
+
+  it('reports unknown commands and ignores USI words', () => {
+    const h = harness(uciDialect);
+    h.send('flip', 'usinewgame', 'gameover win', '   ', 'debug on');
+    expect(h.lines).toEqual(['info string unknown command: flip', 'info string unknown command: usinewgame', 'info string unknown command: gameover win']);
+  });
+});
+
+describe('info lines', () => {
+  it('writes mate in moves for UCI and in plies for USI', () => {
+    expect([1, 2, 3, 5, -2, -4, -1].map(mateMoves)).toEqual([1, 1, 2, 3, -1, -2, -1]);
+    const info = { depth: 7, score: { mate: -4 }, nodes: 10, nps: 100, timeMs: 100, pv: [] };
+    expect(infoLine(info, 'uci')).toBe('info depth 7 score mate -2 nodes 10 nps 100 time 100');
+    expect(infoLine(info, 'usi')).toBe('info depth 7 score mate -4 nodes 10 nps 100 time 100');
+  });
+
+  it('writes checkmate answers', () => {
+    expect(checkmateLine({ move: 'nomate' })).toBe('checkmate nomate');
+    expect(checkmateLine({ move: 'timeout' })).toBe('checkmate timeout');
+    expect(checkmateLine({ move: 'resign' })).toBe('checkmate nomate');
+    expect(checkmateLine({ move: 'G*5b' })).toBe('checkmate G*5b');
+    expect(
+      checkmateLine({ move: 'P*1c', info: { depth: 3, score: { mate: 3 }, nodes: 5, nps: 0, timeMs: 0, pv: ['P*1c', '1b1c', 'G*1d'] } }),
+    ).toBe('checkmate P*1c 1b1c G*1d');
+  });
+});
