@@ -3,6 +3,7 @@
  * Exit codes: 0 success, 1 runtime failure, 2 bad usage or bad config.
  */
 import { Command } from 'commander';
+import { register as registerCsa } from './cli/csa.js';
 import { register as registerPerft } from './cli/perft.js';
 import { register as registerRun } from './cli/run.js';
 import { register as registerUci } from './cli/uci.js';
@@ -19,7 +20,7 @@ export function buildProgram(): Command {
       // Help and version are not errors; usage errors exit 2 like a bad config does.
       process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2);
     });
-  for (const register of [registerRun, registerPerft, registerUci, registerUsi]) register(program);
+  for (const register of [registerRun, registerCsa, registerPerft, registerUci, registerUsi]) register(program);
   return program;
 }
 

@@ -12,36 +12,22 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import type { GameKind } from '../core/game.js';
 import { Result } from '../core/result.js';
 import { KishiError } from '../core/result.js';
 import { loadConfig, readSecrets } from '../config/load.js';
 import type { Secrets } from '../config/load.js';
+import type { GameServer } from '../bot/server.js';
 import type { KishiConfig } from '../config/schema.js';
 import { Dispatcher } from '../bot/dispatcher.js';
 import type { PlayerFactory } from '../bot/dispatcher.js';
-import type { GameServer } from '../bot/server.js';
+import type { CreateServer, ServerFactory } from '../bot/server-context.js';
 import { configureLogging, childLogger } from '../log/logger.js';
 import { registerSecret } from '../log/redact.js';
 import { fileTranscript } from '../log/transcript.js';
 import { createPlayer } from '../player/factory.js';
 import { LichessBot } from '../protocols/lichess/bot.js';
 
-/** What a server factory gets. */
-export interface ServerContext {
-  readonly config: KishiConfig;
-  readonly secrets: Secrets;
-  readonly dispatcher: Dispatcher;
-}
-
-/** One kind of server `kishi run` can start, keyed by its config section. */
-export interface ServerFactory {
-  readonly section: string;
-  readonly enabled: (config: KishiConfig) => boolean;
-  /** The games its Players must play (prepared before the server starts). */
-  readonly games: readonly GameKind[];
-  readonly create: (ctx: ServerContext) => Promise<Result<GameServer, KishiError>>;
-}
+export type { ServerContext, ServerFactory } from '../bot/server-context.js';
 
 const lichessFactory: ServerFactory = {
   section: 'lichess',
@@ -84,8 +70,7 @@ const csaFactory: ServerFactory = {
     if (mod.isErr || typeof mod.value.createCsaServer !== 'function') {
       return Result.err(new KishiError('ERR_NO_CSA', 'the CSA client is not available in this build (src/protocols/csa/server-factory.ts)'));
     }
-    const create = mod.value.createCsaServer as (ctx: ServerContext) => Promise<Result<GameServer, KishiError>> | Result<GameServer, KishiError>;
-    return create(ctx);
+    return (mod.value.createCsaServer as CreateServer)(ctx);
   },
 };
 

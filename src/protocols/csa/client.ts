@@ -130,7 +130,7 @@ interface Search {
   readonly promise: Promise<GoResult>;
   lastInfo?: SearchInfo;
   timers: NodeJS.Timeout[];
-  /** Position (SFEN) and plies when the search was asked for, to detect stale answers. */
+  /** Plies of the position the search is about (a ponder search: after the guessed reply). */
   readonly plies: number;
 }
 

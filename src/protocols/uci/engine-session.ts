@@ -22,8 +22,7 @@
  * failure still answers `bestmove` (first legal move), so a GUI never waits forever.
  */
 import type { GameKind } from '../../core/game.js';
-import type { KishiError, Result } from '../../core/result.js';
-import { Result as R } from '../../core/result.js';
+import { KishiError, Result } from '../../core/result.js';
 import type { PlayerConfig } from '../../player/factory.js';
 import type { GoRequest, GoResult, Player, SearchInfo } from '../../player/player.js';
 import type { Dialect, EngineSettings, PositionState } from './dialect.js';
@@ -81,6 +80,8 @@ class SearchJob {
   player: Player | undefined;
   lastInfo: SearchInfo | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** The Player has answered: signals would reach the next search. */
+  private settled = false;
   private releaseFn: (() => void) | undefined;
   /** Resolves when a held `bestmove` may be printed. */
   readonly released: Promise<void>;
@@ -115,7 +116,7 @@ class SearchJob {
   /** Sends the control words to the Player now and keeps re-sending them until `settle`. */
   signal(): void {
     const p = this.player;
-    if (p === undefined) return;
+    if (p === undefined || this.settled) return;
     const send = (): void => {
       if (this.stop) p.stop();
       else if (this.ponderhit) p.ponderhit();
@@ -125,6 +126,7 @@ class SearchJob {
   }
 
   settle(): void {
+    this.settled = true;
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -166,7 +168,7 @@ export class EngineSession {
     return this.position;
   }
 
-  /** Resolves when every queued command has run (tests; `quit`). */
+  /** Resolves when every command queued so far has run (for tests). */
   idle(): Promise<void> {
     return this.chain;
   }
@@ -463,7 +465,7 @@ export class EngineSession {
 
   /** The Player, created (or rebuilt after an option change) on first use. */
   private async ensurePlayer(): Promise<Result<TunablePlayer, KishiError>> {
-    if (this.player !== undefined && !this.rebuild) return R.ok(this.player);
+    if (this.player !== undefined && !this.rebuild) return Result.ok(this.player);
     if (this.player !== undefined) {
       const old = this.player;
       this.player = undefined;
@@ -479,12 +481,16 @@ export class EngineSession {
       shogiWeights: s.evalFile,
     };
     const made = this.opts.makePlayer(config, this.dialect.game);
-    if (made.isErr) return R.err(made.error);
+    if (made.isErr) return Result.err(made.error);
     const player: TunablePlayer = made.value;
+    if (this.quitting) {
+      await player.close();
+      return Result.err(new KishiError('ERR_CLOSED', 'the session has quit'));
+    }
     this.player = player;
     // Start the worker and allocate the table now (isready), not on the clock of the first move.
     await player.newGame();
-    return R.ok(player);
+    return Result.ok(player);
   }
 
   // ---- Output and queue --------------------------------------------------------------------------

@@ -5,6 +5,9 @@
  * Chess960 (`UCI_Chess960 true`): castling is king-takes-rook in both directions, and FEN castling
  * rights may name rook files (Shredder-FEN) or KQkq (X-FEN). Without it, castling is written king
  * two squares (`e1g1`); either form is accepted on input.
+ *
+ * There is no `Threads` option: the alpha-beta search runs on one worker thread, so the option would
+ * mean nothing (MCTS, when it comes, is where it will).
  */
 import { KishiError, Result } from '../../core/result.js';
 import { FastChessBoard } from '../../games/chess/fast/index.js';

@@ -26,11 +26,11 @@ describe('game behaviour', () => {
   });
 
   it('!wait extends the abort timer', async () => {
-    h = await startHarness({ config: { abortTimeS: 0.3 } });
+    h = await startHarness({ config: { abortTimeS: 0.6 } });
     const id = h.server.challenge({
       from: 'Slowpoke',
       color: 'black',
-      opponent: { script: [{ type: 'chat', text: '!wait' }, { type: 'pause', ms: 700 }, 'e7e5', { type: 'resign' }] },
+      opponent: { script: [{ type: 'chat', text: '!wait' }, { type: 'pause', ms: 1200 }, 'e7e5', { type: 'resign' }] },
     });
     const game = await h.server.waitForEnd(id);
     expect(game.status).toBe('resign');

@@ -11,6 +11,7 @@ import type { PlayerConfig } from '../../../src/player/factory.js';
 import type { GoRequest, GoResult, Player, SearchInfo } from '../../../src/player/player.js';
 import type { Dialect, EngineSettings } from '../../../src/protocols/uci/dialect.js';
 import { EngineSession } from '../../../src/protocols/uci/engine-session.js';
+import type { PlayerMaker } from '../../../src/protocols/uci/engine-session.js';
 
 export interface MockScript {
   /** The answer to a request (default: `{ move: 'e2e4' }`). */
@@ -106,14 +107,20 @@ export interface Harness {
   readonly quitted: () => boolean;
 }
 
-export function harness(dialect: Dialect, script: MockScript = {}, over: Partial<EngineSettings> = {}): Harness {
+export function harness(
+  dialect: Dialect,
+  script: MockScript = {},
+  over: Partial<EngineSettings> = {},
+  makePlayer?: PlayerMaker,
+): Harness {
   const lines: string[] = [];
   const players: MockPlayer[] = [];
   let quit = false;
   const session = new EngineSession({
     dialect,
     write: (l) => lines.push(l),
-    makePlayer: (config) => {
+    makePlayer: (config, game) => {
+      if (makePlayer !== undefined) return makePlayer(config, game);
       if (config.chessWeights.includes('missing')) return Result.err(new KishiError('ERR_WEIGHTS', 'no such weights'));
       const p = new MockPlayer(config, script);
       players.push(p);

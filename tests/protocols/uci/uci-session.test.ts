@@ -222,6 +222,13 @@ describe('UCI searching', () => {
     expect(p.searching()).toBe(true);
     h.send('stop');
     expect(await h.waitLine(bestmove)).toBe('bestmove g1f3');
+    // That stop must not leak into the next search.
+    h.send('go infinite');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.player().stopWord).toBe(false);
+    expect(h.lines).toEqual(['bestmove g1f3']);
+    h.send('stop');
+    await h.waitLine(() => h.lines.length === 2);
   });
 
   it('ponders until ponderhit, then answers; stop during ponder answers too', async () => {

@@ -1,0 +1,34 @@
+/**
+ * The learning methods of Veness, Silver, Uther and Blair, "Bootstrapping from Game Tree Search"
+ * (NIPS 2009; ../shared/seeds/000_*), and their step sizes.
+ *
+ * - `treestrap-ab`: after an alpha-beta search (training mode, table cleared first), every table
+ *   entry reachable from the root and searched at least `d` plies deep is pulled towards the
+ *   bounds it violates (DeltaFromTransTbl, the paper's Algorithm 2).
+ * - `treestrap-minimax`: a full-width minimax search; every interior node is pulled towards its
+ *   exact minimax value (Algorithm 1).
+ * - `rootstrap-ab`: the alpha-beta search again, but only the root is updated.
+ *
+ * Step sizes are the paper's (section 6.0.1), on the same scale: the paper's evaluations are in
+ * centipawns with mates at +-9999 and heuristic values clipped to +-9900, and so are ours (the
+ * learning targets are mapped with `toTrainingScore`), so the numbers carry over unchanged.
+ */
+
+export const TREESTRAP_METHODS = ['treestrap-ab', 'treestrap-minimax', 'rootstrap-ab'] as const;
+export type TreestrapMethod = (typeof TREESTRAP_METHODS)[number];
+
+export const INIT_KINDS = ['random', 'material'] as const;
+export type InitKind = (typeof INIT_KINDS)[number];
+
+/** The paper's step sizes: 1e-5 (RootStrap), 1e-6 (TreeStrap minimax), 5e-7 (TreeStrap alpha-beta). */
+export const PAPER_STEP_SIZES: Readonly<Record<TreestrapMethod, number>> = {
+  'treestrap-ab': 5e-7,
+  'treestrap-minimax': 1e-6,
+  'rootstrap-ab': 1e-5,
+};
+
+/** The paper's minimum search depth of an updated entry (d = 1). */
+export const PAPER_MIN_DEPTH = 1;
+
+/** Half-width of the uniform distribution of the initial random weights, centipawns ("small random values"). */
+export const RANDOM_INIT_SCALE = 1;

@@ -1,0 +1,27 @@
+/**
+ * What the trainer needs of a game: search boards that evaluate with the weights being learned,
+ * phi(s) of a board's position, and a way to make the boards see changed weights. The algorithm
+ * (trainer, update rule, table walk, minimax tree) is shared; chess and shogi differ only here
+ * and in their feature sets (chess-adapter.ts, shogi-adapter.ts).
+ */
+import type { GameKind } from '../../core/game.js';
+import type { KishiError, Result } from '../../core/result.js';
+import type { FeatureSet } from '../../eval/linear/feature-registry.js';
+import type { SparseVector } from '../../eval/linear/sparse.js';
+import type { SearchBoard } from '../../search/alphabeta/search-board.js';
+
+export interface TrainingAdapter {
+  readonly game: GameKind;
+  /** The feature set theta is indexed by. */
+  readonly featureSet: FeatureSet<never>;
+  /** The weights being learned, shared by reference with every board this adapter made. */
+  readonly theta: Float64Array;
+  /** A search board at `start` (`startpos` or FEN/SFEN) after `moves` (UCI/USI), evaluating with `theta`. */
+  board(start: string, moves: readonly string[]): Result<SearchBoard, KishiError>;
+  /** phi(s) of the board's current position (first player's view) into `out`, cleared first. */
+  features(board: SearchBoard, out: SparseVector): void;
+  /** Call after `theta` changed: rebuilds cached tables and re-attaches `boards` (chess keeps incremental piece-square sums). */
+  refresh(boards: readonly SearchBoard[]): void;
+  /** The shipped material-only weights. */
+  materialTheta(): Float64Array;
+}

@@ -1,0 +1,67 @@
+/**
+ * MCTS parameters with the defaults used in matches, and the self-play variant (root noise and
+ * visit-count temperature). Exploration follows Lc0's growing c_puct:
+ * `c(N) = cpuctInit + cpuctFactor * ln((N + cpuctBase) / cpuctBase)`; values are in [-1, 1].
+ */
+import type { GameKind } from '../../core/game.js';
+
+export interface MctsOptions {
+  /** c_puct at few visits. */
+  readonly cpuctInit: number;
+  /** Growth of c_puct with the parent's visits (0: constant c_puct). */
+  readonly cpuctFactor: number;
+  readonly cpuctBase: number;
+  /**
+   * First-play urgency: an unvisited child is valued at the parent's Q minus
+   * `fpuReduction * sqrt(sum of the priors of the visited children)` (Lc0's reduction FPU).
+   */
+  readonly fpuReduction: number;
+  /** The same at the root (self-play often explores more there). */
+  readonly fpuReductionRoot: number;
+  /** Softmax temperature applied to the net's priors at expansion (1: as the net says). */
+  readonly policyTemperature: number;
+  /** Leaves collected per net call (virtual loss keeps them apart). */
+  readonly batchSize: number;
+  /** A batch is sent early after this many collisions (a leaf already waiting for the net chosen again). */
+  readonly maxCollisions: number;
+  /** Root Dirichlet noise weight ε (0: none) and concentration α. */
+  readonly noiseEpsilon: number;
+  readonly noiseAlpha: number;
+  /** Play moves by visit count^(1/temperature) for the first `temperaturePlies` plies of the game (0: greedy). */
+  readonly temperature: number;
+  readonly temperaturePlies: number;
+  /** Tree capacity in edges (one per legal move of an expanded node); the search stops when it is full. */
+  readonly maxEdges: number;
+  /** Seed of the noise and temperature. */
+  readonly seed: number;
+}
+
+/** Defaults for matches: greedy, no noise. */
+export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
+  cpuctInit: 1.745,
+  cpuctFactor: 3.894,
+  cpuctBase: 38739,
+  fpuReduction: 0.33,
+  fpuReductionRoot: 0.33,
+  policyTemperature: 1,
+  batchSize: 16,
+  maxCollisions: 32,
+  noiseEpsilon: 0,
+  noiseAlpha: game === 'chess' ? 0.3 : 0.15,
+  temperature: 0,
+  temperaturePlies: 0,
+  maxEdges: 8_000_000,
+  seed: 1,
+});
+
+/** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */
+export const selfPlayMctsOptions = (game: GameKind): MctsOptions => ({
+  ...defaultMctsOptions(game),
+  noiseEpsilon: 0.25,
+  temperature: 1,
+  temperaturePlies: game === 'chess' ? 30 : 40,
+  fpuReductionRoot: 0,
+});
+
+/** c_puct for a parent with `n` visits. */
+export const cpuct = (o: MctsOptions, n: number): number => o.cpuctInit + o.cpuctFactor * Math.log((n + o.cpuctBase) / o.cpuctBase);

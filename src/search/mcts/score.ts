@@ -1,0 +1,17 @@
+/**
+ * Reporting MCTS values in engine-protocol units: a Q in [-1, 1] as centipawns, with Lc0's
+ * mapping `cp = 111.714640912 * tan(1.5620688421 * q)` (0.5 -> about 110 cp, 0.9 -> about 700 cp),
+ * and as a winrate.
+ */
+
+/** Largest magnitude reported, below the mate scores protocols reserve. */
+const CP_LIMIT = 20000;
+
+/** Centipawns for a Q in [-1, 1] (side to move's view). */
+export const qToCentipawns = (q: number): number => {
+  const cp = 111.714640912 * Math.tan(1.5620688421 * Math.max(-1, Math.min(1, q)));
+  return Math.round(Math.max(-CP_LIMIT, Math.min(CP_LIMIT, cp)));
+};
+
+/** Winrate in [0, 1] counting draws as half (Q = 2 * winrate - 1). */
+export const qToWinrate = (q: number): number => (Math.max(-1, Math.min(1, q)) + 1) / 2;

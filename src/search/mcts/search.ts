@@ -1,0 +1,570 @@
+/**
+ * PUCT Monte Carlo tree search (AlphaZero, ../shared/seeds/004_*), with Lc0's refinements:
+ * growing c_puct, reduction first-play urgency, and batched leaf collection under virtual loss.
+ *
+ * One iteration of `run`:
+ *   Step 1. Gather: up to `batchSize` times, descend from the root by `argmax Q + U`, where
+ *           `U = c_puct(N) * P * sqrt(N) / (1 + n)` and in-flight visits count as losses
+ *           (virtual loss), playing the moves on the board. At the leaf:
+ *           - a terminal node (by the rules) is backed up at once with its exact value;
+ *           - a leaf already waiting for the net is a collision: its virtual loss is removed;
+ *           - otherwise its legal moves, net input and cache key go into the batch.
+ *           Then the board is unwound to the root.
+ *   Step 2. Evaluate the batch with one `Evaluator.evaluate` call.
+ *   Step 3. Expand each leaf (one edge per legal move with the net's prior) and back its value
+ *           up the path with alternating sign, removing the virtual loss.
+ * Stopping: playout or visit limits, the time limits, an external stop, a full tree, or when the
+ * most visited root move can no longer be overtaken in the time left.
+ *
+ * Mates: a leaf whose side to move is mated is a terminal loss; its parent then has a mating move
+ * and is marked as a terminal win (a one-ply solver), so the tree stops exploring it. The root's
+ * children are checked for terminal positions when the root is expanded, so a mate in one is
+ * played even from a uniform prior.
+ *
+ * The tree survives between moves: `advance` re-roots it at the position after the moves played.
+ */
+import type { Evaluator, NnInput, NnOutput } from '../../nn/evaluator.js';
+import type { MctsBoard } from './mcts-board.js';
+import { cpuct, type MctsOptions } from './options.js';
+import { Rng } from './rng.js';
+import { FLAG_PENDING, FLAG_TERMINAL, Tree } from './tree.js';
+
+/** Longest path from the root the search follows. */
+const MAX_PATH = 512;
+
+export interface MctsLimits {
+  /** Stop after this many playouts in this run (a playout is one visit added at the root). */
+  readonly playouts?: number;
+  /** Stop when the root holds this many visits (reused visits included). */
+  readonly rootVisits?: number;
+  /** Target thinking time: stop once it has passed, or earlier when the best move cannot change. */
+  readonly softMs?: number;
+  /** Stop at this time whatever happens. */
+  readonly hardMs?: number;
+  /** Polled between batches; returning true ends the search. */
+  readonly shouldStop?: () => boolean;
+  /** With `softMs`: stop early when the most visited move cannot be overtaken (default true). */
+  readonly earlyStop?: boolean;
+}
+
+/** Why a run ended. */
+export type StopReason = 'playouts' | 'visits' | 'time' | 'stopped' | 'full' | 'early' | 'terminal';
+
+export interface MctsProgress {
+  readonly playouts: number;
+  readonly rootVisits: number;
+  readonly timeMs: number;
+  /** Mean and largest depth of the leaves reached in this run. */
+  readonly depth: number;
+  readonly seldepth: number;
+  /** Net positions evaluated in this run (cache hits included). */
+  readonly evaluations: number;
+  /** Milliseconds spent waiting for the evaluator in this run. */
+  readonly evalMs: number;
+}
+
+export interface MctsResult extends MctsProgress {
+  readonly reason: StopReason;
+}
+
+/** The root's moves with their statistics (for info, self-play records and tests). */
+export interface RootChild {
+  readonly move: number;
+  readonly prior: number;
+  readonly visits: number;
+  /** Mean value from the root side to move's view (0 if unvisited). */
+  readonly q: number;
+  /** 1: this move wins by the rules (mate), -1: loses, 0: draws, undefined: not decided. */
+  readonly proven: number | undefined;
+}
+
+export class MctsSearch {
+  tree: Tree;
+  readonly evaluator: Evaluator;
+  readonly options: MctsOptions;
+  private readonly rng: Rng;
+  /** Set when the tree had no room for an expansion. */
+  private full = false;
+
+  // Batch buffers, `batchSize` slots (+1 for the root's own evaluation).
+  private readonly slots: number;
+  private planes: Float32Array;
+  private moves: Int32Array;
+  private indices: Int32Array;
+  private counts: Int32Array;
+  private leaves: Int32Array;
+  private paths: Int32Array;
+  private depths: Int32Array;
+  private keys: number[] = [];
+  private maxMoves = 0;
+  private readonly probe: Int32Array;
+  private readonly path = new Int32Array(MAX_PATH);
+
+  // Statistics of the current run.
+  private depthSum = 0;
+  private depthCount = 0;
+  private seldepth = 0;
+  private evaluations = 0;
+  private evalMs = 0;
+
+  constructor(evaluator: Evaluator, options: MctsOptions) {
+    this.evaluator = evaluator;
+    this.options = options;
+    this.tree = new Tree(options.maxEdges);
+    this.rng = new Rng(options.seed);
+    this.slots = Math.max(1, Math.min(options.batchSize, evaluator.maxBatch));
+    this.planes = new Float32Array(this.slots * evaluator.spec.inputSize);
+    this.moves = new Int32Array(0);
+    this.indices = new Int32Array(0);
+    this.counts = new Int32Array(this.slots);
+    this.leaves = new Int32Array(this.slots);
+    this.paths = new Int32Array(this.slots * MAX_PATH);
+    this.depths = new Int32Array(this.slots);
+    this.probe = new Int32Array(600);
+  }
+
+  /** Forgets the tree. */
+  reset(): void {
+    this.tree = new Tree(this.options.maxEdges);
+    this.full = false;
+  }
+
+  /**
+   * Re-roots the tree at the position reached by `moves` from the current root (tree reuse).
+   * Returns false, with a fresh tree, when a move leaves the explored tree.
+   */
+  advance(moves: readonly number[]): boolean {
+    let node = this.tree.root;
+    for (const m of moves) {
+      const e = this.tree.findEdge(node, m);
+      const c = e < 0 ? -1 : this.tree.edgeChild[e]!;
+      if (c < 0) {
+        this.reset();
+        return false;
+      }
+      node = c;
+    }
+    if (node !== this.tree.root) this.tree = this.tree.extract(node);
+    this.full = false;
+    return true;
+  }
+
+  /** Visits at the root (reused ones included). */
+  get rootVisits(): number {
+    return this.tree.visits[0]!;
+  }
+
+  /**
+   * Searches from `board`'s current position, which must be the tree's root position and have a
+   * legal move. Resolves when a limit is reached; the board is back at the root position then.
+   */
+  async run(board: MctsBoard, limits: MctsLimits, onProgress?: (p: MctsProgress) => void, progressMs = 1000): Promise<MctsResult> {
+    const start = performance.now();
+    const t = this.tree;
+    this.ensureBuffers(board.maxMoves);
+    this.depthSum = 0;
+    this.depthCount = 0;
+    this.seldepth = 0;
+    this.evaluations = 0;
+    this.evalMs = 0;
+    this.full = false;
+    let visitsAtStart = t.visits[0]!;
+    let nextProgress = start + progressMs;
+
+    // The root: expand it (one net call), mark terminal children, add noise.
+    if (!t.isExpanded(0)) {
+      const n = this.gatherRoot(board);
+      if (n === 0) return this.result('terminal', start, visitsAtStart);
+      await this.evaluateBatch(1);
+      // The root's own expansion is not a playout.
+      visitsAtStart = t.visits[0]!;
+    }
+    this.markTerminalChildren(board);
+    if (this.options.noiseEpsilon > 0) this.addNoise();
+
+    const playoutLimit = limits.playouts ?? Infinity;
+    const visitLimit = limits.rootVisits ?? Infinity;
+    const softMs = limits.softMs ?? Infinity;
+    const hardMs = limits.hardMs ?? Infinity;
+    const earlyStop = limits.earlyStop !== false && Number.isFinite(softMs);
+    for (;;) {
+      const playouts = t.visits[0]! - visitsAtStart;
+      if (playouts >= playoutLimit) return this.result('playouts', start, visitsAtStart);
+      if (t.visits[0]! >= visitLimit) return this.result('visits', start, visitsAtStart);
+      const elapsed = performance.now() - start;
+      if (elapsed >= softMs || elapsed >= hardMs) return this.result('time', start, visitsAtStart);
+      if (limits.shouldStop?.() === true) return this.result('stopped', start, visitsAtStart);
+      if (this.full) return this.result('full', start, visitsAtStart);
+      if (earlyStop && playouts >= 32 && elapsed > 20 && this.cannotChange((playouts / elapsed) * (softMs - elapsed))) {
+        return this.result('early', start, visitsAtStart);
+      }
+      // Never gather past the playout limit, so that node-limited searches are exact.
+      const room = Math.min(this.slots, playoutLimit - playouts, visitLimit - t.visits[0]!);
+      const batch = this.gather(board, room);
+      if (batch > 0) await this.evaluateBatch(batch);
+      if (onProgress !== undefined && performance.now() >= nextProgress) {
+        nextProgress = performance.now() + progressMs;
+        onProgress(this.progress(start, visitsAtStart));
+      }
+    }
+  }
+
+  /** Statistics of the root's moves, in edge order. */
+  rootChildren(): RootChild[] {
+    const t = this.tree;
+    const first = t.firstEdge[0]!;
+    if (first < 0) return [];
+    const out: RootChild[] = [];
+    for (let e = first; e < first + t.edgeCount[0]!; e++) {
+      const c = t.edgeChild[e]!;
+      const terminal = c >= 0 && (t.flags[c]! & FLAG_TERMINAL) !== 0;
+      out.push({
+        move: t.edgeMove[e]!,
+        prior: t.edgePrior[e]!,
+        visits: c >= 0 ? t.visits[c]! : 0,
+        q: c >= 0 ? t.q(c) : 0,
+        proven: terminal ? 0 - t.termValue[c]! : undefined,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The move to play: a proven win if there is one, else the most visited move (ties: higher Q,
+   * then higher prior), or, with `temperature` > 0, a move drawn with probability proportional to
+   * visits^(1/temperature). 0 when the root has no moves.
+   */
+  chooseMove(temperature = 0): number {
+    const children = this.rootChildren();
+    if (children.length === 0) return 0;
+    const win = children.find((c) => c.proven === 1);
+    if (win !== undefined) return win.move;
+    if (temperature > 0) {
+      const weights = children.map((c) => Math.pow(c.visits, 1 / temperature));
+      const sum = weights.reduce((a, b) => a + b, 0);
+      if (sum > 0) {
+        let r = this.rng.next() * sum;
+        for (let i = 0; i < children.length; i++) {
+          r -= weights[i]!;
+          if (r < 0) return children[i]!.move;
+        }
+      }
+    }
+    return bestChild(children).move;
+  }
+
+  /** Principal variation: the most visited child at each level, from the root. */
+  principalVariation(maxLength = 32): number[] {
+    const t = this.tree;
+    const pv: number[] = [];
+    let node = 0;
+    while (pv.length < maxLength && t.isExpanded(node)) {
+      const first = t.firstEdge[node]!;
+      let best = -1;
+      let bestVisits = 0;
+      for (let e = first; e < first + t.edgeCount[node]!; e++) {
+        const c = t.edgeChild[e]!;
+        if (c < 0) continue;
+        const v = t.visits[c]! + ((t.flags[c]! & FLAG_TERMINAL) !== 0 && t.termValue[c]! === -1 ? 1e9 : 0);
+        if (v > bestVisits || (v === bestVisits && best >= 0 && t.q(c) > t.q(t.edgeChild[best]!))) {
+          best = e;
+          bestVisits = v;
+        }
+      }
+      if (best < 0) break;
+      pv.push(t.edgeMove[best]!);
+      node = t.edgeChild[best]!;
+    }
+    return pv;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Gathering
+  // ---------------------------------------------------------------------------------------------
+
+  private ensureBuffers(maxMoves: number): void {
+    if (this.maxMoves >= maxMoves) return;
+    this.maxMoves = maxMoves;
+    this.moves = new Int32Array(this.slots * maxMoves);
+    this.indices = new Int32Array(this.slots * maxMoves);
+  }
+
+  /** Puts the root into slot 0 (or nothing if it has no legal move); returns the slot count. */
+  private gatherRoot(board: MctsBoard): number {
+    const mm = this.maxMoves;
+    const n = board.generate(this.moves.subarray(0, mm));
+    if (n === 0) return 0;
+    this.counts[0] = n;
+    this.leaves[0] = 0;
+    this.paths[0] = 0;
+    this.depths[0] = 0;
+    this.tree.virtual[0]!++;
+    this.tree.flags[0]! |= FLAG_PENDING;
+    board.encode(this.planes, 0);
+    board.moveIndices(this.moves, n, this.indices);
+    this.keys[0] = board.cacheKey();
+    return 1;
+  }
+
+  /** Step 1: collects up to `room` leaves for the net; returns how many. */
+  private gather(board: MctsBoard, room: number): number {
+    const t = this.tree;
+    const o = this.options;
+    const path = this.path;
+    const mm = this.maxMoves;
+    const inputSize = this.evaluator.spec.inputSize;
+    let batch = 0;
+    let collisions = 0;
+    let terminals = 0;
+    while (batch + terminals < room && collisions < o.maxCollisions) {
+      // Descend.
+      let node = 0;
+      let depth = 0;
+      path[0] = 0;
+      while (t.firstEdge[node]! >= 0 && (t.flags[node]! & FLAG_TERMINAL) === 0 && depth < MAX_PATH - 1) {
+        const e = this.selectEdge(node, depth === 0);
+        const child = t.childOf(e);
+        board.make(t.edgeMove[e]!);
+        node = child;
+        path[++depth] = node;
+      }
+      for (let d = 0; d <= depth; d++) t.virtual[path[d]!]!++;
+      if (depth > this.seldepth) this.seldepth = depth;
+
+      const flags = t.flags[node]!;
+      if ((flags & FLAG_TERMINAL) !== 0) {
+        this.backup(path, depth, t.termValue[node]!);
+        terminals++;
+        if (depth === 0) {
+          // Only a terminal root (never searched) gets here; give up.
+          for (let d = 0; d < depth; d++) board.unmake();
+          return batch;
+        }
+      } else if ((flags & FLAG_PENDING) !== 0) {
+        for (let d = 0; d <= depth; d++) t.virtual[path[d]!]!--;
+        collisions++;
+      } else if (depth >= MAX_PATH - 1) {
+        this.backup(path, depth, 0);
+        terminals++;
+      } else {
+        const slot = batch;
+        const moves = this.moves.subarray(slot * mm, slot * mm + mm);
+        const n = board.generate(moves);
+        const tv = board.terminalValue(n);
+        if (!Number.isNaN(tv)) {
+          t.flags[node] = FLAG_TERMINAL;
+          t.termValue[node] = tv;
+          // One-ply solver: the parent of a mated leaf has a mating move; the root is never marked.
+          if (tv === -1 && depth >= 2) {
+            const parent = path[depth - 1]!;
+            t.flags[parent] = (t.flags[parent]! & ~FLAG_PENDING) | FLAG_TERMINAL;
+            t.termValue[parent] = 1;
+          }
+          this.backup(path, depth, tv);
+          terminals++;
+        } else {
+          t.flags[node]! |= FLAG_PENDING;
+          this.counts[slot] = n;
+          this.leaves[slot] = node;
+          this.depths[slot] = depth;
+          this.paths.set(path.subarray(0, depth + 1), slot * MAX_PATH);
+          board.encode(this.planes, slot * inputSize);
+          board.moveIndices(moves, n, this.indices.subarray(slot * mm, slot * mm + mm));
+          this.keys[slot] = board.cacheKey();
+          this.depthSum += depth;
+          this.depthCount++;
+          batch++;
+        }
+      }
+      for (let d = 0; d < depth; d++) board.unmake();
+    }
+    return batch;
+  }
+
+  /** The edge of `node` with the highest Q + U. */
+  private selectEdge(node: number, isRoot: boolean): number {
+    const t = this.tree;
+    const o = this.options;
+    const first = t.firstEdge[node]!;
+    const end = first + t.edgeCount[node]!;
+    const visits = t.visits;
+    const virtual = t.virtual;
+    const children = t.edgeChild;
+    const priors = t.edgePrior;
+    const nParent = visits[node]! + virtual[node]!;
+    // The node's value from its own side to move's view is minus its W/N.
+    const parentQ = visits[node]! > 0 ? -t.valueSum[node]! / visits[node]! : 0;
+    let visitedPolicy = 0;
+    for (let e = first; e < end; e++) {
+      const c = children[e]!;
+      if (c >= 0 && visits[c]! + virtual[c]! > 0) visitedPolicy += priors[e]!;
+    }
+    const fpu = parentQ - (isRoot ? o.fpuReductionRoot : o.fpuReduction) * Math.sqrt(visitedPolicy);
+    const cs = cpuct(o, nParent) * Math.sqrt(Math.max(nParent, 1));
+    let best = first;
+    let bestScore = -Infinity;
+    for (let e = first; e < end; e++) {
+      const c = children[e]!;
+      let q: number;
+      let n = 0;
+      if (c < 0) q = fpu;
+      else if ((t.flags[c]! & FLAG_TERMINAL) !== 0) {
+        q = -t.termValue[c]!;
+        n = visits[c]! + virtual[c]!;
+      } else {
+        n = visits[c]! + virtual[c]!;
+        q = n > 0 ? (t.valueSum[c]! - virtual[c]!) / n : fpu;
+      }
+      const score = q + (cs * priors[e]!) / (1 + n);
+      if (score > bestScore) {
+        bestScore = score;
+        best = e;
+      }
+    }
+    return best;
+  }
+
+  /** Adds `v` (the value for the side to move at `path[depth]`) along the path with alternating sign; removes the virtual visit. */
+  private backup(path: Int32Array, depth: number, v: number): void {
+    const t = this.tree;
+    let s = -v;
+    for (let d = depth; d >= 0; d--) {
+      const node = path[d]!;
+      t.visits[node]!++;
+      t.valueSum[node]! += s;
+      t.virtual[node]!--;
+      s = -s;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Evaluation and expansion
+  // ---------------------------------------------------------------------------------------------
+
+  /** Steps 2 and 3 for slots 0..batch-1. */
+  private async evaluateBatch(batch: number): Promise<void> {
+    const mm = this.maxMoves;
+    const inputSize = this.evaluator.spec.inputSize;
+    const inputs: NnInput[] = new Array(batch);
+    for (let i = 0; i < batch; i++) {
+      inputs[i] = {
+        planes: this.planes.subarray(i * inputSize, (i + 1) * inputSize),
+        moveIndices: this.indices.subarray(i * mm, i * mm + mm),
+        moveCount: this.counts[i]!,
+        key: this.keys[i]!,
+      };
+    }
+    const t0 = performance.now();
+    const outputs = await this.evaluator.evaluate(inputs);
+    this.evalMs += performance.now() - t0;
+    this.evaluations += batch;
+    for (let i = 0; i < batch; i++) this.expandAndBackup(i, outputs[i]!);
+  }
+
+  private expandAndBackup(slot: number, out: NnOutput): void {
+    const t = this.tree;
+    const node = this.leaves[slot]!;
+    const n = this.counts[slot]!;
+    t.flags[node]! &= ~FLAG_PENDING;
+    if ((t.flags[node]! & FLAG_TERMINAL) === 0 && !t.isExpanded(node)) {
+      if (t.hasRoomFor(n)) {
+        const first = t.expand(node, n);
+        const mm = this.maxMoves;
+        t.edgeMove.set(this.moves.subarray(slot * mm, slot * mm + n), first);
+        const temp = this.options.policyTemperature;
+        if (temp === 1) t.edgePrior.set(out.priors.subarray(0, n), first);
+        else {
+          let sum = 0;
+          for (let i = 0; i < n; i++) sum += t.edgePrior[first + i] = Math.pow(out.priors[i]!, 1 / temp);
+          for (let i = 0; i < n; i++) t.edgePrior[first + i] = sum > 0 ? t.edgePrior[first + i]! / sum : 1 / n;
+        }
+      } else this.full = true;
+    }
+    const depth = this.depths[slot]!;
+    this.backup(this.paths.subarray(slot * MAX_PATH, slot * MAX_PATH + depth + 1), depth, out.value);
+  }
+
+  /** Checks every root move for a position the rules end at once (mate, stalemate, repetition). */
+  private markTerminalChildren(board: MctsBoard): void {
+    const t = this.tree;
+    const first = t.firstEdge[0]!;
+    if (first < 0) return;
+    const probe = this.probe.length >= board.maxMoves ? this.probe : new Int32Array(board.maxMoves);
+    for (let e = first; e < first + t.edgeCount[0]!; e++) {
+      const c = t.edgeChild[e]!;
+      if (c >= 0 && (t.isExpanded(c) || (t.flags[c]! & FLAG_TERMINAL) !== 0)) continue;
+      board.make(t.edgeMove[e]!);
+      const tv = board.terminalValue(board.generate(probe));
+      board.unmake();
+      if (Number.isNaN(tv)) continue;
+      const child = t.childOf(e);
+      t.flags[child] = FLAG_TERMINAL;
+      t.termValue[child] = tv;
+    }
+  }
+
+  /** Mixes Dirichlet noise into the root priors: `(1 - ε) P + ε Dir(α)`. */
+  private addNoise(): void {
+    const t = this.tree;
+    const first = t.firstEdge[0]!;
+    const n = t.edgeCount[0]!;
+    if (first < 0 || n === 0) return;
+    const eps = this.options.noiseEpsilon;
+    const noise = this.rng.dirichlet(this.options.noiseAlpha, n);
+    for (let i = 0; i < n; i++) t.edgePrior[first + i] = (1 - eps) * t.edgePrior[first + i]! + eps * noise[i]!;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Stopping and reporting
+  // ---------------------------------------------------------------------------------------------
+
+  /** Whether the most visited root move keeps first place even if the next `remaining` playouts all go to the runner-up. */
+  private cannotChange(remaining: number): boolean {
+    const t = this.tree;
+    const first = t.firstEdge[0]!;
+    if (first < 0) return false;
+    let best = 0;
+    let second = 0;
+    let moves = 0;
+    for (let e = first; e < first + t.edgeCount[0]!; e++) {
+      moves++;
+      const c = t.edgeChild[e]!;
+      const v = c >= 0 ? t.visits[c]! : 0;
+      if (v > best) {
+        second = best;
+        best = v;
+      } else if (v > second) second = v;
+    }
+    return moves === 1 || best - second > remaining;
+  }
+
+  private progress(start: number, visitsAtStart: number): MctsProgress {
+    return {
+      playouts: this.tree.visits[0]! - visitsAtStart,
+      rootVisits: this.tree.visits[0]!,
+      timeMs: performance.now() - start,
+      depth: this.depthCount > 0 ? this.depthSum / this.depthCount : 0,
+      seldepth: this.seldepth,
+      evaluations: this.evaluations,
+      evalMs: this.evalMs,
+    };
+  }
+
+  private result(reason: StopReason, start: number, visitsAtStart: number): MctsResult {
+    return { ...this.progress(start, visitsAtStart), reason };
+  }
+}
+
+/** The most visited child; ties by Q, then prior. */
+export const bestChild = (children: readonly RootChild[]): RootChild => {
+  let best = children[0]!;
+  for (const c of children) {
+    if (c.proven === 1 && best.proven !== 1) {
+      best = c;
+      continue;
+    }
+    if (best.proven === 1) continue;
+    if (c.visits > best.visits || (c.visits === best.visits && (c.q > best.q || (c.q === best.q && c.prior > best.prior)))) best = c;
+  }
+  return best;
+};

@@ -1,0 +1,178 @@
+/**
+ * The MCTS tree as structure-of-arrays in typed arrays (no object per node), after Lc0's split of
+ * edges and nodes: expanding a node allocates one edge per legal move (move, prior, child index),
+ * and a child node is created only when its edge is first selected.
+ *
+ * ```
+ *   node 0 (root) ── firstEdge ──> [edge e0 | edge e1 | edge e2 ...]   edgeCount = legal moves
+ *                                     │ child      │ child = -1 (never visited)
+ *                                     v            
+ *                                   node 3 ── firstEdge ──> [ ... ]
+ * ```
+ * Per node: visits N, value sum W (from the view of the player who made the move into the node,
+ * i.e. the parent's side to move, so a parent maximises W/N over its children), virtual visits in
+ * flight, the edge range, and flags (terminal with its value, waiting for the net).
+ */
+
+/** Node flag: the rules end the game here; `termValue` holds the value for the side to move. */
+export const FLAG_TERMINAL = 1;
+/** Node flag: in the current batch, waiting for the net. */
+export const FLAG_PENDING = 2;
+
+const INITIAL_NODES = 1 << 12;
+const INITIAL_EDGES = 1 << 14;
+
+export class Tree {
+  // Nodes.
+  visits = new Int32Array(INITIAL_NODES);
+  valueSum = new Float64Array(INITIAL_NODES);
+  virtual = new Int32Array(INITIAL_NODES);
+  firstEdge = new Int32Array(INITIAL_NODES);
+  edgeCount = new Int32Array(INITIAL_NODES);
+  flags = new Uint8Array(INITIAL_NODES);
+  termValue = new Float32Array(INITIAL_NODES);
+  nodeCount = 0;
+  // Edges.
+  edgeMove = new Int32Array(INITIAL_EDGES);
+  edgePrior = new Float32Array(INITIAL_EDGES);
+  edgeChild = new Int32Array(INITIAL_EDGES);
+  edgeTotal = 0;
+  /** Most edges this tree may hold. */
+  readonly maxEdges: number;
+
+  constructor(maxEdges: number) {
+    this.maxEdges = maxEdges;
+    this.newNode();
+  }
+
+  /** The root is always node 0. */
+  get root(): number {
+    return 0;
+  }
+
+  /** Adds an unexpanded node and returns its index. */
+  newNode(): number {
+    if (this.nodeCount === this.visits.length) this.growNodes();
+    const i = this.nodeCount++;
+    this.visits[i] = 0;
+    this.valueSum[i] = 0;
+    this.virtual[i] = 0;
+    this.firstEdge[i] = -1;
+    this.edgeCount[i] = 0;
+    this.flags[i] = 0;
+    this.termValue[i] = 0;
+    return i;
+  }
+
+  /** Whether `count` more edges fit. */
+  hasRoomFor(count: number): boolean {
+    return this.edgeTotal + count <= this.maxEdges;
+  }
+
+  /** Gives `node` `count` edges (moves and priors to be filled by the caller); returns the first edge. */
+  expand(node: number, count: number): number {
+    while (this.edgeTotal + count > this.edgeMove.length) this.growEdges();
+    const first = this.edgeTotal;
+    this.edgeTotal += count;
+    this.firstEdge[node] = first;
+    this.edgeCount[node] = count;
+    this.edgeChild.fill(-1, first, first + count);
+    return first;
+  }
+
+  isExpanded(node: number): boolean {
+    return this.firstEdge[node]! >= 0;
+  }
+
+  /** The child node of `edge`, created if the edge was never visited. */
+  childOf(edge: number): number {
+    let c = this.edgeChild[edge]!;
+    if (c < 0) {
+      c = this.newNode();
+      this.edgeChild[edge] = c;
+    }
+    return c;
+  }
+
+  /** Mean value of `node` from the view of the player who moved into it (0 when unvisited). */
+  q(node: number): number {
+    const n = this.visits[node]!;
+    return n > 0 ? this.valueSum[node]! / n : 0;
+  }
+
+  /** The edge of `node` whose move is `move`, or -1. */
+  findEdge(node: number, move: number): number {
+    const first = this.firstEdge[node]!;
+    if (first < 0) return -1;
+    const end = first + this.edgeCount[node]!;
+    for (let e = first; e < end; e++) if (this.edgeMove[e] === move) return e;
+    return -1;
+  }
+
+  /** Bytes held by the arrays (for `hashfull`-like reporting). */
+  get bytes(): number {
+    return this.visits.length * 29 + this.edgeMove.length * 12;
+  }
+
+  /**
+   * A new tree holding the subtree of `node` (which becomes the root, node 0), with its visits,
+   * values and priors; everything else is dropped. Pending and virtual counts are cleared.
+   */
+  extract(node: number): Tree {
+    const t = new Tree(this.maxEdges);
+    const queue: number[] = [node];
+    const map: number[] = [0];
+    for (let qi = 0; qi < queue.length; qi++) {
+      const from = queue[qi]!;
+      const to = map[qi]!;
+      t.visits[to] = this.visits[from]!;
+      t.valueSum[to] = this.valueSum[from]!;
+      t.flags[to] = this.flags[from]! & FLAG_TERMINAL;
+      t.termValue[to] = this.termValue[from]!;
+      const first = this.firstEdge[from]!;
+      if (first < 0) continue;
+      const count = this.edgeCount[from]!;
+      const nf = t.expand(to, count);
+      t.edgeMove.set(this.edgeMove.subarray(first, first + count), nf);
+      t.edgePrior.set(this.edgePrior.subarray(first, first + count), nf);
+      for (let k = 0; k < count; k++) {
+        const c = this.edgeChild[first + k]!;
+        if (c < 0) continue;
+        const nc = t.newNode();
+        t.edgeChild[nf + k] = nc;
+        queue.push(c);
+        map.push(nc);
+      }
+    }
+    return t;
+  }
+
+  private growNodes(): void {
+    const n = this.visits.length * 2;
+    const grow = <T extends Int32Array | Float64Array | Uint8Array | Float32Array>(a: T, make: (k: number) => T): T => {
+      const b = make(n);
+      b.set(a as never);
+      return b;
+    };
+    this.visits = grow(this.visits, (k) => new Int32Array(k));
+    this.valueSum = grow(this.valueSum, (k) => new Float64Array(k));
+    this.virtual = grow(this.virtual, (k) => new Int32Array(k));
+    this.firstEdge = grow(this.firstEdge, (k) => new Int32Array(k));
+    this.edgeCount = grow(this.edgeCount, (k) => new Int32Array(k));
+    this.flags = grow(this.flags, (k) => new Uint8Array(k));
+    this.termValue = grow(this.termValue, (k) => new Float32Array(k));
+  }
+
+  private growEdges(): void {
+    const n = Math.min(Math.max(this.edgeMove.length * 2, 1024), Math.max(this.maxEdges, this.edgeMove.length + 1024));
+    const m = new Int32Array(n);
+    m.set(this.edgeMove);
+    this.edgeMove = m;
+    const p = new Float32Array(n);
+    p.set(this.edgePrior);
+    this.edgePrior = p;
+    const c = new Int32Array(n);
+    c.set(this.edgeChild);
+    this.edgeChild = c;
+  }
+}
