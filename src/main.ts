@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { register as registerCsa } from './cli/csa.js';
 import { register as registerPerft } from './cli/perft.js';
 import { register as registerRun } from './cli/run.js';
+import { register as registerTrain } from './cli/train.js';
 import { register as registerUci } from './cli/uci.js';
 import { register as registerUsi } from './cli/usi.js';
 
@@ -20,7 +21,7 @@ export function buildProgram(): Command {
       // Help and version are not errors; usage errors exit 2 like a bad config does.
       process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2);
     });
-  for (const register of [registerRun, registerCsa, registerPerft, registerUci, registerUsi]) register(program);
+  for (const register of [registerRun, registerCsa, registerPerft, registerUci, registerUsi, registerTrain]) register(program);
   return program;
 }
 

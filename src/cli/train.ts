@@ -1,12 +1,17 @@
 /**
- * `kishi train`: learn evaluation weights. Each method is a subcommand in its own file:
- *   kishi train tdleaf ...      TD-Leaf(lambda) over the logs of our own games (train-tdleaf.ts)
- * (TreeStrap registers `kishi train treestrap` here as well.)
+ * `kishi train`: the learners, one subcommand each. A subcommand lives in its own file
+ * (`src/cli/train-<name>.ts`) and exports `register(train: Command)`, which adds itself to the
+ * `train` group; list it in `TRAIN_SUBCOMMANDS` below.
+ *
+ *   kishi train treestrap --game chess --method treestrap-ab --init random --games 200 --out runs/ts-chess
  */
 import type { Command } from 'commander';
-import { register as registerTdLeaf } from './train-tdleaf.js';
+import { register as registerTreestrap } from './train-treestrap.js';
+
+/** The subcommand registrars of `kishi train`. */
+export const TRAIN_SUBCOMMANDS: readonly ((train: Command) => void)[] = [registerTreestrap];
 
 export function register(program: Command): void {
-  const train = program.command('train').description('learn evaluation weights (tdleaf: from the logs of our own games)');
-  registerTdLeaf(train);
+  const train = program.command('train').description('learn the evaluation weights (TreeStrap from self-play; more learners to come)');
+  for (const add of TRAIN_SUBCOMMANDS) add(train);
 }

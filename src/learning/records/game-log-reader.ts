@@ -214,7 +214,8 @@ export function parseGameLogText(text: string, file: string): GameLogReadOutcome
         }
         const m = { ...(json as unknown as GameLogMove), line: n };
         if (m.ply > moves.length) {
-          problem(n, `move for ply ${m.ply} after ${moves.length} plies (a gap): skipped`);
+          // After a line already reported as skipped, the gaps that follow are its consequence.
+          if (intact) problem(n, `move for ply ${m.ply} after ${moves.length} plies (a gap): skipped`);
           intact = false;
           break;
         }

@@ -55,9 +55,18 @@ export class ChessMctsBoard implements MctsBoard {
   }
 
   terminalValue(legalCount: number): number {
+    return this.result(legalCount, 1);
+  }
+
+  gameResult(legalCount: number): number {
+    return this.result(legalCount, 2);
+  }
+
+  /** Terminal value with a draw at `earlier` earlier occurrences of the position. */
+  private result(legalCount: number, earlier: number): number {
     const b = this.board;
     if (legalCount === 0) return b.inCheck() ? -1 : 0;
-    if (b.halfmoveClock >= 100 || b.isRepetition(1)) return 0;
+    if (b.halfmoveClock >= 100 || b.isRepetition(earlier)) return 0;
     const c = b.pieceCounts;
     if (c[PAWN]! + c[8 | PAWN]! + c[ROOK]! + c[8 | ROOK]! + c[QUEEN]! + c[8 | QUEEN]! === 0) {
       if (c[KNIGHT]! + c[8 | KNIGHT]! + c[BISHOP]! + c[8 | BISHOP]! <= 1) return 0;

@@ -29,6 +29,11 @@ export interface MctsBoard {
    * game here (1 win, 0 draw, -1 loss), else NaN. `legalCount` is the number of legal moves.
    */
   terminalValue(legalCount: number): number;
+  /**
+   * The same by the rules of a real game (self-play, data generation): chess draws at the third
+   * occurrence, shogi at the fourth (sennichite, or a loss for the perpetually checking side).
+   */
+  gameResult(legalCount: number): number;
   /** Writes the net's input planes of the current position at `out[offset ..]`. */
   encode(out: Float32Array, offset: number): void;
   /** Policy indices of `moves[0..n)` in the current position. */

@@ -72,9 +72,18 @@ export class ShogiMctsBoard implements MctsBoard {
   }
 
   terminalValue(legalCount: number): number {
+    return this.result(legalCount, 1);
+  }
+
+  gameResult(legalCount: number): number {
+    return this.result(legalCount, 3);
+  }
+
+  /** Terminal value with sennichite at `earlier` earlier occurrences of the position. */
+  private result(legalCount: number, earlier: number): number {
     if (legalCount === 0) return -1;
     if (!this.maybeRepeated()) return NaN;
-    switch (this.board.repetition(1)) {
+    switch (this.board.repetition(earlier)) {
       case Repetition.Draw:
         return 0;
       case Repetition.Win:

@@ -167,7 +167,10 @@ interface GameRecord {
   opponentGoneAt: number | undefined;
   /** Bumped on every change; a scheduled opponent turn runs only if it is still current. */
   version: number;
+  /** The opponent stopped moving for good (`stall`). */
   stalled: boolean;
+  turnScheduled: boolean;
+  turnRunning: boolean;
   readonly waiters: ((g: SimGame) => void)[];
   /** Opponent actions waiting for the bot to answer an offer. */
   readonly answerWaiters: (() => void)[];
@@ -462,6 +465,8 @@ export class LichessTestServer {
       opponentGoneAt: undefined,
       version: 0,
       stalled: false,
+      turnScheduled: false,
+      turnRunning: false,
       waiters: [],
       answerWaiters: [],
     };
@@ -564,7 +569,7 @@ export class LichessTestServer {
       this.finishGame(g);
       return;
     }
-    if (g.sim.turn() !== g.botColor && g.opponentGoneAt === undefined) this.scheduleOpponent(g);
+    if (this.opponentMayAct(g)) this.scheduleOpponent(g);
   }
 
   private finishGame(g: GameRecord): void {
@@ -574,17 +579,34 @@ export class LichessTestServer {
     for (const w of g.waiters.splice(0)) w(g.sim);
   }
 
+  /** Schedules the opponent's turn, unless one is already scheduled or running (it reschedules itself). */
   private scheduleOpponent(g: GameRecord): void {
-    const version = g.version;
-    const delay = g.driver.spec.delayMs ?? 5;
-    this.later(delay, () => {
-      if (g.version !== version || g.sim.isOver()) return;
-      void this.runOpponentTurn(g, version);
+    if (g.turnRunning || g.turnScheduled || g.stalled) return;
+    g.turnScheduled = true;
+    this.later(g.driver.spec.delayMs ?? 5, () => {
+      g.turnScheduled = false;
+      if (this.opponentMayAct(g)) void this.runOpponentTurn(g);
     });
   }
 
-  private async runOpponentTurn(g: GameRecord, version: number): Promise<void> {
+  private opponentMayAct(g: GameRecord): boolean {
+    return !g.sim.isOver() && g.sim.turn() !== g.botColor && g.opponentGoneAt === undefined && !g.stalled;
+  }
+
+  private async runOpponentTurn(g: GameRecord): Promise<void> {
+    g.turnRunning = true;
+    try {
+      await this.opponentActions(g);
+    } finally {
+      g.turnRunning = false;
+    }
+    // The game changed under the turn (a takeback): if it is still the opponent's turn, play again.
+    if (this.opponentMayAct(g)) this.scheduleOpponent(g);
+  }
+
+  private async opponentActions(g: GameRecord): Promise<void> {
     const color = this.opponentColor(g);
+    let version = g.version;
     const actions: OpponentAction[] = g.driver.turn(g.sim.position(), g.sim.plies());
     for (const a of actions) {
       if (g.version !== version || g.sim.isOver()) return;
@@ -621,6 +643,7 @@ export class LichessTestServer {
           this.broadcast(g, { type: 'opponentGone', gone: true, claimWinInSeconds: this.opts.claimWinSeconds ?? 10 }, 'OpponentGoneEvent');
           return;
         case 'stall':
+          g.stalled = true;
           return;
         case 'move': {
           const r = g.sim.play(color, a.uci, Date.now());

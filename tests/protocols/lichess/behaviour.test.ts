@@ -59,6 +59,7 @@ describe('game behaviour', () => {
     const game = await h.server.waitForEnd(id);
     expect([game.status, game.winner]).toEqual(['resign', 'white']);
     expect(paths(h, '/takeback/').map((p) => p.split('/').pop())).toEqual(['yes', 'no']);
+    if (game.moves[1] !== 'e7e6') console.log('DEBUG', JSON.stringify(game.moves), JSON.stringify(h.server.stats.requests.filter((r) => r.path.includes('/move/') || r.path.includes('takeback')).map((r) => r.path.split('/').slice(-2).join('/') + ' ' + r.status)));
     expect(game.moves[1]).toBe('e7e6');
     expect(game.moves[3]).toBe('d7d5');
     await h.server.waitFor(() => h!.bot.finished.length === 1);

@@ -97,50 +97,57 @@ export function replay(record: GameRecord): { legal: boolean; final: string } {
 }
 
 /**
- * Starts `kishi uci|usi`, begins a `go infinite` from `position`, waits until the search reports
- * `minDepth` (or `maxWaitMs`), checks `isready` is answered mid-search, sends `stop` and measures the
- * time to `bestmove`. Returns the latency in ms and the bestmove line.
+ * Starts `kishi uci|usi` and, `trials` times: begins a `go infinite` from `position`, waits until
+ * the search reports `minDepth` (or `maxWaitMs`), checks that `isready` is answered mid-search,
+ * sends `stop` and measures the time to `bestmove`. Returns the latencies in ms (in trial order).
  */
 export async function stopLatency(
   protocol: 'uci' | 'usi',
   position: string,
   minDepth: number,
   maxWaitMs: number,
-): Promise<{ latencyMs: number; bestmove: string; depth: number; readyDuringSearch: boolean }> {
+  trials = 3,
+): Promise<{ latenciesMs: number[]; bestmoves: string[]; depths: number[]; readyDuringSearch: boolean[] }> {
   const proc = (await EngineProcess.spawn({ command: process.execPath, args: [LAUNCHER, protocol] })).unwrap();
+  const out = { latenciesMs: [] as number[], bestmoves: [] as string[], depths: [] as number[], readyDuringSearch: [] as boolean[] };
   try {
     proc.send(protocol);
     const ok = await proc.waitFor((l) => l === `${protocol}ok`, 20_000);
     if (!('line' in ok)) throw new Error(`no ${protocol}ok: ${proc.lastLines().join('\n')}`);
-    proc.send('setoption name ' + (protocol === 'uci' ? 'Hash' : 'USI_Hash') + ' value 16');
+    proc.send(`setoption name ${protocol === 'uci' ? 'Hash' : 'USI_Hash'} value 16`);
     proc.send('isready');
     const ready = await proc.waitFor((l) => l === 'readyok', 20_000);
     if (!('line' in ready)) throw new Error(`no readyok: ${proc.lastLines().join('\n')}`);
-    proc.send(position);
-    proc.send('go infinite');
-    let depth = 0;
-    const deep = await proc.waitFor(
-      (l) => {
+    for (let t = 0; t < trials; t++) {
+      proc.send(protocol === 'uci' ? 'ucinewgame' : 'usinewgame');
+      proc.send(position);
+      proc.send('go infinite');
+      let depth = 0;
+      const deep = await proc.waitFor((l) => {
         const m = /^info depth (\d+)/.exec(l);
         if (m) depth = Number(m[1]);
         return depth >= minDepth || l.startsWith('bestmove');
-      },
-      maxWaitMs,
-    );
-    if ('exit' in deep) throw new Error(`kishi ended: ${proc.lastLines().join('\n')}`);
-    // isready mid-search: readyok must come back while no bestmove has been sent.
-    proc.send('isready');
-    const mid = await proc.waitFor((l) => l === 'readyok' || l.startsWith('bestmove'), 5000);
-    const readyDuringSearch = 'line' in mid && mid.line === 'readyok';
-    const t0 = performance.now();
-    proc.send('stop');
-    const best = await proc.waitFor((l) => l.startsWith('bestmove'), 5000);
-    if (!('line' in best)) throw new Error(`no bestmove after stop: ${proc.lastLines().join('\n')}`);
-    const latencyMs = best.atMs - t0;
+      }, maxWaitMs);
+      if ('exit' in deep) throw new Error(`kishi ended: ${proc.lastLines().join('\n')}`);
+      // isready mid-search: readyok must come back while no bestmove has been sent.
+      proc.send('isready');
+      const mid = await proc.waitFor((l) => l === 'readyok' || l.startsWith('bestmove'), 5000);
+      out.readyDuringSearch.push('line' in mid && mid.line === 'readyok');
+      const t0 = performance.now();
+      proc.send('stop');
+      const best = await proc.waitFor((l) => l.startsWith('bestmove'), 5000);
+      if (!('line' in best)) throw new Error(`no bestmove after stop: ${proc.lastLines().join('\n')}`);
+      out.latenciesMs.push(best.atMs - t0);
+      out.bestmoves.push(best.line);
+      out.depths.push(depth);
+    }
     proc.send('quit');
     await proc.waitExitOrKill(2000);
-    return { latencyMs, bestmove: best.line, depth, readyDuringSearch };
+    return out;
   } finally {
     await proc.kill();
   }
 }
+
+/** The middle value. */
+export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { OUTCOME_REASONS } from '../../../src/core/game.js';
 import { FORFEIT_REASONS } from '../../../src/match/game-record.js';
 import type { TimeControl } from '../../../src/match/time-control.js';
-import { FAIRY, externalSpec, haveEngine, kishiBuilt, kishiSpec, playEngineGame, replay, stopLatency, tc } from '../uci/engine-games.js';
+import { FAIRY, externalSpec, haveEngine, kishiBuilt, kishiSpec, median, playEngineGame, replay, stopLatency, tc } from '../uci/engine-games.js';
 
 /** Round trips under load: see the note in ../uci/uci-games.test.ts. */
 const KISHI_OPTIONS = { USI_Hash: '16', MoveOverhead: '250' };
-const MARGIN_MS = 250;
+const MARGIN_MS = 400;
 // fairy-stockfish names its options like Stockfish (with spaces; see shared/docs/csa-usi.md section 4).
 const FAIRY_OPTIONS = { Hash: '16', Threads: '1' };
 
@@ -52,11 +52,11 @@ describe.skipIf(!haveEngine(FAIRY) || !kishiBuilt())('kishi usi against fairy-st
 });
 
 describe.skipIf(!kishiBuilt())('kishi usi stop latency', () => {
-  it('answers isready mid-search and stop ends a deep go infinite within 500 ms', async () => {
+  it('answers isready mid-search, and stop ends a deep go infinite within 500 ms (median of 3)', async () => {
     const r = await stopLatency('usi', 'position startpos moves 7g7f 3c3d 2g2f 8c8d', 6, 8000);
-    console.log(`usi stop latency: ${r.latencyMs.toFixed(1)} ms (stopped at depth ${r.depth}), ${r.bestmove}`);
-    expect(r.readyDuringSearch).toBe(true);
-    expect(r.bestmove).toMatch(/^bestmove \S+/);
-    expect(r.latencyMs).toBeLessThan(500);
-  }, 30_000);
+    console.log(`usi stop latency: ${r.latenciesMs.map((x) => x.toFixed(1)).join(', ')} ms (depths ${r.depths.join(', ')}); ${r.bestmoves[0]}`);
+    expect(r.readyDuringSearch).toEqual([true, true, true]);
+    for (const b of r.bestmoves) expect(b).toMatch(/^bestmove \S+/);
+    expect(median(r.latenciesMs)).toBeLessThan(500);
+  }, 60_000);
 });

@@ -1,0 +1,316 @@
+/**
+ * The TreeStrap training run (Veness et al. 2009, section 6.0.1), the same for chess and shogi:
+ *
+ * 1. Start or resume: `<out>/checkpoint.json` holds the weights, the optimiser state, the totals
+ *    and the learning curve; when it exists the run continues after its last finished game (the
+ *    settings are the checkpoint's; explicitly different ones are refused). Otherwise theta starts
+ *    as small random values (uniform in +-1 centipawn, seeded) or the shipped material weights.
+ * 2. Games of self-play from the small opening book (game i always gets the same opening), each
+ *    move a learning step (training-search.ts) and then the greedy move (self-play.ts).
+ * 3. After every `checkpointEvery` games: checkpoint and `<out>/weights.json` (a weights file with
+ *    provenance), both written atomically; one line per game in `<out>/games.jsonl`.
+ * 4. At the evaluation points (1, 2, 4, 8, ... games, or every N, and at the end): matches against
+ *    the fixed references through the match runner (evaluation.ts), appended to the curve in the
+ *    checkpoint and to `<out>/curve.json` (a `kishi-curve` file, plotted by `kishi plot`); a copy of
+ *    the weights at that point goes to `<out>/snapshots/games-NNNNN.json`.
+ *
+ * Everything a game does depends only on the weights at its start, the seed and the game's index
+ * when moves are limited by nodes or depth (killers and history are reset every game), so a
+ * resumed run plays exactly the games the uninterrupted run would have played.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KishiError, Result } from '../../core/result.js';
+import { serializeWeights, type WeightsProvenance } from '../../eval/linear/weights.js';
+import { stringifyResultJson } from '../../match/json.js';
+import { seededRng } from '../../match/rng.js';
+import { featureSetOf } from '../../player/weights-file.js';
+import { createTrainingAdapter } from './adapter-factory.js';
+import { loadCheckpoint, saveCheckpoint, writeFileAtomic, type CheckpointBody, type CurvePointRecord, type TrainSettings } from './checkpoint.js';
+import { curvePoint, evaluationMatch } from './evaluation.js';
+import { RANDOM_INIT_SCALE, type TreestrapMethod } from './methods.js';
+import { playTrainingGame, type TrainingGameResult } from './self-play.js';
+import type { TableWalk } from './table-delta.js';
+import { loadTrainingBook, openingFor } from './training-book.js';
+import { TrainingSearch } from './training-search.js';
+
+export const REFERENCES = ['untrained', 'material'] as const;
+export type Reference = (typeof REFERENCES)[number];
+
+export interface EvaluationPlan {
+  /** `log`: after 1, 2, 4, 8, ... games; a number N: every N games; 0: only at the end. Always at the end. */
+  readonly every: 'log' | number;
+  readonly games: number;
+  readonly nodes: number;
+  readonly references: readonly Reference[];
+  /** Full moves after which an evaluation game is drawn. */
+  readonly maxMoves: number;
+}
+
+export interface TrainerOptions {
+  readonly settings: TrainSettings;
+  /** Settings the user gave explicitly: a resumed run must agree with them. */
+  readonly explicit: Partial<TrainSettings>;
+  /** Total training games to reach (a resumed run counts the games already played). */
+  readonly games: number;
+  readonly outDir: string;
+  readonly command: string;
+  readonly commit?: string;
+  readonly checkpointEvery: number;
+  readonly evaluation: EvaluationPlan;
+  /** Stop (after a finished game, checkpointed) once this much wall time has passed in this process, seconds. */
+  readonly timeLimitS?: number;
+  readonly onProgress?: (p: TrainerProgress) => void;
+  readonly onLog?: (line: string) => void;
+  /** Checked between games. */
+  readonly shouldStop?: () => boolean;
+}
+
+export interface TrainerProgress {
+  readonly gamesDone: number;
+  readonly gamesTarget: number;
+  /** Violated entries (positions whose update moved the weights) per second of training, this process. */
+  readonly positionsPerSecond: number;
+  /** Entries visited per second. */
+  readonly visitedPerSecond: number;
+  /** The latest curve point (against the first reference), if any. */
+  readonly latest?: CurvePointRecord;
+  readonly phase: 'training' | 'evaluating';
+  readonly lastGame?: TrainingGameResult;
+}
+
+export interface TrainingReport {
+  readonly checkpoint: CheckpointBody;
+  readonly resumed: boolean;
+  readonly stoppedEarly: boolean;
+  readonly bookSource: string;
+}
+
+const CHECKPOINT = 'checkpoint.json';
+
+/** Settings fields that must agree between a checkpoint and an explicit command line. */
+const FIXED_KEYS: readonly (keyof TrainSettings)[] = [
+  'game', 'method', 'init', 'eta', 'minDepth', 'walk', 'depth', 'nodes', 'clock', 'maxPlies', 'hashMb', 'seed', 'book', 'bookSize', 'bookPlies',
+];
+
+const isDue = (every: 'log' | number, games: number): boolean => {
+  if (every === 'log') return games > 0 && (games & (games - 1)) === 0;
+  return every > 0 && games % every === 0;
+};
+
+/** Uniform small random weights in +-RANDOM_INIT_SCALE (seeded). */
+export const randomTheta = (size: number, seed: number): Float64Array => {
+  const rng = seededRng(seed ^ 0x7ee57a9);
+  const t = new Float64Array(size);
+  for (let i = 0; i < size; i++) t[i] = (2 * rng() - 1) * RANDOM_INIT_SCALE;
+  return t;
+};
+
+export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingReport, KishiError>> => {
+  const t0 = performance.now();
+  const log = o.onLog ?? (() => {});
+  mkdirSync(o.outDir, { recursive: true });
+  const ckFile = join(o.outDir, CHECKPOINT);
+
+  // Step 1. Start or resume.
+  const loaded = loadCheckpoint(ckFile);
+  if (loaded.isErr) return Result.err(loaded.error);
+  let body: CheckpointBody;
+  const resumed = loaded.value !== undefined;
+  if (loaded.value !== undefined) {
+    body = loaded.value;
+    for (const key of FIXED_KEYS) {
+      const given = o.explicit[key];
+      if (given === undefined) continue;
+      if (JSON.stringify(given) !== JSON.stringify(body.settings[key])) {
+        return Result.err(
+          new KishiError('ERR_CHECKPOINT_MISMATCH', `${ckFile} was made with ${key} = ${JSON.stringify(body.settings[key])}, the command line says ${JSON.stringify(given)}; use another --out to start a new run`),
+        );
+      }
+    }
+  } else {
+    const probe = createTrainingAdapter(o.settings.game, new Float64Array(featureSetOf(o.settings.game).size));
+    const theta = o.settings.init === 'material' ? probe.materialTheta() : randomTheta(probe.featureSet.size, o.settings.seed);
+    const now = new Date().toISOString();
+    body = {
+      settings: o.settings,
+      featureSet: probe.featureSet.version,
+      features: probe.featureSet.size,
+      command: o.command,
+      startedAt: now,
+      updatedAt: now,
+      gamesDone: 0,
+      optimizer: { kind: 'sgd', eta: o.settings.eta, steps: 0 },
+      totals: { searches: 0, nodes: 0, visited: 0, violated: 0, squaredError: 0, trainingMs: 0, evaluationMs: 0, firstWins: 0, draws: 0, secondWins: 0 },
+      theta: Array.from(theta),
+      initialTheta: Array.from(theta),
+      curve: [],
+    };
+  }
+  const s = body.settings;
+  const theta = Float64Array.from(body.theta);
+  const adapter = createTrainingAdapter(s.game, theta);
+  if (adapter.featureSet.version !== body.featureSet || adapter.featureSet.size !== body.features) {
+    return Result.err(new KishiError('ERR_CHECKPOINT', `${ckFile} holds weights for feature set ${body.featureSet} (${body.features}), this build has ${adapter.featureSet.version} (${adapter.featureSet.size})`));
+  }
+  const initialTheta = Float64Array.from(body.initialTheta);
+  const book = loadTrainingBook(s.game, s.book === 'default' ? undefined : s.book, s.bookSize, s.bookPlies);
+  if (book.isErr) return Result.err(book.error);
+  if (book.value.openings.length === 0) return Result.err(new KishiError('ERR_OPENING', 'the opening book is empty'));
+  const search = new TrainingSearch(adapter, {
+    method: s.method as TreestrapMethod,
+    eta: s.eta,
+    minDepth: s.minDepth,
+    hashMb: s.hashMb,
+    walk: s.walk as TableWalk,
+  });
+  log(`${resumed ? 'resuming' : 'starting'} ${s.method} (${s.game}, init ${s.init}, eta ${s.eta}, d ${s.minDepth}) at game ${body.gamesDone} of ${o.games}; book ${book.value.source} (${book.value.openings.length} openings)`);
+
+  const provenance = (): WeightsProvenance => ({
+    method: s.method,
+    command: body.command,
+    games: body.gamesDone,
+    trainingSeconds: Math.round(body.totals.trainingMs / 1000),
+    ...(o.commit !== undefined ? { commit: o.commit } : {}),
+    date: new Date().toISOString().slice(0, 10),
+    notes:
+      `TreeStrap trainer (src/learning/treestrap): init ${s.init}, eta ${s.eta}, d ${s.minDepth}, ` +
+      `${s.clock !== undefined ? `Fischer ${s.clock.baseMs / 1000}+${s.clock.incMs / 1000} s` : ''}${s.depth !== undefined ? ` depth ${s.depth}` : ''}${s.nodes !== undefined ? ` nodes ${s.nodes}` : ''} per move, ` +
+      `${body.totals.searches} searches, seed ${s.seed}`,
+  });
+  const writeWeights = (file: string): void => writeFileAtomic(file, serializeWeights(adapter.featureSet, theta, provenance()));
+  const save = (): void => {
+    body = { ...body, theta: Array.from(theta), updatedAt: new Date().toISOString() };
+    saveCheckpoint(ckFile, body);
+    writeWeights(join(o.outDir, 'weights.json'));
+  };
+  const writeCurve = (): void => {
+    const curve = { kind: 'kishi-curve', x: 'training games', method: s.method, game: s.game, init: s.init, points: body.curve };
+    writeFileSync(join(o.outDir, 'curve.json'), stringifyResultJson(curve));
+  };
+
+  let sessionViolated = 0;
+  let sessionVisited = 0;
+  let sessionMs = 0;
+  const progress = (phase: TrainerProgress['phase'], lastGame?: TrainingGameResult): void => {
+    const latest = [...body.curve].reverse().find((p) => p.series === `vs ${o.evaluation.references[0] ?? 'untrained'}`);
+    o.onProgress?.({
+      gamesDone: body.gamesDone,
+      gamesTarget: o.games,
+      positionsPerSecond: sessionMs > 0 ? (sessionViolated * 1000) / sessionMs : 0,
+      visitedPerSecond: sessionMs > 0 ? (sessionVisited * 1000) / sessionMs : 0,
+      ...(latest !== undefined ? { latest } : {}),
+      phase,
+      ...(lastGame !== undefined ? { lastGame } : {}),
+    });
+  };
+
+  const evaluate = async (): Promise<void> => {
+    const plan = o.evaluation;
+    if (plan.references.length === 0 || plan.games <= 0) return;
+    if (body.curve.some((p) => p.x === body.gamesDone)) return;
+    progress('evaluating');
+    const e0 = performance.now();
+    const points: CurvePointRecord[] = [];
+    for (const ref of plan.references) {
+      const refTheta = ref === 'untrained' ? initialTheta : adapter.materialTheta();
+      const m = await evaluationMatch(
+        s.game,
+        { name: `learned-${body.gamesDone}`, theta },
+        { name: ref, theta: refTheta },
+        { games: plan.games, nodes: plan.nodes, openings: book.value.openings, seed: s.seed + 1000 + body.gamesDone, maxMoves: plan.maxMoves },
+      );
+      const p = curvePoint(m, body.gamesDone, `vs ${ref}`);
+      points.push(p);
+      log(`after ${body.gamesDone} games: vs ${ref} +${p.wins} =${p.draws} -${p.losses}, Elo ${fmt(p.elo)} [${fmt(p.low)}, ${fmt(p.high)}]`);
+    }
+    mkdirSync(join(o.outDir, 'snapshots'), { recursive: true });
+    writeWeights(join(o.outDir, 'snapshots', `games-${String(body.gamesDone).padStart(5, '0')}.json`));
+    body = { ...body, curve: [...body.curve, ...points], totals: { ...body.totals, evaluationMs: body.totals.evaluationMs + performance.now() - e0 } };
+    writeCurve();
+    save();
+  };
+
+  // Step 2-4. Games, checkpoints, evaluations.
+  if (!resumed) {
+    save();
+    writeFileSync(join(o.outDir, 'games.jsonl'), '');
+  }
+  let stoppedEarly = false;
+  let sinceCheckpoint = 0;
+  progress('training');
+  while (body.gamesDone < o.games) {
+    await new Promise((r) => setImmediate(r));
+    if (o.shouldStop?.() === true || (o.timeLimitS !== undefined && performance.now() - t0 > o.timeLimitS * 1000)) {
+      stoppedEarly = true;
+      break;
+    }
+    const index = body.gamesDone;
+    const opening = openingFor(book.value, s.seed, index);
+    const g0 = performance.now();
+    const r = playTrainingGame(search, adapter, opening, {
+      limits: { ...(s.depth !== undefined ? { depth: s.depth } : {}), ...(s.nodes !== undefined ? { nodes: s.nodes } : {}), ...(s.clock !== undefined ? { clock: s.clock } : {}) },
+      maxPlies: s.maxPlies,
+    });
+    if (r.isErr) return Result.err(r.error);
+    const g = r.value;
+    const ms = performance.now() - g0;
+    sessionMs += ms;
+    sessionViolated += g.stats.violated;
+    sessionVisited += g.stats.visited;
+    const t = body.totals;
+    body = {
+      ...body,
+      gamesDone: index + 1,
+      optimizer: { ...body.optimizer, steps: body.optimizer.steps + g.searches },
+      totals: {
+        ...t,
+        searches: t.searches + g.searches,
+        nodes: t.nodes + g.nodes,
+        visited: t.visited + g.stats.visited,
+        violated: t.violated + g.stats.violated,
+        squaredError: t.squaredError + g.stats.squaredError,
+        trainingMs: t.trainingMs + ms,
+        firstWins: t.firstWins + (g.winner === 'first' ? 1 : 0),
+        draws: t.draws + (g.winner === undefined ? 1 : 0),
+        secondWins: t.secondWins + (g.winner === 'second' ? 1 : 0),
+      },
+    };
+    if (++sinceCheckpoint >= o.checkpointEvery || body.gamesDone >= o.games) {
+      save();
+      sinceCheckpoint = 0;
+    }
+    appendFileSync(
+      join(o.outDir, 'games.jsonl'),
+      `${JSON.stringify({
+        game: index + 1,
+        opening: g.opening,
+        result: g.result,
+        reason: g.reason,
+        plies: g.plies,
+        nodes: g.nodes,
+        visited: g.stats.visited,
+        violated: g.stats.violated,
+        rmsError: g.stats.visited > 0 ? Math.sqrt(g.stats.squaredError / g.stats.visited) : 0,
+        searchMs: Math.round(g.searchMs),
+        updateMs: Math.round(g.updateMs),
+        ms: Math.round(ms),
+      })}\n`,
+    );
+    progress('training', g);
+    if (isDue(o.evaluation.every, body.gamesDone)) {
+      if (sinceCheckpoint > 0) save();
+      sinceCheckpoint = 0;
+      await evaluate();
+      progress('training');
+    }
+  }
+  if (sinceCheckpoint > 0) save();
+  if (!stoppedEarly && body.gamesDone >= o.games) {
+    await evaluate();
+    writeCurve();
+  }
+  return Result.ok({ checkpoint: body, resumed, stoppedEarly, bookSource: book.value.source });
+};
+
+const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(0) : x > 0 ? '+inf' : '-inf');

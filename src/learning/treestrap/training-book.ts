@@ -1,0 +1,88 @@
+/**
+ * The small opening book of the training games (the paper kept self-play diverse with "a small
+ * opening book"): chess, the first `size` positions of data/openings/chess-balanced.epd; shogi, the
+ * first `plies` moves of the lines of ../shared/data/shogi/taya36.sfen, duplicates dropped, the
+ * first `size` of them. When the file is missing, a few built-in lines stand in.
+ */
+import { existsSync } from 'node:fs';
+import type { GameKind } from '../../core/game.js';
+import { KishiError, Result } from '../../core/result.js';
+import type { Opening } from '../../match/openings.js';
+import { loadOpenings, parseOpening } from '../../match/openings.js';
+import { randomInt, seededRng } from '../../match/rng.js';
+import { resolveModelPath } from '../../player/weights-file.js';
+
+export const DEFAULT_BOOKS: Readonly<Record<GameKind, string>> = {
+  chess: 'data/openings/chess-balanced.epd',
+  shogi: '../shared/data/shogi/taya36.sfen',
+};
+
+/** Built-in stand-ins: common first moves. */
+const BUILT_IN: Readonly<Record<GameKind, readonly string[]>> = {
+  chess: [
+    'startpos moves e2e4 e7e5',
+    'startpos moves e2e4 c7c5',
+    'startpos moves e2e4 e7e6',
+    'startpos moves e2e4 c7c6',
+    'startpos moves d2d4 d7d5',
+    'startpos moves d2d4 g8f6',
+    'startpos moves c2c4 e7e5',
+    'startpos moves g1f3 d7d5',
+  ],
+  shogi: [
+    'startpos moves 7g7f 3c3d',
+    'startpos moves 7g7f 8c8d',
+    'startpos moves 2g2f 8c8d',
+    'startpos moves 2g2f 3c3d',
+    'startpos moves 5g5f 3c3d',
+    'startpos moves 6g6f 8c8d',
+    'startpos moves 7g7f 3c3d 2g2f 4c4d',
+    'startpos moves 7g7f 8c8d 2g2f 8d8e',
+  ],
+};
+
+export interface TrainingBook {
+  readonly openings: readonly Opening[];
+  /** The file read, or `built-in`. */
+  readonly source: string;
+}
+
+/**
+ * Loads the book: `file` (default per game) resolved against the working directory, then the
+ * package root. `plies` cuts every line to its first moves (shogi default 8; chess keeps the EPD positions).
+ */
+export const loadTrainingBook = (game: GameKind, file: string | undefined, size: number, plies?: number): Result<TrainingBook, KishiError> => {
+  const path = resolveModelPath(file ?? DEFAULT_BOOKS[game]);
+  let openings: Opening[];
+  let source: string;
+  if (existsSync(path)) {
+    const loaded = loadOpenings(game, 'standard', path);
+    if (loaded.isErr) return Result.err(loaded.error);
+    openings = loaded.value;
+    source = path;
+  } else if (file !== undefined) {
+    return Result.err(new KishiError('ERR_OPENING', `opening book ${path} does not exist`));
+  } else {
+    openings = BUILT_IN[game].map((line, i) => parseOpening(game, 'standard', line, `built-in:${i + 1}`).unwrap());
+    source = 'built-in';
+  }
+  const cut = plies ?? (game === 'shogi' ? 8 : undefined);
+  const seen = new Set<string>();
+  const out: Opening[] = [];
+  for (const o of openings) {
+    const moves = cut !== undefined ? o.moves.slice(0, cut) : o.moves;
+    const key = `${o.start} ${moves.join(' ')}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ ...o, moves });
+    if (out.length >= size) break;
+  }
+  return Result.ok({ openings: out, source });
+};
+
+/** The opening of training game `index` (0-based): a seeded draw, the same on every run and resume. */
+export const openingFor = (book: TrainingBook, seed: number, index: number): Opening => {
+  const rng = seededRng((seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
+  rng();
+  return book.openings[randomInt(rng, book.openings.length)]!;
+};
