@@ -3,7 +3,7 @@
  * with faults injected all along, and reports time forfeits, stuck games, crashes and schema violations.
  *
  *   npx vite-node scripts/lichess-soak.ts -- --games 100 --concurrency 4 --engine test --seed 1
- *   npx vite-node scripts/lichess-soak.ts -- --games 20 --engine alphabeta --clock 20+0.2
+ *   npx vite-node scripts/lichess-soak.ts -- --games 20 --engine alphabeta --clock 20+1 [--ponder]
  *
  * Faults (seeded): game streams that stall silently or drop at a random ply, 429s (JSON and HTML) and
  * 502/504/dropped/applied-then-504 answers on random moves, chunk modes cycling (split, merged, normal),
@@ -37,10 +37,11 @@ interface Args {
   seed: number;
   clockS: number;
   incS: number;
+  ponder: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { games: 100, concurrency: 4, engine: 'test', seed: 1, clockS: 60, incS: 1 };
+  const args: Args = { games: 100, concurrency: 4, engine: 'test', seed: 1, clockS: 60, incS: 1, ponder: false };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1] ?? '';
     switch (argv[i]) {
@@ -59,6 +60,9 @@ function parseArgs(argv: readonly string[]): Args {
       case '--seed':
         args.seed = Number(v);
         i++;
+        break;
+      case '--ponder':
+        args.ponder = true;
         break;
       case '--clock': {
         const [a, b] = v.split('+');
@@ -157,6 +161,7 @@ async function main(): Promise<void> {
     config,
     token,
     moveOverheadMs: fileConfig.engine.moveOverheadMs,
+    ponder: args.ponder,
     dispatcher,
     recordsDir,
     timings: {
@@ -273,6 +278,7 @@ async function main(): Promise<void> {
     JSON.stringify(
       {
         engine: args.engine,
+        ponder: args.ponder,
         clock: `${args.clockS}+${args.incS}`,
         concurrency: args.concurrency,
         seed: args.seed,

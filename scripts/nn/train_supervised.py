@@ -27,7 +27,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kishi_nn.chunks import Chunks, chunk_files  # noqa: E402
 from kishi_nn.export import write_model  # noqa: E402
-from kishi_nn.model import PolicyValueNet  # noqa: E402
+from kishi_nn.model import PolicyValueNet, shogi_mirror_permutation  # noqa: E402
 
 
 def batches(n: int, size: int, rng: np.random.Generator | None):
@@ -36,11 +36,19 @@ def batches(n: int, size: int, rng: np.random.Generator | None):
         yield np.sort(order[i : i + size])
 
 
-def losses(model, data: Chunks, idx: np.ndarray, value_mix: float, device):
+def losses(model, data: Chunks, idx: np.ndarray, value_mix: float, device, mirror=None, rng=None):
     x = torch.from_numpy(data.planes(idx)).to(device)
     target, legal = data.policy(idx)
     target_t = torch.from_numpy(target).to(device)
     legal_t = torch.from_numpy(legal).to(device)
+    if mirror is not None and rng is not None:
+        # Mirror a random half of the batch (index i of the mirrored policy is index perm[i] of the original).
+        flip = torch.from_numpy(rng.random(len(idx)) < 0.5).to(device)
+        inv = torch.empty_like(mirror)
+        inv[mirror] = torch.arange(len(mirror))
+        x = torch.where(flip[:, None, None, None], x.flip(3), x)
+        target_t = torch.where(flip[:, None], target_t[:, inv], target_t)
+        legal_t = torch.where(flip[:, None], legal_t[:, inv], legal_t)
     search = data.value[idx]
     result = data.result[idx].astype(np.float32)
     result[result == -128] = np.nan
@@ -75,6 +83,7 @@ def main() -> None:
     ap.add_argument("--checkpoint", default=None, help="where to save the PyTorch weights (default: records/nn/<name>.pt)")
     ap.add_argument("--reference", default=None, help="reference positions chunk (default: made with node)")
     ap.add_argument("--notes", default="")
+    ap.add_argument("--mirror", action="store_true", help="shogi: mirror half of each batch left-right (data augmentation)")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -92,6 +101,7 @@ def main() -> None:
     print(f"{n} positions from {len(files)} chunks ({', '.join(data.phases)}); training {train_n}, holdout {n_val}", flush=True)
 
     model = PolicyValueNet(args.encoding, args.blocks, args.filters).to(device)
+    mirror = shogi_mirror_permutation().to(device) if args.mirror and args.encoding == "kishi-shogi-1" else None
     opt = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9, nesterov=True, weight_decay=args.weight_decay)
     steps_total = max(1, int(math.ceil(train_n / args.batch) * args.epochs))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps_total, pct_start=0.1)
@@ -119,7 +129,7 @@ def main() -> None:
         for idx in batches(train_n, args.batch, rng):
             if step >= steps_total:
                 break
-            pol, val, top1 = losses(model, data, idx, args.value_mix, device)
+            pol, val, top1 = losses(model, data, idx, args.value_mix, device, mirror, rng)
             loss = pol + args.value_weight * val
             opt.zero_grad()
             loss.backward()
@@ -154,6 +164,7 @@ def main() -> None:
         "optimizer": f"SGD nesterov momentum 0.9, one-cycle lr max {args.lr}, weight decay {args.weight_decay}",
         "loss": f"masked policy cross-entropy + {args.value_weight} * value MSE against {args.value_mix} * search value + {1 - args.value_mix} * game result",
         "history": history,
+        "augmentation": "left-right mirror of half of each batch" if mirror is not None else "none",
         "device": str(device),
         "seconds": round(time.time() - t0),
     }

@@ -41,6 +41,7 @@ const lichessFactory: ServerFactory = {
         config: config.lichess,
         token,
         moveOverheadMs: config.engine.moveOverheadMs,
+        ponder: config.engine.ponder,
         dispatcher,
         recordsDir: config.records.dir,
         ...(config.log.transcripts ? { transcript: fileTranscript(join(config.log.dir, 'lichess-wire.log')) } : {}),

@@ -23,6 +23,7 @@ import type { Command } from 'commander';
 import { GAME_KINDS, type GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import type { TrainSettings } from '../learning/treestrap/checkpoint.js';
+import { fitSnapshots } from '../learning/treestrap/ratings.js';
 import { INIT_KINDS, PAPER_MIN_DEPTH, PAPER_STEP_SIZES, TREESTRAP_METHODS, type InitKind, type TreestrapMethod } from '../learning/treestrap/methods.js';
 import { TABLE_WALKS, type TableWalk } from '../learning/treestrap/table-delta.js';
 import { REFERENCES, runTraining, type Reference, type TrainerProgress } from '../learning/treestrap/trainer.js';
@@ -134,11 +135,9 @@ const gitCommit = (): string | undefined => {
   return undefined;
 };
 
-const eloText = (p: TrainerProgress['latest']): string => {
-  if (p === undefined) return 'Elo n/a';
-  const f = (x: number): string => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(0)}` : x > 0 ? '+inf' : '-inf');
-  return `Elo ${p.series} ${f(p.elo)} [${f(p.low)}, ${f(p.high)}] (${p.games} g @${p.x})`;
-};
+const signed = (x: number): string => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(0)}` : x > 0 ? '+inf' : '-inf');
+const eloNumbers = (p: { elo: number; low: number; high: number }): string => `${signed(p.elo)} [${signed(p.low)}, ${signed(p.high)}]`;
+const eloText = (p: TrainerProgress['latest']): string => (p === undefined ? 'Elo n/a' : `${p.series} ${eloNumbers(p)} @${p.x} games`);
 
 /** Writes curve.vl.json and, when vega is installed, curve.svg (x on a log scale, as the paper's Figure 2). */
 export async function plotCurve(outDir: string, curve: { points: readonly { x: number; elo: number; low: number; high: number; series?: string; games?: number }[] }, title: string): Promise<string> {
@@ -237,7 +236,13 @@ export async function treestrapCommand(o: TreestrapCliOptions, given: (key: keyo
       `${ck.settings.method} ${ck.settings.game}: ${ck.gamesDone} games (${t.firstWins}-${t.draws}-${t.secondWins}), ${t.searches} searches, ` +
         `${t.violated} of ${t.visited} visited entries updated, ${(t.trainingMs / 1000).toFixed(0)} s training + ${(t.evaluationMs / 1000).toFixed(0)} s evaluation${r.value.stoppedEarly ? ' (stopped early; run again to continue)' : ''}`,
     );
-    for (const p of ck.curve) console.log(`  after ${p.x} games ${p.series}: +${p.wins} =${p.draws} -${p.losses} ${eloText(p).slice(4 + p.series.length + 1)}`);
+    for (const p of ck.curve) console.log(`  after ${p.x} games ${p.series}: +${p.wins} =${p.draws} -${p.losses}, Elo ${eloNumbers(p)}`);
+    if (ck.pairings.length > 0) {
+      const anchor = ck.settings.init === 'material' ? 'material' : 'untrained';
+      for (const r of fitSnapshots([{ prefix: '', pairings: ck.pairings }], anchor, 0).snapshots) {
+        console.log(`  rating after ${r.x} games (${anchor} = 0): ${eloNumbers({ elo: r.rating, low: r.low, high: r.high })}`);
+      }
+    }
     if (ck.curve.length > 0) {
       const note = await plotCurve(o.out, { points: ck.curve }, `${ck.settings.method} (${ck.settings.game}, init ${ck.settings.init})`);
       console.log(note);
@@ -272,7 +277,7 @@ export function register(train: Command): void {
     .option('--eval <when>', 'evaluation matches: "log" (after 1, 2, 4, 8, ... games), every N games, or 0 (only at the end)', 'log')
     .option('--eval-games <n>', 'games per reference and evaluation (0: none)', '20')
     .option('--eval-nodes <n>', 'nodes per move in evaluation matches', '5000')
-    .option('--eval-against <refs>', `references, comma-separated: ${REFERENCES.join(', ')} (or none)`, 'untrained,material')
+    .option('--eval-against <refs>', `opponents, comma-separated: ${REFERENCES.join(', ')} (or none); previous = the last evaluated weights, so the snapshots form a rated chain`, 'previous,material')
     .option('--eval-max-moves <n>', 'full moves after which an evaluation game is drawn', '150')
     .option('--checkpoint-every <n>', 'games between checkpoints', '1')
     .option('--time-limit <s>', 'stop (checkpointed) after this many seconds; run again to continue')

@@ -4,12 +4,15 @@
  * `train` group; list it in `TRAIN_SUBCOMMANDS` below.
  *
  *   kishi train treestrap --game chess --method treestrap-ab --init random --games 200 --out runs/ts-chess
+ *   kishi train tdleaf --logs records --game chess --weights models/chess-linear.json --out models/chess-tdleaf.json
  */
 import type { Command } from 'commander';
+import { register as registerTdLeaf } from './train-tdleaf.js';
+import { register as registerRatings } from './train-ratings.js';
 import { register as registerTreestrap } from './train-treestrap.js';
 
 /** The subcommand registrars of `kishi train`. */
-export const TRAIN_SUBCOMMANDS: readonly ((train: Command) => void)[] = [registerTreestrap];
+export const TRAIN_SUBCOMMANDS: readonly ((train: Command) => void)[] = [registerTreestrap, registerRatings, registerTdLeaf];
 
 export function register(program: Command): void {
   const train = program.command('train').description('learn the evaluation weights (TreeStrap from self-play; more learners to come)');

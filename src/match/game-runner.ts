@@ -117,6 +117,7 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
     const request: EngineGoRequest = {
       start: setup.opening.start,
       moves: history.slice(),
+      toMove: side,
       ...(cs !== undefined ? { clock: cs } : {}),
       ...(tc.movetimeMs !== undefined ? { movetimeMs: tc.movetimeMs } : {}),
       ...(tc.nodes !== undefined ? { nodes: tc.nodes } : {}),

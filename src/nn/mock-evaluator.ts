@@ -22,16 +22,21 @@ export class MockEvaluator implements Evaluator {
   positions = 0;
   private readonly script: MockScript;
 
-  constructor(spec: EncodingSpec, script: MockScript = () => ({}), maxBatch = 256) {
+  private readonly yieldToEvents: boolean;
+
+  /** With `yieldToEvents`, each call waits for the event loop (timers, messages) like a real backend may. */
+  constructor(spec: EncodingSpec, script: MockScript = () => ({}), maxBatch = 256, yieldToEvents = false) {
     this.spec = spec;
     this.script = script;
     this.maxBatch = maxBatch;
+    this.yieldToEvents = yieldToEvents;
   }
 
-  evaluate(positions: readonly NnInput[]): Promise<NnOutput[]> {
+  async evaluate(positions: readonly NnInput[]): Promise<NnOutput[]> {
     this.calls++;
     this.positions += positions.length;
-    return Promise.resolve(
+    if (this.yieldToEvents) await new Promise((resolve) => setImmediate(resolve));
+    return (
       positions.map((pos) => {
         const a = this.script(pos);
         const n = pos.moveCount;
@@ -40,7 +45,7 @@ export class MockEvaluator implements Evaluator {
         for (let i = 0; i < n; i++) sum += priors[i] = a.weights !== undefined ? Math.max(0, a.weights[i] ?? 0) : 1;
         for (let i = 0; i < n; i++) priors[i] = sum > 0 ? priors[i]! / sum : 1 / n;
         return { priors, value: a.value ?? 0 };
-      }),
+      })
     );
   }
 

@@ -86,3 +86,27 @@ def export_onnx(model: PolicyValueNet, path: str) -> None:
         opset_version=13,
         do_constant_folding=True,
     )
+
+
+def shogi_mirror_permutation() -> "torch.Tensor":
+    """Policy index permutation of the left-right mirror of a shogi position (kishi-shogi-1).
+
+    Shogi's rules are symmetric under mirroring the files, so a mirrored position with the mirrored
+    policy target is another valid training example. Directions (dr, dc) become (dr, -dc), the two
+    knight planes swap, drops keep their plane; squares (row, col) become (row, 8 - col).
+    """
+    dir_map = [0, 7, 6, 5, 4, 3, 2, 1]
+    plane_map = []
+    for plane in range(139):
+        if plane >= 132:
+            plane_map.append(plane)
+            continue
+        promo, p = (66, plane - 66) if plane >= 66 else (0, plane)
+        q = 129 - p if p >= 64 else dir_map[p // 8] * 8 + p % 8  # 64 <-> 65
+        plane_map.append(promo + q)
+    perm = []
+    for plane in range(139):
+        for sq in range(81):
+            r, c = divmod(sq, 9)
+            perm.append(plane_map[plane] * 81 + r * 9 + (8 - c))
+    return torch.tensor(perm)

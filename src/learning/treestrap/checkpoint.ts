@@ -89,6 +89,19 @@ export interface CheckpointBody {
   /** The weights before training: the "untrained" reference of the evaluations. */
   readonly initialTheta: readonly number[];
   readonly curve: readonly CurvePointRecord[];
+  /** Every evaluation match, for the Bradley-Terry rating of the snapshots (ratings.ts). */
+  readonly pairings: readonly PairingRecord[];
+  /** The weights at the last evaluation point (the `previous` reference of the next one). */
+  readonly lastSnapshot?: { readonly x: number; readonly theta: readonly number[] };
+}
+
+/** W/D/L of `player` against `opponent` (names: `games-N`, `untrained`, `material`). */
+export interface PairingRecord {
+  readonly player: string;
+  readonly opponent: string;
+  readonly wins: number;
+  readonly draws: number;
+  readonly losses: number;
 }
 
 const bad = (file: string, why: string): Result<never, KishiError> =>
@@ -132,6 +145,7 @@ export const parseCheckpoint = (text: string, file: string): Result<CheckpointBo
   }
   if (!Array.isArray(parsed.initialTheta) || parsed.initialTheta.length !== parsed.features) return bad(file, 'initialTheta has the wrong length');
   if (!Number.isInteger(parsed.gamesDone) || parsed.gamesDone < 0) return bad(file, 'gamesDone is not a count');
+  if (!Array.isArray(parsed.curve) || !Array.isArray(parsed.pairings)) return bad(file, 'curve or pairings missing');
   return Result.ok(parsed);
 };
 

@@ -7,9 +7,10 @@
  * Conventions are the alpha-beta search's (src/search/alphabeta/search.ts), so that the methods are
  * compared on equal terms: the games' rules inside the tree (repetition, fifty moves, material,
  * sennichite), check extension by one ply, mate scores by distance, and a full quiescence search
- * (captures and promotions, every evasion in check) at the leaves. A quiescence search with the
- * full window returns its exact minimax value, so the leaves may use alpha-beta inside it; the
- * interior of the tree is never pruned.
+ * (captures and promotions, every evasion in check) at the leaves. The interior of the tree is never
+ * pruned; a leaf's quiescence search gets the window (-inf, -best) of its parent's best value so
+ * far, which keeps the parent's value exact (a leaf that fails high cannot be the best move) while
+ * sparing the exact value of leaves that do not matter.
  *
  * Interior nodes are the nodes searched with depth >= 1 that have legal moves and are not decided
  * by the rules: the nodes that would get a table entry in the alpha-beta search (d = 1).
@@ -104,7 +105,7 @@ export class MinimaxTreeSearch {
       for (let i = 0; i < n; i++) {
         const m = rootMoves[i]!;
         board.make(m);
-        const v = -this.minimax(depth - 1, 1);
+        const v = -this.minimax(depth - 1, 1, -best);
         board.unmake();
         if (this.stopped) break;
         if (v > best) {
@@ -113,11 +114,11 @@ export class MinimaxTreeSearch {
         }
       }
       if (this.stopped) break;
-      visitor.node(board, 0, best);
+      visitor.node(board, 0, best + 0);
       visitor.iterationDone(depth);
       completed = depth;
       bestMove = move;
-      bestScore = best;
+      bestScore = best + 0;
       const mp = matePlies(best);
       if (mp !== 0 && Math.abs(mp) <= depth) break;
       if (this.nodes >= this.nodeLimit || performance.now() - this.start >= softMs * 0.55) break;
@@ -130,7 +131,8 @@ export class MinimaxTreeSearch {
     else if (this.hardMs !== Infinity && performance.now() - this.start >= this.hardMs) this.stopped = true;
   }
 
-  private minimax(depth: number, ply: number): number {
+  /** Exact value of an interior node; a leaf's value is exact below `beta`, else a lower bound >= beta. */
+  private minimax(depth: number, ply: number, beta: number): number {
     const board = this.board;
     const rule = board.ruleState();
     if (rule !== RULE_NONE) {
@@ -139,7 +141,7 @@ export class MinimaxTreeSearch {
     }
     const inCheck = board.inCheck();
     if (inCheck && this.checkExtension && ply < 2 * this.rootDepth + 4) depth += 1;
-    if (depth <= 0 || ply >= MAX_PLY - 4) return this.quiesce(-INFINITE, INFINITE, ply, inCheck);
+    if (depth <= 0 || ply >= MAX_PLY - 4) return this.quiesce(-INFINITE, beta, ply, inCheck);
     if ((++this.nodes & POLL_MASK) === 0 || this.nodes >= this.nodeLimit) {
       this.poll();
       if (this.stopped) return 0;
@@ -150,12 +152,12 @@ export class MinimaxTreeSearch {
     let best = -INFINITE;
     for (let i = 0; i < n; i++) {
       board.make(list[i]!);
-      const v = -this.minimax(depth - 1, ply + 1);
+      const v = -this.minimax(depth - 1, ply + 1, -best);
       board.unmake();
       if (this.stopped) return 0;
       if (v > best) best = v;
     }
-    this.visitor.node(board, ply, best);
+    this.visitor.node(board, ply, best + 0);
     return best;
   }
 

@@ -26,7 +26,8 @@ import { stringifyResultJson } from '../../match/json.js';
 import { seededRng } from '../../match/rng.js';
 import { featureSetOf } from '../../player/weights-file.js';
 import { createTrainingAdapter } from './adapter-factory.js';
-import { loadCheckpoint, saveCheckpoint, writeFileAtomic, type CheckpointBody, type CurvePointRecord, type TrainSettings } from './checkpoint.js';
+import { loadCheckpoint, saveCheckpoint, writeFileAtomic, type CheckpointBody, type CurvePointRecord, type PairingRecord, type TrainSettings } from './checkpoint.js';
+import { fitSnapshots, snapshotName, type SnapshotRating } from './ratings.js';
 import { curvePoint, evaluationMatch } from './evaluation.js';
 import { RANDOM_INIT_SCALE, type TreestrapMethod } from './methods.js';
 import { playTrainingGame, type TrainingGameResult } from './self-play.js';
@@ -34,7 +35,12 @@ import type { TableWalk } from './table-delta.js';
 import { loadTrainingBook, openingFor } from './training-book.js';
 import { TrainingSearch } from './training-search.js';
 
-export const REFERENCES = ['untrained', 'material'] as const;
+/**
+ * Evaluation opponents: `previous` (the weights at the last evaluation point, the untrained ones at
+ * the first), `untrained` (the initial weights: the random ones, or the material ones with
+ * `--init material`), `material` (the shipped material-only weights).
+ */
+export const REFERENCES = ['previous', 'untrained', 'material'] as const;
 export type Reference = (typeof REFERENCES)[number];
 
 export interface EvaluationPlan {
@@ -73,8 +79,8 @@ export interface TrainerProgress {
   readonly positionsPerSecond: number;
   /** Entries visited per second. */
   readonly visitedPerSecond: number;
-  /** The latest curve point (against the first reference), if any. */
-  readonly latest?: CurvePointRecord;
+  /** The Bradley-Terry rating of the latest snapshot, if any. */
+  readonly latest?: { readonly x: number; readonly series: string; readonly elo: number; readonly low: number; readonly high: number; readonly games: number };
   readonly phase: 'training' | 'evaluating';
   readonly lastGame?: TrainingGameResult;
 }
@@ -145,6 +151,7 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
       theta: Array.from(theta),
       initialTheta: Array.from(theta),
       curve: [],
+      pairings: [],
     };
   }
   const s = body.settings;
@@ -185,7 +192,8 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     writeWeights(join(o.outDir, 'weights.json'));
   };
   const writeCurve = (): void => {
-    const curve = { kind: 'kishi-curve', x: 'training games', method: s.method, game: s.game, init: s.init, points: body.curve };
+    const rated = ratings().map((r) => ({ x: r.x, series: ratingLabel, elo: r.rating, low: r.low, high: r.high, games: r.games }));
+    const curve = { kind: 'kishi-curve', x: 'training games', method: s.method, game: s.game, init: s.init, points: [...rated, ...body.curve] };
     writeFileSync(join(o.outDir, 'curve.json'), stringifyResultJson(curve));
   };
 
@@ -193,7 +201,8 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
   let sessionVisited = 0;
   let sessionMs = 0;
   const progress = (phase: TrainerProgress['phase'], lastGame?: TrainingGameResult): void => {
-    const latest = [...body.curve].reverse().find((p) => p.series === `vs ${o.evaluation.references[0] ?? 'untrained'}`);
+    const r = body.lastSnapshot !== undefined ? ratings().find((x) => x.x === body.lastSnapshot!.x) : undefined;
+    const latest = r !== undefined ? { x: r.x, series: ratingLabel, elo: r.rating, low: r.low, high: r.high, games: r.games } : undefined;
     o.onProgress?.({
       gamesDone: body.gamesDone,
       gamesTarget: o.games,
@@ -205,28 +214,50 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     });
   };
 
+  /** Name of the initial weights in the pairings: `material` when they are the material weights. */
+  const initialName = s.init === 'material' ? 'material' : 'untrained';
+  const ratingLabel = `rating (${initialName} = 0)`;
+  const ratings = (): SnapshotRating[] => (body.pairings.length > 0 ? fitSnapshots([{ prefix: '', pairings: body.pairings }], initialName, 0).snapshots : []);
   const evaluate = async (): Promise<void> => {
     const plan = o.evaluation;
     if (plan.references.length === 0 || plan.games <= 0) return;
-    if (body.curve.some((p) => p.x === body.gamesDone)) return;
+    if (body.lastSnapshot?.x === body.gamesDone) return;
     progress('evaluating');
     const e0 = performance.now();
-    const points: CurvePointRecord[] = [];
+    const me = snapshotName(body.gamesDone);
+    const opponents = new Map<string, Float64Array>();
     for (const ref of plan.references) {
-      const refTheta = ref === 'untrained' ? initialTheta : adapter.materialTheta();
+      if (ref === 'previous') {
+        if (body.lastSnapshot !== undefined) opponents.set(snapshotName(body.lastSnapshot.x), Float64Array.from(body.lastSnapshot.theta));
+        else opponents.set(initialName, initialTheta);
+      } else if (ref === 'untrained') opponents.set(initialName, initialTheta);
+      else opponents.set('material', adapter.materialTheta());
+    }
+    const points: CurvePointRecord[] = [];
+    const pairings: PairingRecord[] = [];
+    for (const [name, refTheta] of opponents) {
       const m = await evaluationMatch(
         s.game,
-        { name: `learned-${body.gamesDone}`, theta },
-        { name: ref, theta: refTheta },
+        { name: me, theta },
+        { name, theta: refTheta },
         { games: plan.games, nodes: plan.nodes, openings: book.value.openings, seed: s.seed + 1000 + body.gamesDone, maxMoves: plan.maxMoves },
       );
-      const p = curvePoint(m, body.gamesDone, `vs ${ref}`);
+      const p = curvePoint(m, body.gamesDone, `vs ${name.startsWith('games-') ? 'previous' : name}`);
       points.push(p);
-      log(`after ${body.gamesDone} games: vs ${ref} +${p.wins} =${p.draws} -${p.losses}, Elo ${fmt(p.elo)} [${fmt(p.low)}, ${fmt(p.high)}]`);
+      pairings.push({ player: me, opponent: name, wins: p.wins, draws: p.draws, losses: p.losses });
+      log(`after ${body.gamesDone} games: vs ${name} +${p.wins} =${p.draws} -${p.losses}, Elo ${fmt(p.elo)} [${fmt(p.low)}, ${fmt(p.high)}]`);
     }
     mkdirSync(join(o.outDir, 'snapshots'), { recursive: true });
     writeWeights(join(o.outDir, 'snapshots', `games-${String(body.gamesDone).padStart(5, '0')}.json`));
-    body = { ...body, curve: [...body.curve, ...points], totals: { ...body.totals, evaluationMs: body.totals.evaluationMs + performance.now() - e0 } };
+    body = {
+      ...body,
+      curve: [...body.curve, ...points],
+      pairings: [...body.pairings, ...pairings],
+      lastSnapshot: { x: body.gamesDone, theta: Array.from(theta) },
+      totals: { ...body.totals, evaluationMs: body.totals.evaluationMs + performance.now() - e0 },
+    };
+    const r = ratings().find((x) => x.x === body.gamesDone);
+    if (r !== undefined) log(`after ${body.gamesDone} games: ${ratingLabel} ${fmt(r.rating)} [${fmt(r.low)}, ${fmt(r.high)}]`);
     writeCurve();
     save();
   };

@@ -86,10 +86,13 @@ export function positionCommand(protocol: EngineProtocol, start: string, moves: 
 
 const ms = (x: number): string => String(Math.max(0, Math.floor(x)));
 
-/** The `go` command for a request (see the module comment, step 3). */
-export function goCommand(protocol: EngineProtocol, req: Pick<EngineGoRequest, 'clock' | 'movetimeMs' | 'nodes' | 'depth'>): string {
+/** The clocks with the two sides' names exchanged (for engines that read USI clocks swapped). */
+export const swappedClock = (c: ClockState): ClockState => ({ ...c, firstMs: c.secondMs, secondMs: c.firstMs, firstIncMs: c.secondIncMs, secondIncMs: c.firstIncMs });
+
+/** The `go` command for a request (see the module comment, step 3); `swap`: {@link swappedClock}. */
+export function goCommand(protocol: EngineProtocol, req: Pick<EngineGoRequest, 'clock' | 'movetimeMs' | 'nodes' | 'depth' | 'toMove'>, swap = false): string {
   const parts = ['go'];
-  const c: ClockState | undefined = req.clock;
+  const c: ClockState | undefined = req.clock !== undefined && swap ? swappedClock(req.clock) : req.clock;
   if (c !== undefined) {
     if (protocol === 'uci') {
       parts.push('wtime', ms(c.firstMs), 'btime', ms(c.secondMs));
@@ -98,7 +101,10 @@ export function goCommand(protocol: EngineProtocol, req: Pick<EngineGoRequest, '
       if (req.movetimeMs !== undefined) parts.push('movetime', ms(req.movetimeMs));
     } else {
       parts.push('btime', ms(c.firstMs), 'wtime', ms(c.secondMs));
-      if (c.firstIncMs > 0 || c.secondIncMs > 0) parts.push('binc', ms(c.firstIncMs), 'winc', ms(c.secondIncMs));
+      // USI has increments or byoyomi, not both: the mover's own control decides (some engines,
+      // gpsusi among them, abort on `binc`).
+      const moverInc = req.toMove === undefined ? Math.max(c.firstIncMs, c.secondIncMs) : req.toMove === 'first' ? c.firstIncMs : c.secondIncMs;
+      if (moverInc > 0) parts.push('binc', ms(c.firstIncMs), 'winc', ms(c.secondIncMs));
       else parts.push('byoyomi', ms(c.byoyomiMs));
     }
   } else if (req.movetimeMs !== undefined) {
@@ -240,7 +246,7 @@ export class EngineClient implements MatchEngine {
     try {
       this.proc.send(positionCommand(this.protocol, req.start, req.moves));
       const t0 = performance.now();
-      this.proc.send(goCommand(this.protocol, req));
+      this.proc.send(goCommand(this.protocol, req, this.opts.spec.swapClocks === true));
       const r = await this.proc.waitFor(isBest, req.deadlineMs ?? 2 ** 31 - 1, onOther);
       if ('line' in r) {
         const t = r.line.trim().split(/\s+/);

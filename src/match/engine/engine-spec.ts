@@ -9,7 +9,8 @@
  * Keys: `name`, `cmd`, `args` (space-separated), `dir` (working directory), `proto` (uci|usi,
  * default by game), `option.<Name>` (setoption), `rating` (a gauntlet anchor), and per-engine time
  * overrides `tc` (cutechess syntax, seconds), `byoyomi` (seconds), `movetime` (ms), `nodes`,
- * `depth`. Values may hold spaces and `=`, not commas.
+ * `depth`; `swapclocks` (USI engines that read btime/wtime the wrong way round, see
+ * {@link EngineSpec.swapClocks}). Values may hold spaces and `=`, not commas.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -45,9 +46,15 @@ export interface EngineSpec {
   readonly rating?: number;
   /** The spec named Kishi itself (`cmd=kishi`): the command is resolved per game. */
   readonly kishi: boolean;
+  /**
+   * USI only: send each side's clock under the other's name (`btime` <-> `wtime`, `binc` <-> `winc`),
+   * for engines that read them swapped. Debian's Fairy-Stockfish 11.1 does: asked to move as sente
+   * with `go btime 2000 wtime 300000` it thinks for seconds, with the times swapped for 0.1 s.
+   */
+  readonly swapClocks?: boolean;
 }
 
-const KEYS = ['name', 'cmd', 'args', 'dir', 'proto', 'option.', 'rating', 'tc', 'byoyomi', 'movetime', 'nodes', 'depth'];
+const KEYS = ['name', 'cmd', 'args', 'dir', 'proto', 'option.', 'rating', 'tc', 'byoyomi', 'movetime', 'nodes', 'depth', 'swapclocks'];
 
 /** Parses one engine spec string. */
 export function parseEngineSpec(text: string): Result<EngineSpec, KishiError> {
@@ -99,6 +106,7 @@ export function parseEngineSpec(text: string): Result<EngineSpec, KishiError> {
     time,
     ...(rating.unwrap() !== undefined ? { rating: rating.unwrap()! } : {}),
     kishi: cmd === 'kishi',
+    ...(r['swapclocks'] !== undefined && ['', 'true', '1', 'yes'].includes(r['swapclocks']) ? { swapClocks: true } : {}),
   });
 }
 

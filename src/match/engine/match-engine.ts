@@ -7,6 +7,7 @@
  */
 import type { KishiError, Result } from '../../core/result.js';
 import type { ClockState, SearchInfo } from '../../player/player.js';
+import type { Side } from '../../core/game.js';
 
 /** One search request: position and time, in protocol text. */
 export interface EngineGoRequest {
@@ -16,6 +17,8 @@ export interface EngineGoRequest {
   readonly moves: readonly string[];
   /** The clocks when the game has any. */
   readonly clock?: ClockState;
+  /** Who is to move (USI: an engine on byoyomi is not sent the opponent's increments). */
+  readonly toMove?: Side;
   readonly movetimeMs?: number;
   readonly nodes?: number;
   readonly depth?: number;

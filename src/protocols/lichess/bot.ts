@@ -58,6 +58,8 @@ export interface LichessBotOptions {
   readonly config: LichessConfig;
   readonly token: string;
   readonly moveOverheadMs: number;
+  /** Think on the opponent's time (config `engine.ponder`). */
+  readonly ponder?: boolean;
   readonly dispatcher: Dispatcher;
   /** `records.dir`; records go to `<dir>/lichess/`. Undefined: no records. */
   readonly recordsDir?: string;
@@ -253,6 +255,7 @@ export class LichessBot implements GameServer {
       backoff: { minMs: this.timings.reconnectMinMs, maxMs: this.timings.reconnectMaxMs },
       blockedFor: () => this.client.blockedFor('streamEvent'),
       log: this.log,
+      transcript: this.client.wire(),
     });
     void this.eventStream.start();
   }
@@ -377,6 +380,7 @@ export class LichessBot implements GameServer {
       me: { id: me.id, username: me.username },
       config: this.config,
       moveOverheadMs: this.opts.moveOverheadMs,
+      ponder: this.opts.ponder ?? false,
       acquirePlayer: (v) => this.opts.dispatcher.acquire('chess', v),
       engineName: this.opts.dispatcher.engineName('chess'),
       recordsDir: this.opts.recordsDir !== undefined ? join(this.opts.recordsDir, 'lichess') : undefined,

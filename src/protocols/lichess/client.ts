@@ -156,6 +156,11 @@ export class LichessClient {
     });
   }
 
+  /** The wire transcript (streams write their lines to it too). */
+  wire(): Transcript {
+    return this.transcript;
+  }
+
   /** Names the account in the User-Agent, once `/api/account` has told us who we are. */
   setUser(username: string): void {
     this.userAgent = `kishi/${kishiVersion()} user:${username}`;

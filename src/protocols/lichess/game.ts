@@ -52,6 +52,8 @@ export interface GameDeps {
   readonly me: { readonly id: string; readonly username: string };
   readonly config: LichessConfig;
   readonly moveOverheadMs: number;
+  /** Think on the opponent's time (config `engine.ponder`); not in correspondence games. */
+  readonly ponder?: boolean;
   /** Leases a Player for this game's variant. */
   readonly acquirePlayer: (variant: string) => Promise<Result<PlayerLease, KishiError>>;
   readonly engineName: string;
@@ -79,9 +81,13 @@ export interface GameEnd {
 }
 
 interface PendingSearch {
+  /** The moves searched, space-separated; for a ponder search, they end with our move and the guess. */
   readonly key: string;
   readonly ply: number;
   hardStop?: NodeJS.Timeout;
+  /** Searching on the opponent's time until `ponderhit`. */
+  pondering: boolean;
+  readonly player?: { ponderhit(): void; stop(): void };
 }
 
 interface ChosenMove {
@@ -141,7 +147,7 @@ export class LichessGame {
   private resolveRun: ((end: GameEnd) => void) | undefined;
   private readonly done: Promise<GameEnd>;
   /** Counters for tests and the soak benchmark. */
-  readonly stats = { searches: 0, movesSent: 0, moveFailures: 0, resyncs: 0 };
+  readonly stats = { searches: 0, ponders: 0, movesSent: 0, moveFailures: 0, resyncs: 0 };
 
   constructor(private readonly deps: GameDeps) {
     this.done = new Promise<GameEnd>((resolve) => (this.resolveRun = resolve));
@@ -155,6 +161,7 @@ export class LichessGame {
       backoff: { minMs: deps.timings.reconnectMinMs, maxMs: deps.timings.reconnectMaxMs },
       blockedFor: () => deps.client.blockedFor('streamGame'),
       log: deps.log,
+      transcript: deps.client.wire(),
     });
   }
 
@@ -285,6 +292,7 @@ export class LichessGame {
       if (plies < 2) this.greet();
     }
     const ourTurn = line.turn() === color;
+    if (ourTurn) this.ponderhit();
     this.answerOffers(state, color);
     this.updateAbortTimer(plies, ourTurn);
     if (ourTurn) {
@@ -359,7 +367,10 @@ export class LichessGame {
 
   private dropStaleSearch(): void {
     const s = this.search;
-    if (s === undefined || s.key === this.key()) return;
+    const key = this.key();
+    if (s === undefined || s.key === key) return;
+    // A ponder search stays while the game is still on its way to the guessed position.
+    if (s.pondering && key !== '' && s.key.startsWith(`${key} `)) return;
     clearTimeout(s.hardStop);
     this.search = undefined;
     void this.lease?.then((r) => {
@@ -384,11 +395,49 @@ export class LichessGame {
     };
   }
 
-  private async think(key: string, ply: number): Promise<void> {
+  /** The opponent played the move we ponder on: the ponder search goes on, now on our clock. */
+  private ponderhit(): void {
+    const s = this.search;
+    if (s === undefined || !s.pondering || s.key !== this.key()) return;
+    s.pondering = false;
+    this.armHardStop(s, this.hardLimitMs(s.ply));
+    s.player?.ponderhit();
+  }
+
+  /** The longest a search may run before the guard stops it, milliseconds. */
+  private hardLimitMs(ply: number): number {
+    const clock = this.clockState();
+    if (this.full?.clock === undefined) return this.deps.config.correspondence.moveTimeMs * 1.5 + 1000;
+    if (ply < 2) return this.firstMoveLimitMs();
+    const ours = this.ourColor === 'white' ? (clock?.firstMs ?? 0) : (clock?.secondMs ?? 0);
+    return Math.max(20, (ours - this.deps.moveOverheadMs) * 0.8);
+  }
+
+  /** Our first move: within `firstMoveMs` and the abort window lichess gives (`expiration`). */
+  private firstMoveLimitMs(): number {
+    const window = this.state?.expiration?.millisToMove;
+    const cap = window !== undefined ? Math.max(100, window - Date.now() + this.stateAt - this.deps.moveOverheadMs) : Infinity;
+    return Math.max(50, Math.min(this.deps.config.firstMoveMs, cap));
+  }
+
+  private armHardStop(pending: PendingSearch, hardMs: number): void {
+    clearTimeout(pending.hardStop);
+    // A guard only: the Player plans its own time from the clock; this stops a search that overruns it.
+    pending.hardStop = setTimeout(() => {
+      if (this.search === pending && !pending.pondering) {
+        this.deps.log.warn(`game ${this.id}: search overran ${Math.round(hardMs)} ms; stopping it`);
+        pending.player?.stop();
+      }
+    }, hardMs);
+  }
+
+  /** Searches the current position, or with `ponderMoves` the position after our move and the guessed reply. */
+  private async think(key: string, ply: number, ponderMoves?: readonly string[]): Promise<void> {
     const full = this.full;
     const line = this.line;
     if (full === undefined || line === undefined || this.lease === undefined) return;
-    const pending: PendingSearch = { key, ply };
+    const pondering = ponderMoves !== undefined;
+    let pending: PendingSearch = { key: pondering ? ponderMoves.join(' ') : key, ply: pondering ? ponderMoves.length : ply, pondering };
     this.search = pending;
     const leased = await this.lease;
     if (leased.isErr) {
@@ -399,39 +448,24 @@ export class LichessGame {
     }
     if (this.search !== pending || this.ended) return;
     const player = leased.value.player;
+    pending = { ...pending, player };
+    this.search = pending;
     const clock = this.clockState();
-    const correspondence = full.clock === undefined;
-    const ourFirstMove = ply < 2;
     let movetimeMs: number | undefined;
-    let hardMs: number;
-    if (correspondence) {
-      movetimeMs = this.deps.config.correspondence.moveTimeMs;
-      hardMs = movetimeMs * 1.5 + 1000;
-    } else if (ourFirstMove) {
-      const window = this.state?.expiration?.millisToMove;
-      const cap = window !== undefined ? Math.max(100, window - Date.now() + this.stateAt - this.deps.moveOverheadMs) : Infinity;
-      movetimeMs = Math.max(50, Math.min(this.deps.config.firstMoveMs, cap));
-      hardMs = movetimeMs;
-    } else {
-      const ours = this.ourColor === 'white' ? (clock?.firstMs ?? 0) : (clock?.secondMs ?? 0);
-      hardMs = Math.max(20, (ours - this.deps.moveOverheadMs) * 0.8);
-    }
+    if (full.clock === undefined) movetimeMs = this.deps.config.correspondence.moveTimeMs;
+    else if (ply < 2 && !pondering) movetimeMs = this.firstMoveLimitMs();
     const request: GoRequest = {
       game: 'chess',
       variant: full.variant.key,
       start: full.initialFen,
-      moves: [...line.moves()],
+      moves: pondering ? [...ponderMoves] : [...line.moves()],
       ...(clock ? { clock } : {}),
       ...(movetimeMs !== undefined ? { limits: { movetimeMs } } : {}),
+      ...(pondering ? { ponder: true } : {}),
     };
-    // A guard only: the Player plans its own time from the clock; this stops a search that overruns it.
-    pending.hardStop = setTimeout(() => {
-      if (this.search === pending) {
-        this.deps.log.warn(`game ${this.id}: search overran ${Math.round(hardMs)} ms; stopping it`);
-        player.stop();
-      }
-    }, hardMs);
+    if (!pondering) this.armHardStop(pending, this.hardLimitMs(ply));
     this.stats.searches++;
+    if (pondering) this.stats.ponders++;
     let result: GoResult;
     try {
       result = await player.go(request, (info) => {
@@ -459,8 +493,24 @@ export class LichessGame {
     clearTimeout(pending.hardStop);
     if (this.search !== pending) return;
     this.search = undefined;
-    if (this.ended || this.key() !== key) return;
-    this.onSearchDone(key, ply, result);
+    // A ponder search answers only after ponderhit (then its key is the position now) or stop (stale).
+    if (this.ended || pending.pondering || this.key() !== pending.key) return;
+    this.onSearchDone(pending.key, pending.ply, result);
+  }
+
+  /** After our move went out: ponder on the reply the engine expects, when configured. */
+  private startPonder(chosen: ChosenMove): void {
+    const guess = chosen.result.ponder;
+    const line = this.line;
+    if (!this.deps.ponder || guess === undefined || line === undefined || this.full?.clock === undefined) return;
+    // The state with our move may or may not have arrived; the reply must not have.
+    const key = this.key();
+    if (this.search !== undefined || this.ended || (key !== chosen.key && key !== [chosen.key, chosen.move].filter(Boolean).join(' '))) return;
+    const probe = ChessLine.create(line.variant, line.initialFen);
+    if (probe.isErr) return;
+    const moves = [...line.moves(), chosen.move, guess];
+    if (probe.value.sync(moves).isErr) return;
+    void this.think(chosen.key, chosen.ply, moves);
   }
 
   private onSearchDone(key: string, ply: number, result: GoResult): void {
@@ -505,6 +555,7 @@ export class LichessGame {
     if (r.isOk) {
       this.stats.movesSent++;
       this.deps.log.debug(`game ${this.id}: played ${chosen.move}${chosen.offerDraw ? ' offering a draw' : ''}`);
+      this.startPonder(chosen);
       return;
     }
     const err = r.error;

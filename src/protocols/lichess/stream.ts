@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import type winston from 'winston';
 import type { Result } from '../../core/result.js';
+import type { Transcript } from '../../log/transcript.js';
 import type { BackoffOptions } from './backoff.js';
 import { Backoff, sleep } from './backoff.js';
 import type { LichessError } from './client.js';
@@ -32,6 +33,8 @@ export interface ResilientStreamOptions {
   /** Extra wait before reopening an endpoint blocked by a 429, milliseconds. */
   readonly blockedFor?: () => number;
   readonly log: winston.Logger;
+  /** Receives every line read (keep-alives excepted). */
+  readonly transcript?: Transcript;
 }
 
 export interface StreamStats {
@@ -135,6 +138,7 @@ export class ResilientStream {
       const deliver = (lines: readonly string[]): void => {
         for (const line of lines) {
           if (done) return;
+          this.opts.transcript?.received(`${this.opts.name}: ${line}`);
           const parsed = parseLine(line);
           if (parsed.isErr) {
             this.stats.badLines++;

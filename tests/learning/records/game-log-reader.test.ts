@@ -65,11 +65,13 @@ describe('game log reader', () => {
     const r = parseGameLogText(text, 'logs/a.jsonl');
     expect(r.problems.map(formatGameLogProblem)).toEqual([
       'logs/a.jsonl:3: not JSON: skipped',
-      'logs/a.jsonl:4: move for ply 2 after 1 plies (a gap): skipped',
+      // (line 4, ply 2 after the lost ply 1, is skipped as a consequence, without a second report)
     ]);
     expect(r.log!.moves.map((m) => m.move)).toEqual(['e2e4']);
     expect(r.log!.intact).toBe(false);
     expect(r.log!.result?.status).toBe('mate');
+    const gap = parseGameLogText([JSON.stringify(header), move(0, 'e2e4', search), move(2, 'g1f3', search)].join('\n') + '\n', 'g.jsonl');
+    expect(gap.problems.map(formatGameLogProblem)).toEqual(['g.jsonl:3: move for ply 2 after 1 plies (a gap): skipped']);
   });
 
   it('checks the fields of every line', () => {

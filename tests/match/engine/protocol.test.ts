@@ -18,6 +18,16 @@ describe('UCI/USI commands', () => {
     expect(goCommand('usi', { clock })).toBe('go btime 1000 wtime 2000 binc 100 winc 100');
     expect(goCommand('usi', { clock: { ...clock, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 5000 } })).toBe('go btime 1000 wtime 2000 byoyomi 5000');
     expect(goCommand('uci', { clock: { ...clock, firstIncMs: 0, secondIncMs: 0, movesToGo: 12 } })).toBe('go wtime 1000 btime 2000 movestogo 12');
+    // USI: a mover on byoyomi facing an opponent with increments gets its byoyomi only.
+    const odds = { ...clock, firstIncMs: 100, secondIncMs: 0, byoyomiMs: 1000 };
+    expect(goCommand('usi', { clock: odds, toMove: 'second' })).toBe('go btime 1000 wtime 2000 byoyomi 1000');
+    expect(goCommand('usi', { clock: { ...odds, byoyomiMs: 0 }, toMove: 'first' })).toBe('go btime 1000 wtime 2000 binc 100 winc 0');
+  });
+
+  it('swaps the clocks for engines that read them the wrong way round', () => {
+    expect(goCommand('usi', { clock }, true)).toBe('go btime 2000 wtime 1000 binc 100 winc 100');
+    expect(parseEngineSpec('cmd=/usr/games/fairy-stockfish,swapclocks').unwrap().swapClocks).toBe(true);
+    expect(parseEngineSpec('cmd=/usr/games/fairy-stockfish').unwrap().swapClocks).toBeUndefined();
   });
 
   it('go with hard limits; USI movetime becomes a byoyomi', () => {

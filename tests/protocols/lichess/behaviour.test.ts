@@ -59,7 +59,6 @@ describe('game behaviour', () => {
     const game = await h.server.waitForEnd(id);
     expect([game.status, game.winner]).toEqual(['resign', 'white']);
     expect(paths(h, '/takeback/').map((p) => p.split('/').pop())).toEqual(['yes', 'no']);
-    if (game.moves[1] !== 'e7e6') console.log('DEBUG', JSON.stringify(game.moves), JSON.stringify(h.server.stats.requests.filter((r) => r.path.includes('/move/') || r.path.includes('takeback')).map((r) => r.path.split('/').slice(-2).join('/') + ' ' + r.status)));
     expect(game.moves[1]).toBe('e7e6');
     expect(game.moves[3]).toBe('d7d5');
     await h.server.waitFor(() => h!.bot.finished.length === 1);
@@ -135,6 +134,27 @@ describe('game behaviour', () => {
     expect(first?.limits?.movetimeMs).toBe(700);
     expect(first?.clock?.firstMs).toBe(60_000);
     expect(second?.limits).toBeUndefined();
+  });
+});
+
+describe('pondering', () => {
+  it('ponders on the expected reply: ponderhit when it comes, stop when another move comes', async () => {
+    h = await startHarness({ ponder: true, player: () => new FirstLegalPlayer() });
+    // The opponent plays the reply we expect (its first legal move, sorted) twice, then another move, then resigns.
+    const id = h.server.challenge({ from: 'Predictable', color: 'black', clock: { limit: 60, increment: 0 }, opponent: { script: ['a7a5', 'a5a4', 'h7h6', { type: 'resign' }] } });
+    const game = await h.server.waitForEnd(id);
+    expect(game.status).toBe('resign');
+    const p = h.players[0] as FirstLegalPlayer;
+    expect(p.requests.map((r) => (r.ponder ? `ponder:${r.moves.join(' ')}` : r.moves.length)).slice(0, 5)).toEqual([
+      0,
+      'ponder:a2a3 a7a5',
+      'ponder:a2a3 a7a5 a1a2 a5a4',
+      'ponder:a2a3 a7a5 a1a2 a5a4 a2a1 a8a5',
+      6,
+    ]);
+    expect(p.ponderhits).toBe(2);
+    expect(p.ponderStops).toBeGreaterThanOrEqual(1); // the miss (and the last ponder if it started before the resignation)
+    expect(game.moves.slice(0, 6)).toEqual(['a2a3', 'a7a5', 'a1a2', 'a5a4', 'a2a1', 'h7h6']);
   });
 });
 

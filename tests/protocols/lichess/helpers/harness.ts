@@ -57,6 +57,7 @@ export interface HarnessOptions {
   readonly noStart?: boolean;
   readonly transcript?: Transcript;
   readonly token?: string;
+  readonly ponder?: boolean;
 }
 
 export interface Harness {
@@ -109,6 +110,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       token,
       ...(opts.transcript ? { transcript: opts.transcript } : {}),
       moveOverheadMs: 50,
+      ponder: opts.ponder ?? false,
       dispatcher,
       recordsDir,
       timings: { ...FAST_TIMINGS, ...opts.timings },

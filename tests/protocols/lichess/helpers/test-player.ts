@@ -27,6 +27,9 @@ export class FirstLegalPlayer implements Player {
   newGames = 0;
   closed = false;
   private wake: (() => void) | undefined;
+  private hit: (() => void) | undefined;
+  ponderhits = 0;
+  ponderStops = 0;
 
   constructor(private readonly opts: TestPlayerOptions = {}) {}
 
@@ -40,7 +43,20 @@ export class FirstLegalPlayer implements Player {
     const line = ChessLine.create(request.variant as VariantKey, request.start).unwrap();
     line.sync(request.moves).unwrap();
     const index = Math.floor(request.moves.length / 2);
-    if (this.opts.thinkMs) {
+    if (request.ponder) {
+      // Ponder until the game says the guess was right (ponderhit) or wrong (stop).
+      await new Promise<void>((resolve) => {
+        this.wake = () => {
+          this.ponderStops++;
+          resolve();
+        };
+        this.hit = () => {
+          this.ponderhits++;
+          resolve();
+        };
+      });
+      this.wake = this.hit = undefined;
+    } else if (this.opts.thinkMs) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, this.opts.thinkMs);
         this.wake = () => {
@@ -56,16 +72,20 @@ export class FirstLegalPlayer implements Player {
     const move = scripted !== undefined && line.isLegal(scripted) ? scripted : legal[0];
     if (move === undefined) throw new Error('FirstLegalPlayer: no legal move');
     line.play(move).unwrap();
+    // The reply we expect: the opponent's first legal move in sorted order.
+    const reply = line.legalMoves().sort()[0];
     const info: SearchInfo = { depth: 1, score: this.opts.score?.(index) ?? { cp: 0 }, nodes: legal.length, nps: 0, timeMs: 0, pv: [move] };
     onInfo?.(info);
-    return { move, info, pvLeaf: line.fen() };
+    return { move, info, pvLeaf: line.fen(), ...(reply !== undefined ? { ponder: reply } : {}) };
   }
 
   stop(): void {
     this.wake?.();
   }
 
-  ponderhit(): void {}
+  ponderhit(): void {
+    this.hit?.();
+  }
 
   async newGame(): Promise<void> {
     this.newGames++;

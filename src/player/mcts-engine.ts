@@ -1,0 +1,240 @@
+/**
+ * The MCTS engine behind the Player API: turns one `GoRequest` into a `GoResult` with a PUCT search
+ * (src/search/mcts/) over an `Evaluator`. The worker thread (mcts-worker.ts) runs it next to its
+ * onnxruntime session; tests run it inline with a mock evaluator.
+ *
+ * Per request: set up the position; answer terminal positions (`resign`), the shogi
+ * entering-king declaration (`win`) and single legal moves at once; reuse the tree when the
+ * request continues the previous one (same start, earlier moves a prefix); plan the time from the
+ * clock (src/search/time.ts: the soft budget is the target, the hard one the cap, and the search
+ * stops early once the most visited move cannot be overtaken); search; report `info`.
+ *
+ * Limits: `nodes` counts playouts of this search, `movetimeMs` is a fixed time, `depth` stops once
+ * the mean depth of the leaves reaches it; `infinite` and `ponder` search until `stop` (a ponder
+ * search continues on its own clock after `ponderhit`). `go mate` is not an MCTS question: the
+ * answer is `notimplemented` (the `auto` player sends it to alpha-beta).
+ */
+import type { GameKind, Side } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
+import { canDeclare } from '../games/shogi/entering-king.js';
+import { parseShogiSfen } from '../games/shogi/sfen.js';
+import type { Evaluator } from '../nn/evaluator.js';
+import { ChessMctsBoard } from '../search/mcts/chess-mcts-board.js';
+import type { MctsBoard } from '../search/mcts/mcts-board.js';
+import { defaultMctsOptions, type MctsOptions } from '../search/mcts/options.js';
+import { qToCentipawns } from '../search/mcts/score.js';
+import { MctsSearch, bestChild, type MctsLimits, type MctsProgress, type MctsResult } from '../search/mcts/search.js';
+import { ShogiMctsBoard } from '../search/mcts/shogi-mcts-board.js';
+import { planTime } from '../search/time.js';
+import type { GoRequest, GoResult, SearchInfo } from './player.js';
+
+/** Words of the shared control array (the same layout as the alpha-beta player's). */
+export const MCTS_SIGNAL_STOP = 0;
+export const MCTS_SIGNAL_PONDERHIT = 1;
+
+export interface MctsEngineSettings {
+  readonly game: GameKind;
+  readonly evaluator: Evaluator;
+  readonly moveOverheadMs: number;
+  readonly options?: Partial<MctsOptions>;
+  /** Milliseconds between progress `info` reports (default 1000). */
+  readonly infoIntervalMs?: number;
+}
+
+/** Statistics of the last search, for benchmarks and self-play. */
+export interface MctsEngineStats extends MctsResult {
+  readonly reused: number;
+}
+
+export class MctsEngine {
+  readonly game: GameKind;
+  readonly search: MctsSearch;
+  private moveOverheadMs: number;
+  private readonly infoIntervalMs: number;
+  /** The position of the tree's root: start text, variant and moves. */
+  private rootKey: { start: string; variant: string; moves: readonly string[] } | undefined;
+  /** Statistics of the last `go`. */
+  lastStats: MctsEngineStats | undefined;
+
+  constructor(settings: MctsEngineSettings) {
+    this.game = settings.game;
+    this.search = new MctsSearch(settings.evaluator, { ...defaultMctsOptions(settings.game), ...settings.options });
+    this.moveOverheadMs = settings.moveOverheadMs;
+    this.infoIntervalMs = settings.infoIntervalMs ?? 1000;
+  }
+
+  /** Forgets the tree (the NN cache stays; it is keyed by position). */
+  newGame(): void {
+    this.search.reset();
+    this.rootKey = undefined;
+  }
+
+  setMoveOverheadMs(ms: number): void {
+    this.moveOverheadMs = ms;
+  }
+
+  /** The position of a request as an MCTS board. */
+  board(request: GoRequest): Result<MctsBoard, KishiError> {
+    if (request.game !== this.game) return Result.err(new KishiError('ERR_GAME', `this engine plays ${this.game}, not ${request.game}`));
+    if (this.game === 'chess') return ChessMctsBoard.fromText(request.start, request.moves, request.variant === 'chess960');
+    return ShogiMctsBoard.fromText(request.start, request.moves);
+  }
+
+  /** Runs one request to completion. `signal` is the shared control array (stop, ponderhit). */
+  async go(request: GoRequest, signal: Int32Array, onInfo?: (info: SearchInfo) => void): Promise<Result<GoResult, KishiError>> {
+    const b = this.board(request);
+    if (b.isErr) return Result.err(b.error);
+    const board = b.value;
+    const start = performance.now();
+    const limits = request.limits ?? {};
+    const list = new Int32Array(board.maxMoves);
+    const legal = board.generate(list);
+    if (legal === 0) return Result.ok({ move: 'resign' });
+    if (this.game === 'shogi') {
+      const pos = parseShogiSfen(board.toText());
+      if (pos.isOk && canDeclare(pos.value)) return Result.ok({ move: 'win' });
+    }
+    if (limits.mate === true) return Result.ok({ move: 'notimplemented' });
+    const infinite = limits.infinite === true;
+    const ponder = request.ponder === true;
+
+    const reused = this.reuseTree(request, board);
+    const stopped = (): boolean => Atomics.load(signal, MCTS_SIGNAL_STOP) !== 0;
+    const report = (p: MctsProgress): void => onInfo?.(this.info(board, p, performance.now() - start));
+
+    // A single legal move needs no search in a timed game.
+    if (legal === 1 && !infinite && !ponder && limits.nodes === undefined && limits.depth === undefined) {
+      const move = board.moveToText(list[0]!);
+      this.rootKey = { start: request.start, variant: request.variant, moves: [...request.moves] };
+      this.search.reset();
+      return Result.ok({ move });
+    }
+
+    let result: MctsResult;
+    const base: { -readonly [K in keyof MctsLimits]: MctsLimits[K] } = {};
+    if (limits.nodes !== undefined) base.playouts = Math.max(1, limits.nodes);
+    const depthStop = limits.depth !== undefined ? (p: MctsProgress): boolean => p.evaluations > 0 && p.depth >= limits.depth! : undefined;
+    let lastProgress: MctsProgress | undefined;
+    const onProgress = (p: MctsProgress): void => {
+      lastProgress = p;
+      report(p);
+    };
+    const depthReached = (): boolean => depthStop !== undefined && lastProgress !== undefined && depthStop(lastProgress);
+
+    if (infinite || ponder) {
+      // Phase 1: until stop (or, pondering, ponderhit).
+      const hit = (): boolean => Atomics.load(signal, MCTS_SIGNAL_PONDERHIT) !== 0;
+      result = await this.search.run(board, { ...base, shouldStop: () => stopped() || (ponder && hit()) || depthReached() }, onProgress, this.infoIntervalMs);
+      if (ponder && !stopped() && hit()) {
+        // Phase 2: the pondered move was played; think on our own clock now.
+        result = await this.search.run(board, { ...base, ...this.timeLimits(request, board, limits), shouldStop: () => stopped() || depthReached() }, onProgress, this.infoIntervalMs);
+      }
+      // UCI/USI: answer only after stop (or ponderhit) even when the search ended by itself.
+      while (!stopped() && !(ponder && hit())) Atomics.wait(signal, MCTS_SIGNAL_STOP, 0, 5);
+    } else {
+      result = await this.search.run(
+        board,
+        { ...base, ...this.timeLimits(request, board, limits), shouldStop: () => stopped() || depthReached() },
+        onProgress,
+        this.infoIntervalMs,
+      );
+    }
+    this.lastStats = { ...result, reused };
+    this.rootKey = { start: request.start, variant: request.variant, moves: [...request.moves] };
+
+    const info = this.info(board, result, performance.now() - start);
+    onInfo?.(info);
+    const chosen = this.search.chooseMove(this.search.options.temperature > 0 && this.pliesOf(request) < this.search.options.temperaturePlies ? this.search.options.temperature : 0);
+    const move = board.moveToText(chosen);
+    const pv = this.search.principalVariation();
+    let ponderMove: string | undefined;
+    if (pv[0] === chosen && pv.length >= 2) {
+      board.make(pv[0]!);
+      ponderMove = board.moveToText(pv[1]!);
+      board.unmake();
+    }
+    const pvLine = pv[0] === chosen ? pv : [chosen];
+    for (const m of pvLine) board.make(m);
+    const pvLeaf = board.toText();
+    for (let i = 0; i < pvLine.length; i++) board.unmake();
+    return Result.ok(ponderMove !== undefined ? { move, ponder: ponderMove, info, pvLeaf } : { move, info, pvLeaf });
+  }
+
+  /** Re-roots the tree when `request` continues the previous one; returns the visits kept. */
+  private reuseTree(request: GoRequest, board: MctsBoard): number {
+    const k = this.rootKey;
+    if (k === undefined || k.start !== request.start || k.variant !== request.variant || k.moves.length > request.moves.length) {
+      this.search.reset();
+      return 0;
+    }
+    for (let i = 0; i < k.moves.length; i++) {
+      if (k.moves[i] !== request.moves[i]) {
+        this.search.reset();
+        return 0;
+      }
+    }
+    const extra = request.moves.slice(k.moves.length);
+    // Move codes of the extra moves: take them back on the board, then replay them.
+    for (let i = 0; i < extra.length; i++) board.unmake();
+    const codes: number[] = [];
+    for (const text of extra) {
+      const m = board.parseMove(text);
+      codes.push(m);
+      board.make(m);
+    }
+    return this.search.advance(codes) ? this.search.rootVisits : 0;
+  }
+
+  private pliesOf(request: GoRequest): number {
+    return request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, this.game));
+  }
+
+  private timeLimits(request: GoRequest, board: MctsBoard, limits: NonNullable<GoRequest['limits']>): MctsLimits {
+    if (limits.movetimeMs !== undefined) return { softMs: Math.max(1, limits.movetimeMs), hardMs: Math.max(1, limits.movetimeMs), earlyStop: false };
+    if (request.clock === undefined || limits.nodes !== undefined || limits.depth !== undefined) return {};
+    const side: Side = board.sideToMove() === 0 ? 'first' : 'second';
+    const budget = planTime({ game: this.game, clock: request.clock, side, plies: this.pliesOf(request), moveOverheadMs: this.moveOverheadMs });
+    return { softMs: budget.softMs, hardMs: budget.hardMs };
+  }
+
+  /** `info` from the search state: score from the best move's Q (or a mate), PV by visits. */
+  info(board: MctsBoard, p: MctsProgress, elapsedMs: number): SearchInfo {
+    const children = this.search.rootChildren();
+    const timeMs = Math.round(elapsedMs);
+    const best = children.length > 0 ? bestChild(children) : undefined;
+    let score: SearchInfo['score'] = { cp: 0 };
+    if (best !== undefined) {
+      if (best.proven === 1) score = { mate: 1 };
+      else if (best.visits > 0) score = { cp: qToCentipawns(best.q) };
+    }
+    const pv = this.search.principalVariation();
+    const pvText: string[] = [];
+    for (const m of pv) {
+      pvText.push(board.moveToText(m));
+      board.make(m);
+    }
+    for (let i = 0; i < pv.length; i++) board.unmake();
+    const tree = this.search.tree;
+    return {
+      depth: Math.max(1, Math.round(p.depth)),
+      seldepth: p.seldepth,
+      score,
+      nodes: p.playouts,
+      nps: timeMs > 0 ? Math.round((p.playouts * 1000) / timeMs) : 0,
+      timeMs,
+      pv: pvText,
+      hashfull: Math.min(1000, Math.round((tree.edgeTotal * 1000) / tree.maxEdges)),
+    };
+  }
+}
+
+/** Plies implied by the move number of a FEN/SFEN (for time planning); 0 if absent. */
+export const plyOfText = (text: string, game: GameKind): number => {
+  const parts = text.trim().split(/\s+/);
+  if (game === 'chess') {
+    const full = Number(parts[5]);
+    return Number.isFinite(full) && full > 0 ? (full - 1) * 2 + (parts[1] === 'b' ? 1 : 0) : 0;
+  }
+  const n = Number(parts[3]);
+  return Number.isFinite(n) && n > 0 ? n - 1 : 0;
+};

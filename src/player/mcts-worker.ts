@@ -1,0 +1,74 @@
+/**
+ * Worker-thread entry of the MCTS player: loads the model (its own onnxruntime session, one ORT
+ * thread), owns one `MctsEngine` and answers the messages of `MctsPlayer` (mcts-player.ts) with the
+ * alpha-beta worker's protocol (worker-protocol.ts). `session.run` blocks the thread that calls it,
+ * which is why the search and the net live here and not on the thread that reads the network.
+ *
+ * Start-up: the first reply is `ready` (id 0) when the model loaded, or `error` (id 0) with
+ * `ERR_MODEL` when it did not; the player then stops using this worker.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { GameKind } from '../core/game.js';
+import { loadModel } from '../nn/model-file.js';
+import type { MctsOptions } from '../search/mcts/options.js';
+import { MctsEngine } from './mcts-engine.js';
+import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+
+/** `workerData` of the MCTS worker. */
+export interface MctsWorkerInit {
+  readonly game: GameKind;
+  /** Resolved path of the ONNX model (its manifest lies next to it). */
+  readonly modelPath: string;
+  readonly moveOverheadMs: number;
+  /** Shared control words: [stop, ponderhit] (Int32). */
+  readonly signal: SharedArrayBuffer;
+  readonly options?: Partial<MctsOptions>;
+  readonly cacheEntries?: number;
+}
+
+const init = workerData as MctsWorkerInit;
+const port = parentPort!;
+const reply = (r: WorkerReply): void => port.postMessage(r);
+const signal = new Int32Array(init.signal);
+
+const loaded = await loadModel(init.modelPath, init.game, {
+  maxBatch: Math.max(1, init.options?.batchSize ?? 16),
+  cacheEntries: init.cacheEntries ?? 200_000,
+});
+if (loaded.isErr) {
+  reply({ type: 'error', id: 0, code: loaded.error.code, message: loaded.error.message });
+} else {
+  const engine = new MctsEngine({ game: init.game, evaluator: loaded.value.evaluator, moveOverheadMs: init.moveOverheadMs, options: init.options ?? {} });
+  // Requests arrive one at a time (the player queues them), but a `go` is asynchronous: chain them anyway.
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (msg: WorkerRequest) => {
+    queue = queue.then(async () => {
+      switch (msg.type) {
+        case 'go': {
+          try {
+            const r = await engine.go(msg.request, signal, (info) => reply({ type: 'info', id: msg.id, info }));
+            if (r.isOk) reply({ type: 'result', id: msg.id, result: r.value });
+            else reply({ type: 'error', id: msg.id, code: r.error.code, message: r.error.message });
+          } catch (e) {
+            // A failed evaluation can leave the tree half-updated: start the next search afresh.
+            engine.newGame();
+            reply({ type: 'error', id: msg.id, code: 'ERR_ENGINE', message: (e as Error).stack ?? String(e) });
+          }
+          break;
+        }
+        case 'newGame':
+          engine.newGame();
+          reply({ type: 'done', id: msg.id });
+          break;
+        case 'setMoveOverhead':
+          engine.setMoveOverheadMs(msg.ms);
+          reply({ type: 'done', id: msg.id });
+          break;
+        case 'setHash':
+          reply({ type: 'done', id: msg.id });
+          break;
+      }
+    });
+  });
+  reply({ type: 'ready', id: 0 });
+}

@@ -1,0 +1,60 @@
+/**
+ * The shipped nets (every models/*.onnx with a manifest) reproduce, through the TypeScript
+ * encoder, onnxruntime-node and the masked softmax, the reference outputs recorded when they were
+ * exported (fp32: by PyTorch; INT8: by onnxruntime-node when scripts/nn/check-int8.ts checked it).
+ * A missing, corrupt or mismatching model is an `ERR_MODEL` result, never an exception.
+ */
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { GameKind } from '../../src/core/game.js';
+import { checkModelFiles, loadModel } from '../../src/nn/model-file.js';
+import { checkReference } from '../../src/nn/reference-check.js';
+
+const MODELS = process.env.KISHI_TEST_MODELS ?? 'models';
+const shipped = readdirSync(MODELS)
+  .filter((f) => f.endsWith('.onnx'))
+  .map((f) => ({ file: join(MODELS, f), game: (f.startsWith('shogi') ? 'shogi' : 'chess') as GameKind }));
+
+describe.skipIf(shipped.length === 0)('shipped models match their reference outputs', () => {
+  test.each(shipped)('$file', async ({ file, game }) => {
+    const loaded = (await loadModel(file, game, { cacheEntries: 0 })).unwrap();
+    const m = loaded.manifest;
+    expect(m.reference.positions.length).toBeGreaterThanOrEqual(5);
+    const r = (await checkReference(loaded.evaluator, game, m.reference.positions)).unwrap();
+    expect(r.positions).toBe(m.reference.positions.length);
+    expect(r.maxValueError).toBeLessThanOrEqual(m.reference.tolerance);
+    expect(r.maxPriorError).toBeLessThanOrEqual(m.reference.tolerance);
+    expect(r.top1Mismatches).toBe(0);
+    await loaded.evaluator.close();
+  });
+});
+
+describe.skipIf(shipped.length === 0)('broken model files are expected failures', () => {
+  const { file, game } = shipped[0]!;
+  const dir = mkdtempSync(join(tmpdir(), 'kishi-model-'));
+
+  test('missing model or manifest', async () => {
+    const missing = await loadModel(join(dir, 'nothing.onnx'), game);
+    expect(missing.isErr && missing.error.code).toBe('ERR_MODEL');
+    copyFileSync(file, join(dir, 'lonely.onnx'));
+    const noManifest = checkModelFiles(join(dir, 'lonely.onnx'), game);
+    expect(noManifest.isErr && noManifest.error.message).toMatch(/lonely\.manifest\.json: cannot read/);
+  });
+
+  test('corrupt ONNX bytes with a valid manifest', async () => {
+    copyFileSync(file.replace(/\.onnx$/, '.manifest.json'), join(dir, 'corrupt.manifest.json'));
+    writeFileSync(join(dir, 'corrupt.onnx'), Buffer.alloc(4096, 7));
+    expect(checkModelFiles(join(dir, 'corrupt.onnx'), game).isOk).toBe(true);
+    const r = await loadModel(join(dir, 'corrupt.onnx'), game);
+    expect(r.isErr && r.error.code).toBe('ERR_MODEL');
+    expect(r.isErr && r.error.message).toMatch(/cannot load/);
+  });
+
+  test('a model of the other game', async () => {
+    const other: GameKind = game === 'chess' ? 'shogi' : 'chess';
+    const r = await loadModel(file, other);
+    expect(r.isErr && r.error.message).toMatch(new RegExp(`a ${game} model, not ${other}`));
+  });
+});
