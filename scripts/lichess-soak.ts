@@ -202,8 +202,8 @@ async function main(): Promise<void> {
       challenges++;
       if (rand() < 0.05) {
         // A challenge that expires before the (delayed) accept arrives.
-        server.failRequests({ method: 'POST', path: /\/accept$/ }, { delayMs: 300 }, 1);
-        server.challenge({ from: `Ghost${challenges}`, clock: { limit: args.clockS, increment: args.incS }, expireMs: 50 });
+        const ghost = server.challenge({ from: `Ghost${challenges}`, clock: { limit: args.clockS, increment: args.incS }, expireMs: 50 });
+        server.failRequests({ method: 'POST', path: new RegExp(`/api/challenge/${ghost}/accept$`) }, { delayMs: 300 }, 1);
         expired++;
         await new Promise((r) => setTimeout(r, 400));
         continue;
@@ -259,7 +259,8 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
 
-  const games = gameIds.map((id) => server.game(id)).filter((g) => g !== undefined);
+  // Every game the server ran (an expiring challenge the bot still caught in time counts too).
+  const games = server.allGames();
   const ourColor = (id: string): string => (server.game(id)?.init.white.id === 'soakbot' ? 'white' : 'black');
   const forfeits = games.filter((g) => g.status === 'outoftime' && g.winner !== undefined && g.winner !== ourColor(g.id)).length;
   const stuck = games.filter((g) => !g.isOver() || g.status === 'aborted').length;
@@ -272,6 +273,9 @@ async function main(): Promise<void> {
   await server.stop();
   await dispatcher.close();
   const finishedByBot = bot.finished.length;
+  const seen = new Map<string, number>();
+  for (const f of bot.finished) seen.set(f.gameId, (seen.get(f.gameId) ?? 0) + 1);
+  const oddFinished = [...seen].filter(([id, n]) => n > 1 || !gameIds.includes(id)).map(([id, n]) => `${id}x${n}:${bot.finished.filter((f) => f.gameId === id).map((f) => f.status).join('/')}`);
   const records = readdirSync(join(recordsDir, 'lichess')).filter((f) => f.endsWith('.pgn')).length;
   const s = server.stats;
   console.log(
@@ -293,6 +297,7 @@ async function main(): Promise<void> {
         botFailed: botFailed ?? null,
         peakGames: bot.stats.peakGames,
         gamesSeenFinishedByBot: finishedByBot,
+        oddFinished,
         pgnRecords: records,
         expiringChallenges: expired,
         faults: { httpFaultsServed: s.faultsServed, streamStalls: s.stalls, streamDrops: s.drops },

@@ -4,9 +4,12 @@
  */
 import { Command } from 'commander';
 import { register as registerCsa } from './cli/csa.js';
+import { register as registerMatch } from './cli/match.js';
 import { register as registerPerft } from './cli/perft.js';
+import { register as registerPlot } from './cli/plot.js';
 import { register as registerRun } from './cli/run.js';
 import { register as registerTrain } from './cli/train.js';
+import { register as registerSuite } from './cli/suite.js';
 import { register as registerUci } from './cli/uci.js';
 import { register as registerUsi } from './cli/usi.js';
 
@@ -21,7 +24,7 @@ export function buildProgram(): Command {
       // Help and version are not errors; usage errors exit 2 like a bad config does.
       process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2);
     });
-  for (const register of [registerRun, registerCsa, registerPerft, registerUci, registerUsi, registerTrain]) register(program);
+  for (const register of [registerRun, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerMatch, registerSuite, registerPlot]) register(program);
   return program;
 }
 

@@ -46,6 +46,7 @@ export interface MatchCliOptions {
   nodes?: string;
   depth?: string;
   margin: string;
+  timeUnit?: string;
   games: string;
   openings?: string;
   order: OpeningOrder;
@@ -84,7 +85,8 @@ export function timeControlFor(spec: EngineSpec, o: MatchCliOptions): Result<Tim
   const nodes = optionalNumber(o.nodes, '--nodes', (x) => Number.isInteger(x) && x > 0);
   const depth = optionalNumber(o.depth, '--depth', (x) => Number.isInteger(x) && x > 0);
   const margin = parseNumber(o.margin, '--margin', (x) => x >= 0);
-  for (const r of [byoyomi, movetime, nodes, depth, margin]) if (r.isErr) return Result.err(r.error);
+  const unit = optionalNumber(o.timeUnit, '--time-unit', (x) => Number.isInteger(x) && x >= 1);
+  for (const r of [byoyomi, movetime, nodes, depth, margin, unit]) if (r.isErr) return Result.err(r.error);
   const byoyomiMs = spec.time.byoyomiMs ?? (byoyomi.unwrap() !== undefined ? Math.round(byoyomi.unwrap()! * 1000) : 0);
   const movetimeMs = spec.time.movetimeMs ?? movetime.unwrap();
   const n = spec.time.nodes ?? nodes.unwrap();
@@ -96,6 +98,7 @@ export function timeControlFor(spec: EngineSpec, o: MatchCliOptions): Result<Tim
     ...(n !== undefined ? { nodes: n } : {}),
     ...(d !== undefined ? { depth: d } : {}),
     marginMs: margin.unwrap(),
+    ...(unit.unwrap() !== undefined && unit.unwrap()! > 1 ? { unitMs: unit.unwrap()! } : {}),
   };
   if (!hasLimit(tc)) return Result.err(usage(`no time control for ${spec.name ?? spec.command}: give --tc, --byoyomi, --movetime, --nodes or --depth`));
   return Result.ok(tc);
@@ -346,6 +349,7 @@ export function register(program: Command): void {
     .option('--nodes <n>', 'fixed nodes per move (go nodes)')
     .option('--depth <n>', 'fixed depth per move (go depth)')
     .option('--margin <ms>', 'time allowed past the clock before a loss on time, ms', '0')
+    .option('--time-unit <ms>', 'charge moves in whole units, rounded down, as shogi servers do (1000); default exact')
     .option('-n, --games <n>', 'games to play (openings are played in pairs, colours swapped)', '2')
     .option('--openings <file>', 'opening file: EPD/FEN or "startpos moves ..." (chess), SFEN or "startpos moves ..." (shogi)')
     .addOption(new Option('--order <order>', 'opening order').choices([...OPENING_ORDERS]).default('random'))

@@ -112,7 +112,7 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
     const engine = setup.engines[side];
     const clock = clocks[side];
     const tc = clock.tc;
-    const allowance = clock.allowanceMs();
+    const allowance = clock.deadlineMs();
     const cs = clockState(clocks, side);
     const request: EngineGoRequest = {
       start: setup.opening.start,
@@ -133,7 +133,10 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
       return lose(side, 'time-forfeit', `loses on time (no move after ${Math.round(reply.elapsedMs)} ms, allowed ${Math.round(allowance)} ms)`);
     }
     const charged = clock.charge(reply.elapsedMs);
-    if (!charged.ok) return lose(side, 'time-forfeit', `loses on time (${Math.round(reply.elapsedMs)} ms > ${Math.round(charged.allowedMs)} ms)`);
+    if (!charged.ok) {
+      const took = clock.chargedMs(reply.elapsedMs);
+      return lose(side, 'time-forfeit', `loses on time (${Math.round(took)} ms${took !== reply.elapsedMs ? ' charged' : ''} > ${Math.round(charged.allowedMs)} ms)`);
+    }
 
     if (reply.move === 'resign') return finish({ winner: otherSide(side), reason: 'resign', detail: `${players[side]} resigns` });
     if (reply.move === 'win') {

@@ -13,6 +13,9 @@
  * 2. After the move, remaining = max(0, remaining - elapsed) + increment; byoyomi never accumulates.
  * 3. With `moves` per session, each time a side completes a session the base is added again.
  * A bare `movetime` (no clock) is also enforced: a move may take `movetime + margin` ms.
+ * With a time unit (shogi servers: 1000 ms), a move is charged its time rounded down to whole units,
+ * as shogi-server charges seconds; USI engines written for servers (gpsusi) count on that and use
+ * their byoyomi to the last millisecond.
  */
 import { KishiError, Result } from '../core/result.js';
 import type { ClockState } from '../player/player.js';
@@ -35,6 +38,8 @@ export interface TimeControl {
   readonly depth?: number;
   /** Slack allowed past the limit before a loss on time, ms (cutechess `timemargin`). */
   readonly marginMs: number;
+  /** Moves are charged in whole units of this many ms, rounded down (undefined or 1: exact). */
+  readonly unitMs?: number;
 }
 
 /** No limits at all (not playable on its own: see {@link hasLimit}). */
@@ -79,6 +84,7 @@ export function formatTimeControl(tc: TimeControl): string {
   if (tc.movetimeMs !== undefined) parts.push(`movetime ${s(tc.movetimeMs)}`);
   if (tc.nodes !== undefined) parts.push(`nodes ${tc.nodes}`);
   if (tc.depth !== undefined) parts.push(`depth ${tc.depth}`);
+  if (tc.unitMs !== undefined && tc.unitMs > 1) parts.push(`charged in ${s(tc.unitMs)} s units`);
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
@@ -117,9 +123,26 @@ export class SideClock {
     return this.tc.movesPerSession > 0 ? this.tc.movesPerSession - (this.moves % this.tc.movesPerSession) : 0;
   }
 
+  /** A move's time as charged: rounded down to whole time units. */
+  chargedMs(elapsedMs: number): number {
+    const unit = this.tc.unitMs ?? 1;
+    return unit > 1 ? Math.floor(elapsedMs / unit) * unit : elapsedMs;
+  }
+
   /**
-   * How long the side may think on this move before losing on time, ms, margin included;
-   * undefined when nothing limits it in time (nodes or depth only).
+   * How long the side may think before losing on time, ms, measured (so with a time unit, up to
+   * the end of the last unit that still charges within the allowance); undefined when nothing
+   * limits it in time (nodes or depth only).
+   */
+  deadlineMs(): number | undefined {
+    const allowed = this.allowanceMs();
+    const unit = this.tc.unitMs ?? 1;
+    return allowed === undefined || unit <= 1 ? allowed : Math.floor(allowed / unit) * unit + unit - 1;
+  }
+
+  /**
+   * How long the side may think on this move before losing on time, ms, margin included, in
+   * charged time; undefined when nothing limits it in time (nodes or depth only).
    */
   allowanceMs(): number | undefined {
     if (hasClock(this.tc)) {
@@ -134,10 +157,11 @@ export class SideClock {
   /** Charges a move that took `elapsedMs` (rules 1-3 of the module comment). */
   charge(elapsedMs: number): ChargeResult {
     const allowed = this.allowanceMs();
-    if (allowed !== undefined && elapsedMs > allowed) return { ok: false, allowedMs: allowed };
+    const charged = this.chargedMs(elapsedMs);
+    if (allowed !== undefined && charged > allowed) return { ok: false, allowedMs: allowed };
     this.moves++;
     if (hasClock(this.tc)) {
-      this.remaining = Math.max(0, this.remaining - elapsedMs) + this.tc.incMs;
+      this.remaining = Math.max(0, this.remaining - charged) + this.tc.incMs;
       if (this.tc.movesPerSession > 0 && this.moves % this.tc.movesPerSession === 0) this.remaining += this.tc.baseMs ?? 0;
     }
     return { ok: true };

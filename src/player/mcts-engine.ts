@@ -6,8 +6,9 @@
  * Per request: set up the position; answer terminal positions (`resign`), the shogi
  * entering-king declaration (`win`) and single legal moves at once; reuse the tree when the
  * request continues the previous one (same start, earlier moves a prefix); plan the time from the
- * clock (src/search/time.ts: the soft budget is the target, the hard one the cap, and the search
- * stops early once the most visited move cannot be overtaken); search; report `info`.
+ * clock (src/search/time.ts: the soft budget is the target, extended up to twice that while the
+ * most visited move is not the best valued one, the hard budget the cap; the search stops early
+ * once the most visited move cannot be overtaken); search; report `info`.
  *
  * Limits: `nodes` counts playouts of this search, `movetimeMs` is a fixed time, `depth` stops once
  * the mean depth of the leaves reaches it; `infinite` and `ponder` search until `stop` (a ponder
@@ -194,7 +195,9 @@ export class MctsEngine {
     if (request.clock === undefined || limits.nodes !== undefined || limits.depth !== undefined) return {};
     const side: Side = board.sideToMove() === 0 ? 'first' : 'second';
     const budget = planTime({ game: this.game, clock: request.clock, side, plies: this.pliesOf(request), moveOverheadMs: this.moveOverheadMs });
-    return { softMs: budget.softMs, hardMs: budget.hardMs };
+    // The soft budget is alpha-beta's "no new iteration after"; MCTS stops right at it, so it may
+    // run on to twice that (within the hard limit) while its choice is unsettled.
+    return { softMs: budget.softMs, hardMs: budget.hardMs, extendMs: Math.min(budget.hardMs, 2 * budget.softMs) };
   }
 
   /** `info` from the search state: score from the best move's Q (or a mate), PV by visits. */

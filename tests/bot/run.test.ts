@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Dispatcher } from '../../src/bot/dispatcher.js';
 import { runServers, SERVER_FACTORIES } from '../../src/cli/run.js';
 import type { SignalSource } from '../../src/cli/run.js';
 import { parseConfig } from '../../src/config/load.js';
@@ -23,6 +24,16 @@ class Signals implements SignalSource {
 describe('kishi run', () => {
   it('has a server factory per config section, lichess and csa', () => {
     expect(SERVER_FACTORIES.map((f) => f.section)).toEqual(['lichess', 'csa']);
+  });
+
+  it('finds the CSA server through its factory seam (src/protocols/csa/server-factory.ts)', async () => {
+    const csa = SERVER_FACTORIES.find((f) => f.section === 'csa');
+    const config = parseConfig('csa: {enabled: true}\nlog: {transcripts: false}\n').unwrap();
+    expect(csa?.enabled(config)).toBe(true);
+    expect(csa?.games).toEqual(['shogi']);
+    const created = await csa!.create({ config, secrets: { csaPassword: 'pw-for-test' }, dispatcher: new Dispatcher(async () => new FirstLegalPlayer()) });
+    expect(created.isOk).toBe(true);
+    expect(created.isOk && created.value.activeGames()).toBe(0);
   });
 
   it('exits 2 when no server is enabled', async () => {

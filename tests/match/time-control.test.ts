@@ -66,3 +66,17 @@ describe('SideClock', () => {
     expect(formatTimeControl({ ...NO_TIME_CONTROL, baseMs: 300_000, byoyomiMs: 10_000 })).toBe('300, byoyomi 10');
   });
 });
+
+describe('time units (shogi-server style)', () => {
+  it('charges whole seconds rounded down and allows up to the end of the last second', () => {
+    const c = new SideClock({ ...NO_TIME_CONTROL, baseMs: 0, byoyomiMs: 1000, marginMs: 0, unitMs: 1000 });
+    expect(c.allowanceMs()).toBe(1000);
+    expect(c.deadlineMs()).toBe(1999);
+    expect(c.charge(1999)).toEqual({ ok: true });
+    expect(c.charge(2000)).toEqual({ ok: false, allowedMs: 1000 });
+    const f = new SideClock({ ...NO_TIME_CONTROL, baseMs: 10_000, incMs: 0, marginMs: 0, unitMs: 1000 });
+    f.charge(2900);
+    expect(f.remainingMs()).toBe(8000);
+    expect(formatTimeControl({ ...NO_TIME_CONTROL, baseMs: 10_000, byoyomiMs: 1000, unitMs: 1000 })).toBe('10, byoyomi 1, charged in 1 s units');
+  });
+});

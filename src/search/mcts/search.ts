@@ -45,6 +45,11 @@ export interface MctsLimits {
   readonly shouldStop?: () => boolean;
   /** With `softMs`: stop early when the most visited move cannot be overtaken (default true). */
   readonly earlyStop?: boolean;
+  /**
+   * With `softMs`: keep searching up to this time (capped by `hardMs`) while the most visited
+   * root move is not also the one with the best Q (the choice is still moving).
+   */
+  readonly extendMs?: number;
 }
 
 /** Why a run ended. */
@@ -192,7 +197,8 @@ export class MctsSearch {
       if (playouts >= playoutLimit) return this.result('playouts', start, visitsAtStart);
       if (t.visits[0]! >= visitLimit) return this.result('visits', start, visitsAtStart);
       const elapsed = performance.now() - start;
-      if (elapsed >= softMs || elapsed >= hardMs) return this.result('time', start, visitsAtStart);
+      if (elapsed >= hardMs) return this.result('time', start, visitsAtStart);
+      if (elapsed >= softMs && !(elapsed < (limits.extendMs ?? 0) && this.unsettled())) return this.result('time', start, visitsAtStart);
       if (limits.shouldStop?.() === true) return this.result('stopped', start, visitsAtStart);
       if (this.full) return this.result('full', start, visitsAtStart);
       if (earlyStop && playouts >= 32 && elapsed > 20 && this.cannotChange((playouts / elapsed) * (softMs - elapsed))) {
@@ -536,6 +542,15 @@ export class MctsSearch {
       } else if (v > second) second = v;
     }
     return moves === 1 || best - second > remaining;
+  }
+
+  /** Whether the most visited root move differs from the best-valued one among well-visited moves. */
+  private unsettled(): boolean {
+    const children = this.rootChildren();
+    if (children.length < 2) return false;
+    const best = bestChild(children);
+    const floor = Math.max(1, best.visits / 4);
+    return children.some((c) => c !== best && c.visits >= floor && c.q > best.q);
   }
 
   private progress(start: number, visitsAtStart: number): MctsProgress {

@@ -218,3 +218,24 @@ test('stops on the external signal and on a full tree', async () => {
   expect(stopped.reason).toBe('stopped');
   expect(stopped.playouts).toBe(40);
 });
+
+test('concurrent searches share net calls through the batching evaluator, with the same trees as alone', async () => {
+  const { BatchingEvaluator } = await import('../../../src/nn/batching-evaluator.js');
+  const script: MockScript = (input) => ({ value: ((input.key ?? 0) % 997) / 997 - 0.5 });
+  const starts = [['e2e4'], ['d2d4'], ['c2c4'], ['g1f3']];
+  const alone = [];
+  for (const moves of starts) {
+    const board = chess('startpos', moves);
+    const s = new MctsSearch(new MockEvaluator(board.spec, script), { ...defaultMctsOptions('chess'), batchSize: 8 });
+    await s.run(board, { playouts: 300 });
+    alone.push(s.rootChildren().map((c) => c.visits));
+  }
+  const mock = new MockEvaluator(chess('startpos').spec, script, 32);
+  const shared = new BatchingEvaluator(mock);
+  const searches = starts.map(() => new MctsSearch(shared, { ...defaultMctsOptions('chess'), batchSize: 8 }));
+  await Promise.all(starts.map((moves, i) => searches[i]!.run(chess('startpos', moves), { playouts: 300 })));
+  expect(searches.map((s) => s.rootChildren().map((c) => c.visits))).toEqual(alone);
+  expect(shared.positions).toBe(mock.positions);
+  // Four searches of batches of up to 8 fill most calls of 32.
+  expect(shared.positions / shared.calls).toBeGreaterThan(20);
+});
