@@ -20,12 +20,13 @@ import type { GameServer } from '../bot/server.js';
 import type { KishiConfig } from '../config/schema.js';
 import { Dispatcher } from '../bot/dispatcher.js';
 import type { PlayerFactory } from '../bot/dispatcher.js';
-import type { CreateServer, ServerFactory } from '../bot/server-context.js';
+import type { ServerFactory } from '../bot/server-context.js';
 import { configureLogging, childLogger } from '../log/logger.js';
 import { registerSecret } from '../log/redact.js';
 import { fileTranscript } from '../log/transcript.js';
 import { createPlayer } from '../player/factory.js';
 import { LichessBot } from '../protocols/lichess/bot.js';
+import { createCsaServer } from '../protocols/csa/server-factory.js';
 
 export type { ServerContext, ServerFactory } from '../bot/server-context.js';
 
@@ -50,29 +51,12 @@ const lichessFactory: ServerFactory = {
   },
 };
 
-/** Loads an optional module by a path TypeScript does not resolve at build time (it may not exist yet). */
-async function optionalImport(specifier: string): Promise<Result<Record<string, unknown>, KishiError>> {
-  try {
-    return Result.ok((await import(specifier)) as Record<string, unknown>);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const missing = err.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url|does not provide/i.test(String(err.message));
-    return Result.err(new KishiError(missing ? 'ERR_MISSING_MODULE' : 'ERR_MODULE', missing ? `${specifier} is not built` : `${specifier}: ${err.message}`));
-  }
-}
-
-/** The CSA server (floodgate), when its module exists. */
+/** The CSA server (floodgate); with `csa.engine` set it bridges an external USI engine instead of ours. */
 const csaFactory: ServerFactory = {
   section: 'csa',
   enabled: (c) => c.csa.enabled,
   games: ['shogi'],
-  create: async (ctx) => {
-    const mod = await optionalImport('../protocols/csa/server-factory.js');
-    if (mod.isErr || typeof mod.value.createCsaServer !== 'function') {
-      return Result.err(new KishiError('ERR_NO_CSA', 'the CSA client is not available in this build (src/protocols/csa/server-factory.ts)'));
-    }
-    return (mod.value.createCsaServer as CreateServer)(ctx);
-  },
+  create: async (ctx) => createCsaServer(ctx),
 };
 
 /** Every server kind; a new one (lishogi) is one more entry. */

@@ -24,7 +24,7 @@ import { GAME_KINDS, type GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import type { TrainSettings } from '../learning/treestrap/checkpoint.js';
 import { fitSnapshots } from '../learning/treestrap/ratings.js';
-import { INIT_KINDS, PAPER_MIN_DEPTH, PAPER_STEP_SIZES, TREESTRAP_METHODS, type InitKind, type TreestrapMethod } from '../learning/treestrap/methods.js';
+import { DEFAULT_FROZEN, INIT_KINDS, PAPER_MIN_DEPTH, PAPER_STEP_SIZES, TREESTRAP_METHODS, type InitKind, type TreestrapMethod } from '../learning/treestrap/methods.js';
 import { TABLE_WALKS, type TableWalk } from '../learning/treestrap/table-delta.js';
 import { REFERENCES, runTraining, type Reference, type TrainerProgress } from '../learning/treestrap/trainer.js';
 import { parseNumber } from '../match/key-values.js';
@@ -57,6 +57,7 @@ export interface TreestrapCliOptions {
   evalAgainst: string;
   evalMaxMoves: string;
   checkpointEvery: string;
+  freeze: string;
   timeLimit?: string;
   out: string;
   progress: boolean;
@@ -110,13 +111,14 @@ export function resolveTreestrapOptions(
     book: o.book ?? 'default',
     bookSize: bookSize.unwrap(),
     ...(bookPlies !== undefined ? { bookPlies: bookPlies.unwrap() } : {}),
+    frozen: o.freeze === 'none' ? [] : o.freeze.split(',').map((x) => x.trim()).filter((x) => x !== ''),
   };
   // The settings named on the command line must agree with a checkpoint being resumed.
   const explicit: Partial<Record<keyof TrainSettings, unknown>> = {};
   const map: [keyof TreestrapCliOptions, keyof TrainSettings][] = [
     ['game', 'game'], ['method', 'method'], ['init', 'init'], ['eta', 'eta'], ['minDepth', 'minDepth'], ['walk', 'walk'],
     ['depth', 'depth'], ['nodes', 'nodes'], ['tc', 'clock'], ['maxPlies', 'maxPlies'], ['hash', 'hashMb'], ['seed', 'seed'],
-    ['book', 'book'], ['bookSize', 'bookSize'], ['bookPlies', 'bookPlies'],
+    ['book', 'book'], ['bookSize', 'bookSize'], ['bookPlies', 'bookPlies'], ['freeze', 'frozen'],
   ];
   for (const [cli, key] of map) if (given(cli)) explicit[key] = settings[key];
   return Result.ok({ settings, explicit: explicit as Partial<TrainSettings>, games: games.unwrap() });
@@ -268,6 +270,7 @@ export function register(train: Command): void {
     .option('--eta <x>', 'step size (default: the paper\'s, 5e-7 treestrap-ab, 1e-6 treestrap-minimax, 1e-5 rootstrap-ab; centipawn scale)')
     .option('--min-depth <d>', 'the paper\'s d: table entries searched shallower are not updated', String(PAPER_MIN_DEPTH))
     .addOption(new Option('--walk <walk>', 'table walk: successors the search made, or every successor (Algorithm 2 verbatim; same entries, slower)').choices([...TABLE_WALKS]).default('searched'))
+    .option('--freeze <features>', 'features whose weights are not learned, comma-separated, or none (tempo soaks up the side-to-move bias of the bounds; see methods.ts)', DEFAULT_FROZEN.join(','))
     .option('--hash <mb>', 'transposition table of the training search, MiB', '16')
     .option('--max-plies <n>', 'plies after which a training game is drawn (default chess 300, shogi 320)')
     .option('--seed <n>', 'seed of the initial weights and of the openings', '1')

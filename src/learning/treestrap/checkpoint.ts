@@ -51,6 +51,8 @@ export interface TrainSettings {
   readonly book: string;
   readonly bookSize: number;
   readonly bookPlies?: number;
+  /** Names of the features whose weights are not learned. */
+  readonly frozen: readonly string[];
 }
 
 /** Plain SGD: no moments to keep, only the step count and the step size. */

@@ -32,3 +32,14 @@ export const PAPER_MIN_DEPTH = 1;
 
 /** Half-width of the uniform distribution of the initial random weights, centipawns ("small random values"). */
 export const RANDOM_INIT_SCALE = 1;
+
+/**
+ * Features whose weights stay at their initial values by default: `tempo` (+1 when the first
+ * player is to move). The search's bounds are biased towards the side to move (in a position
+ * inside an exchange the side to move can recapture; quiescence lets it stand pat or capture), and
+ * a side-to-move feature soaks that bias up: trained freely it grew to a pawn's worth (chess, from
+ * random weights) and to 5 pawns (shogi, from material) within a few games, and a large constant
+ * bonus for the side to move makes the search prefer lines by the parity of their length.
+ * Meep's five feature groups had no such feature.
+ */
+export const DEFAULT_FROZEN: readonly string[] = ['tempo'];

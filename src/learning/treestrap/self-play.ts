@@ -3,20 +3,20 @@
  * sides are the learner; every move is a learning step (search, update theta) followed by the
  * search's best move, played greedily.
  *
- * The rules come from the game adapters (src/games via match/game-factory: mate, stalemate,
- * repetition, fifty moves, insufficient material, sennichite, perpetual check, entering-king
- * declaration), plus a ply cap that ends long games as draws. Thinking is limited per move
+ * The rules are read from the fast boards through the training adapter (mate, stalemate, fifty
+ * moves, threefold repetition, insufficient material; sennichite and perpetual check), plus a ply
+ * cap that ends long games as draws; the chessops/shogiops adapters would cost more per ply than
+ * a small search. Thinking is limited per move
  * (depth and/or nodes), or by Fischer clocks as in the paper (1 min + 1 s there): the time of the
  * learning update is charged to the clock too. A side whose clock runs out is not forfeited (the
  * game is for learning): it plays on with what planning gives from zero time plus increment.
  */
-import type { GameKind, Side } from '../../core/game.js';
+import type { Side } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import { createGame } from '../../match/game-factory.js';
 import type { Opening } from '../../match/openings.js';
 import type { ClockState } from '../../player/player.js';
 import { planTime } from '../../search/time.js';
-import type { TrainingAdapter } from './training-adapter.js';
+import type { GameEnd, TrainingAdapter } from './training-adapter.js';
 import type { StepLimits, TrainingSearch } from './training-search.js';
 import { addStats, emptyStats, type UpdateStats } from './update-rule.js';
 
@@ -51,10 +51,6 @@ export interface TrainingGameResult {
   readonly moves: readonly string[];
 }
 
-interface Declaring {
-  canDeclareWin(): boolean;
-}
-
 /** Plays one game; theta (shared with `search.adapter`) learns as it goes. */
 export const playTrainingGame = (
   search: TrainingSearch,
@@ -62,17 +58,8 @@ export const playTrainingGame = (
   opening: Opening,
   settings: SelfPlaySettings,
 ): Result<TrainingGameResult, KishiError> => {
-  const game = adapter.game;
-  const rules = createGame(game, 'standard', opening.start);
-  if (rules.isErr) return Result.err(rules.error);
-  const state = rules.value;
-  for (const text of opening.moves) {
-    const m = state.parseMove(text);
-    if (m.isErr) return Result.err(new KishiError('ERR_OPENING', `${opening.source}: ${m.error.message}`));
-    state.play(m.value);
-  }
   const b = adapter.board(opening.start, opening.moves);
-  if (b.isErr) return Result.err(b.error);
+  if (b.isErr) return Result.err(new KishiError(b.error.code, `${opening.source}: ${b.error.message}`));
   const board = b.value;
   search.newGame();
 
@@ -83,19 +70,15 @@ export const playTrainingGame = (
   let nodes = 0;
   let searchMs = 0;
   let updateMs = 0;
-  let end: { winner: Side | undefined; reason: string } | undefined;
+  let end: GameEnd | undefined;
   const bookPlies = opening.moves.length;
   for (;;) {
-    const outcome = state.outcome();
-    if (outcome !== undefined) {
-      end = { winner: outcome.winner, reason: outcome.reason };
+    const over = adapter.outcome(board);
+    if (over !== undefined) {
+      end = over;
       break;
     }
-    const side = state.turn();
-    if (game === 'shogi' && typeof (state as unknown as Partial<Declaring>).canDeclareWin === 'function' && (state as unknown as Declaring).canDeclareWin()) {
-      end = { winner: side, reason: 'entering-king' };
-      break;
-    }
+    const side: Side = board.sideToMove() === 0 ? 'first' : 'second';
     if (bookPlies + moves.length >= settings.maxPlies) {
       end = { winner: undefined, reason: 'max-plies' };
       break;
@@ -105,7 +88,7 @@ export const playTrainingGame = (
     if (settings.limits.nodes !== undefined) limits.nodes = settings.limits.nodes;
     if (clock !== undefined) {
       const cs: ClockState = { firstMs: remaining.first, secondMs: remaining.second, firstIncMs: clock.incMs, secondIncMs: clock.incMs, byoyomiMs: 0 };
-      const budget = planTime({ game: game as GameKind, clock: cs, side, plies: bookPlies + moves.length, moveOverheadMs: 0 });
+      const budget = planTime({ game: adapter.game, clock: cs, side, plies: bookPlies + moves.length, moveOverheadMs: 0 });
       limits.softMs = budget.softMs;
       limits.hardMs = budget.hardMs;
     }
@@ -119,9 +102,6 @@ export const playTrainingGame = (
     addStats(stats, r.stats);
     if (r.bestMove === 0) throw new Error(`no move from the search in ${board.toText()}, which the rules do not call over`);
     const text = board.moveToText(r.bestMove);
-    const m = state.parseMove(text);
-    if (m.isErr) throw new Error(`the search's move ${text} is illegal for the rules in ${state.toText()}: ${m.error.message}`);
-    state.play(m.value);
     board.make(r.bestMove);
     moves.push(text);
   }

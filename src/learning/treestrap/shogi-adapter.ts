@@ -2,7 +2,10 @@
  * The shogi side of the trainer: `ShogiSearchBoard`s over the fast board with the linear
  * evaluation (feature set `shogi-linear-1`).
  */
+import type { Side } from '../../core/game.js';
 import type { KishiError, Result } from '../../core/result.js';
+import { MAX_MOVES } from '../../games/shogi/fast/fast-board.js';
+import { Repetition } from '../../games/shogi/fast/repetition.js';
 import type { FeatureSet } from '../../eval/linear/feature-registry.js';
 import { shogiMaterialTheta } from '../../eval/linear/material.js';
 import { ShogiLinearEval } from '../../eval/linear/shogi-eval.js';
@@ -10,12 +13,13 @@ import { SHOGI_FEATURES } from '../../eval/linear/shogi-features.js';
 import type { SparseVector } from '../../eval/linear/sparse.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import { ShogiSearchBoard } from '../../search/alphabeta/shogi-board.js';
-import type { TrainingAdapter } from './training-adapter.js';
+import type { GameEnd, TrainingAdapter } from './training-adapter.js';
 
 export class ShogiTrainingAdapter implements TrainingAdapter {
   readonly game = 'shogi' as const;
   readonly featureSet = SHOGI_FEATURES as unknown as FeatureSet<never>;
   private readonly evaluator: ShogiLinearEval;
+  private readonly list = new Int32Array(MAX_MOVES);
 
   constructor(readonly theta: Float64Array) {
     this.evaluator = new ShogiLinearEval(theta);
@@ -34,5 +38,27 @@ export class ShogiTrainingAdapter implements TrainingAdapter {
 
   materialTheta(): Float64Array {
     return shogiMaterialTheta();
+  }
+
+  /**
+   * No legal move (checkmate: shogi has no stalemate), and the fourth occurrence of a position
+   * (sennichite; perpetual check loses for the checking side). The entering-king declaration is
+   * not looked for: such games end at the ply cap.
+   */
+  outcome(board: SearchBoard): GameEnd | undefined {
+    const b = (board as ShogiSearchBoard).board;
+    const mover: Side = board.sideToMove() === 0 ? 'first' : 'second';
+    const other: Side = mover === 'first' ? 'second' : 'first';
+    if (board.generate(this.list, false) === 0) return { winner: other, reason: 'checkmate' };
+    switch (b.repetition(3)) {
+      case Repetition.Draw:
+        return { winner: undefined, reason: 'sennichite' };
+      case Repetition.Win:
+        return { winner: mover, reason: 'perpetual-check' };
+      case Repetition.Loss:
+        return { winner: other, reason: 'perpetual-check' };
+      default:
+        return undefined;
+    }
   }
 }

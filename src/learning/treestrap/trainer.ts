@@ -96,7 +96,7 @@ const CHECKPOINT = 'checkpoint.json';
 
 /** Settings fields that must agree between a checkpoint and an explicit command line. */
 const FIXED_KEYS: readonly (keyof TrainSettings)[] = [
-  'game', 'method', 'init', 'eta', 'minDepth', 'walk', 'depth', 'nodes', 'clock', 'maxPlies', 'hashMb', 'seed', 'book', 'bookSize', 'bookPlies',
+  'game', 'method', 'init', 'eta', 'minDepth', 'walk', 'depth', 'nodes', 'clock', 'maxPlies', 'hashMb', 'seed', 'book', 'bookSize', 'bookPlies', 'frozen',
 ];
 
 const isDue = (every: 'log' | number, games: number): boolean => {
@@ -137,6 +137,8 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
   } else {
     const probe = createTrainingAdapter(o.settings.game, new Float64Array(featureSetOf(o.settings.game).size));
     const theta = o.settings.init === 'material' ? probe.materialTheta() : randomTheta(probe.featureSet.size, o.settings.seed);
+    // Frozen features start (and stay) at 0 when the start is random.
+    if (o.settings.init !== 'material') for (const name of o.settings.frozen) theta[probe.featureSet.indexOf.get(name) ?? -1] = 0;
     const now = new Date().toISOString();
     body = {
       settings: o.settings,
@@ -161,6 +163,12 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     return Result.err(new KishiError('ERR_CHECKPOINT', `${ckFile} holds weights for feature set ${body.featureSet} (${body.features}), this build has ${adapter.featureSet.version} (${adapter.featureSet.size})`));
   }
   const initialTheta = Float64Array.from(body.initialTheta);
+  const frozen: number[] = [];
+  for (const name of s.frozen) {
+    const i = adapter.featureSet.indexOf.get(name);
+    if (i === undefined) return Result.err(new KishiError('ERR_USAGE', `--freeze: feature set ${adapter.featureSet.version} has no feature ${JSON.stringify(name)}`));
+    frozen.push(i);
+  }
   const book = loadTrainingBook(s.game, s.book === 'default' ? undefined : s.book, s.bookSize, s.bookPlies);
   if (book.isErr) return Result.err(book.error);
   if (book.value.openings.length === 0) return Result.err(new KishiError('ERR_OPENING', 'the opening book is empty'));
@@ -170,6 +178,7 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     minDepth: s.minDepth,
     hashMb: s.hashMb,
     walk: s.walk as TableWalk,
+    frozen,
   });
   log(`${resumed ? 'resuming' : 'starting'} ${s.method} (${s.game}, init ${s.init}, eta ${s.eta}, d ${s.minDepth}) at game ${body.gamesDone} of ${o.games}; book ${book.value.source} (${book.value.openings.length} openings)`);
 
@@ -183,7 +192,7 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     notes:
       `TreeStrap trainer (src/learning/treestrap): init ${s.init}, eta ${s.eta}, d ${s.minDepth}, ` +
       `${s.clock !== undefined ? `Fischer ${s.clock.baseMs / 1000}+${s.clock.incMs / 1000} s` : ''}${s.depth !== undefined ? ` depth ${s.depth}` : ''}${s.nodes !== undefined ? ` nodes ${s.nodes}` : ''} per move, ` +
-      `${body.totals.searches} searches, seed ${s.seed}`,
+      `${body.totals.searches} searches, seed ${s.seed}, not learned: ${s.frozen.length > 0 ? s.frozen.join(', ') : 'none'}`,
   });
   const writeWeights = (file: string): void => writeFileAtomic(file, serializeWeights(adapter.featureSet, theta, provenance()));
   const save = (): void => {

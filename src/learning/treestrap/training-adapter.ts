@@ -4,7 +4,7 @@
  * (trainer, update rule, table walk, minimax tree) is shared; chess and shogi differ only here
  * and in their feature sets (chess-adapter.ts, shogi-adapter.ts).
  */
-import type { GameKind } from '../../core/game.js';
+import type { GameKind, Side } from '../../core/game.js';
 import type { KishiError, Result } from '../../core/result.js';
 import type { FeatureSet } from '../../eval/linear/feature-registry.js';
 import type { SparseVector } from '../../eval/linear/sparse.js';
@@ -24,4 +24,15 @@ export interface TrainingAdapter {
   refresh(boards: readonly SearchBoard[]): void;
   /** The shipped material-only weights. */
   materialTheta(): Float64Array;
+  /**
+   * How the game stands by the rules at the board's position (a board this adapter made, with the
+   * game's moves played on it), or undefined while it goes on. Read from the fast boards, which are
+   * much quicker than the chessops/shogiops adapters and agree with them (their differential tests).
+   */
+  outcome(board: SearchBoard): GameEnd | undefined;
+}
+
+export interface GameEnd {
+  readonly winner: Side | undefined;
+  readonly reason: string;
 }

@@ -41,6 +41,8 @@ export interface TrainingSearchSettings {
   readonly hashMb: number;
   /** Table walk of the alpha-beta methods (default `searched`; `all` is Algorithm 2 verbatim). */
   readonly walk?: TableWalk;
+  /** Indices of features whose weights are not learned (see `DEFAULT_FROZEN`). */
+  readonly frozen?: readonly number[];
 }
 
 export interface StepResult {
@@ -65,6 +67,7 @@ export class TrainingSearch {
   private readonly work: DeltaAccumulator;
   private readonly phi = new SparseVector(512);
   private recorder: RecordingBoard | undefined;
+  private readonly frozen: Uint8Array | undefined;
 
   constructor(
     readonly adapter: TrainingAdapter,
@@ -74,6 +77,10 @@ export class TrainingSearch {
     this.ab = new AlphaBetaSearch(this.tt, searchOptions('training'));
     this.acc = new DeltaAccumulator(adapter.featureSet.size);
     this.work = new DeltaAccumulator(adapter.featureSet.size);
+    if (settings.frozen !== undefined && settings.frozen.length > 0) {
+      this.frozen = new Uint8Array(adapter.featureSet.size);
+      for (const i of settings.frozen) this.frozen[i] = 1;
+    }
   }
 
   /** A new game: killers and history forgotten (so a resumed run replays a game exactly). */
@@ -85,7 +92,7 @@ export class TrainingSearch {
   step(board: SearchBoard, limits: StepLimits): StepResult {
     const r = this.searchAndMeasure(board, limits, this.settings.eta);
     const t0 = performance.now();
-    const largestChange = this.acc.applyTo(this.adapter.theta);
+    const largestChange = this.acc.applyTo(this.adapter.theta, this.frozen);
     if (largestChange > 0) this.adapter.refresh([board]);
     return { ...r, largestChange, updateMs: r.updateMs + performance.now() - t0 };
   }

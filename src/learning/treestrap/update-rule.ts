@@ -71,13 +71,13 @@ export class DeltaAccumulator {
     return e;
   }
 
-  /** theta += Delta theta; returns the largest |change| of one weight. */
-  applyTo(theta: Float64Array): number {
+  /** theta += Delta theta, leaving the weights marked in `frozen` alone; returns the largest |change| of one weight. */
+  applyTo(theta: Float64Array, frozen?: Uint8Array): number {
     let largest = 0;
     const d = this.delta;
     for (let i = 0; i < d.length; i++) {
       const x = d[i]!;
-      if (x === 0) continue;
+      if (x === 0 || (frozen !== undefined && frozen[i] !== 0)) continue;
       theta[i] = theta[i]! + x;
       const a = x < 0 ? -x : x;
       if (a > largest) largest = a;

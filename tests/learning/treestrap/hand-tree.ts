@@ -122,6 +122,10 @@ export class HandTreeAdapter implements TrainingAdapter {
   materialTheta(): Float64Array {
     return new Float64Array(this.theta.length);
   }
+
+  outcome(): undefined {
+    return undefined;
+  }
 }
 
 /** phi . theta of node `i`. */

@@ -125,6 +125,19 @@ describe('DeltaFromTransTbl on a hand-built tree', () => {
   });
 });
 
+describe('frozen features', () => {
+  it('keep their weights while the others learn', () => {
+    const acc = new DeltaAccumulator(3);
+    const phi = new SparseVector();
+    phi.add(0, 1);
+    phi.add(2, 1);
+    acc.visit(phi, 0, 8, 8, ETA);
+    const theta = Float64Array.from([1, 1, 1]);
+    acc.applyTo(theta, Uint8Array.from([0, 0, 1]));
+    expect(Array.from(theta)).toEqual([1 + 8 * ETA, 1, 1]);
+  });
+});
+
 describe('the searched-successor walk', () => {
   it('visits the same entries as Algorithm 2 after real searches (chess and shogi)', () => {
     const cases = [

@@ -51,11 +51,11 @@ describe('a short training run', () => {
       const book = loadTrainingBook(game, undefined, 20).unwrap();
       const search = new TrainingSearch(adapter, { method: 'treestrap-ab', eta: 5e-6, minDepth: 1, hashMb: 4 });
       let updated = 0;
-      for (let i = 0; i < 2; i++) {
-        const g = playTrainingGame(search, adapter, openingFor(book, 1, i), { limits, maxPlies: 60 }).unwrap();
+      for (let i = 0; i < (game === 'chess' ? 2 : 1); i++) {
+        const g = playTrainingGame(search, adapter, openingFor(book, 1, i), { limits, maxPlies: game === 'chess' ? 60 : 30 }).unwrap();
         updated += g.stats.violated;
       }
-      expect(updated).toBeGreaterThan(100);
+      expect(updated).toBeGreaterThan(50);
       const after = frozenViolation(frozen, theta);
       expect(after.visited).toBe(before.visited);
       expect(after.squaredError).toBeLessThan(before.squaredError);
@@ -76,6 +76,7 @@ const settings = (over: Partial<TrainSettings> = {}): TrainSettings => ({
   seed: 7,
   book: 'default',
   bookSize: 10,
+  frozen: ['tempo'],
   ...over,
 });
 

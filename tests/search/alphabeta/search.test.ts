@@ -29,16 +29,20 @@ const minimax = (b: SearchBoard, depth: number, ply: number, rootDepth: number):
   }
   return best;
 };
-const quiesce = (b: SearchBoard, ply: number): number => {
+/** Quiescence by alpha-beta (exact with a full window; plain minimax would explode on capture chains). */
+const quiesce = (b: SearchBoard, ply: number, alpha = -INFINITE, beta = INFINITE): number => {
   const inCheck = b.inCheck();
   const list = new Int32Array(b.maxMoves);
   const n = b.generate(list, !inCheck);
-  let best = inCheck ? -(MATE - ply) : b.evaluate();
   if (inCheck && n === 0) return b.noMovesIsLoss(true) ? -(MATE - ply) : 0;
+  let best = inCheck ? -(MATE - ply) : b.evaluate();
+  if (best >= beta) return best;
   for (let i = 0; i < n; i++) {
     b.make(list[i]!);
-    best = Math.max(best, -quiesce(b, ply + 1));
+    const v = -quiesce(b, ply + 1, -beta, -Math.max(alpha, best));
     b.unmake();
+    if (v > best) best = v;
+    if (best >= beta) break;
   }
   return best;
 };
