@@ -7,7 +7,7 @@
  * weights), optionally also TreeStrap's weights on the same footing.
  *
  *   node dist/scripts/tdleaf-comparison.js --game chess --learn-games 100 --eval-games 20 --out bench-results/tdleaf-chess
- *       [--ladder 'name=sf-0,cmd=/usr/games/stockfish,option.Skill Level=0;...'] [--tc 10+0.1] [--treestrap FILE]
+ *       [--ladder 'name=sf-0,cmd=/usr/games/stockfish,option.Skill Level=0;...'] [--tc 10+0.1] [--byoyomi MS] [--treestrap FILE]
  *       [--alpha 1000] [--lambda 0.7] [--cap 10] [--openings data/openings/chess-balanced.epd] [--seed 1]
  *
  * Kishi plays in-process (the alpha-beta engine inline, tournament search) under the clock; the
@@ -26,7 +26,7 @@ import { GameLogWriter } from '../src/learning/records/game-log.js';
 import { leafEvaluator } from '../src/learning/tdleaf/leaf.js';
 import { onGameFinished, type OnlineConfig } from '../src/learning/tdleaf/online.js';
 import { PlayerEngine } from '../src/match/engine/player-engine.js';
-import { parseEngineSpec } from '../src/match/engine/engine-spec.js';
+import { parseEngineSpec, type EngineSpec } from '../src/match/engine/engine-spec.js';
 import type { MatchEngine } from '../src/match/engine/match-engine.js';
 import type { GameRecord } from '../src/match/game-record.js';
 import type { MatchConfig, MatchEngineEntry } from '../src/match/match-runner.js';
@@ -49,6 +49,7 @@ const { values: a } = parseArgs({
     out: { type: 'string', default: 'bench-results/tdleaf-comparison' },
     ladder: { type: 'string' },
     tc: { type: 'string', default: '10+0.1' },
+    byoyomi: { type: 'string', default: '0' },
     treestrap: { type: 'string' },
     weights: { type: 'string' },
     alpha: { type: 'string' },
@@ -66,13 +67,27 @@ const log = (line: string): void => console.log(`[${new Date().toISOString().sli
 
 const DEFAULT_LADDER: Record<GameKind, string> = {
   chess: [0, 2, 4].map((s) => `name=sf-skill-${s},cmd=/usr/games/stockfish,option.Skill Level=${s},option.Hash=16,option.Threads=1`).join(';'),
-  // fairy-stockfish's Skill Level runs from -20 to 20 (negative: weaker still).
-  shogi: [-10, -5, 0].map((s) => `name=fairy-skill${s},cmd=/usr/games/fairy-stockfish,proto=usi,option.Skill Level=${s},option.Hash=16`).join(';'),
+  // fairy-stockfish 11.1 overruns short Fischer clocks in USI mode: play shogi with byoyomi (--tc 0 --byoyomi 300).
+  shogi: [0, 5, 10].map((s) => `name=fairy-skill${s},cmd=/usr/games/fairy-stockfish,proto=usi,option.Skill Level=${s},option.Hash=16`).join(';'),
 };
 
 const ladderSpecs = (a.ladder ?? DEFAULT_LADDER[game]).split(';').map((s) => parseEngineSpec(s).unwrap());
 const clock = parseClockText(a.tc!).unwrap();
-const tc: TimeControl = { ...clock, byoyomiMs: 0, marginMs: 300 };
+const tc: TimeControl = { ...clock, byoyomiMs: Number(a.byoyomi), marginMs: 300 };
+/** A ladder engine's time control: its own `movetime=`/`nodes=`/`depth=` from the spec, else the match's clock. */
+const tcOf = (spec: EngineSpec): TimeControl => {
+  const t = spec.time;
+  if (t.movetimeMs === undefined && t.nodes === undefined && t.depth === undefined) return tc;
+  return {
+    incMs: 0,
+    byoyomiMs: 0,
+    movesPerSession: 0,
+    marginMs: 300,
+    ...(t.movetimeMs !== undefined ? { movetimeMs: t.movetimeMs } : {}),
+    ...(t.nodes !== undefined ? { nodes: t.nodes } : {}),
+    ...(t.depth !== undefined ? { depth: t.depth } : {}),
+  };
+};
 const openings: Opening[] =
   a.openings !== undefined || game === 'chess'
     ? loadOpenings(game, 'standard', a.openings ?? 'data/openings/chess-balanced.epd').unwrap()
@@ -140,9 +155,11 @@ const matchBase = (seed: number): Omit<MatchConfig, 'engines' | 'games'> => ({
 async function measure(player: MatchEngineEntry, games: number, seed: number): Promise<PairingResult[]> {
   const results: PairingResult[] = [];
   for (const opp of ladderSpecs) {
-    const m = await runMatch({ ...matchBase(seed), engines: [player, { spec: opp, tc }], games });
+    const m = await runMatch({ ...matchBase(seed), engines: [player, { spec: opp, tc: tcOf(opp) }], games, outDir: join(out, 'matches', `${player.spec.name}-${opp.name}`) });
     const r = pairingResults(player.spec.name!, [m])[0]!;
-    log(`  ${player.spec.name} vs ${opp.name}: +${r.wins} =${r.draws} -${r.losses}`);
+    const reasons = new Map<string, number>();
+    for (const g of m.games) reasons.set(g.reason, (reasons.get(g.reason) ?? 0) + 1);
+    log(`  ${player.spec.name} vs ${opp.name}: +${r.wins} =${r.draws} -${r.losses} (${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ')})`);
     results.push(r);
   }
   return results;
@@ -164,7 +181,7 @@ function writeGameLog(r: GameRecord, kishiName: string, searches: Map<string, Go
     start: r.opening.start,
     ourSide,
     players: { first: { name: r.players.first }, second: { name: r.players.second } },
-    ...(tc.baseMs !== undefined ? { clock: { initialMs: tc.baseMs, incrementMs: tc.incMs } } : {}),
+    ...(tc.baseMs !== undefined ? { clock: { initialMs: tc.baseMs, incrementMs: tc.incMs, ...(tc.byoyomiMs > 0 ? { byoyomiMs: tc.byoyomiMs } : {}) } } : {}),
     engine: kishiName,
     startedAt: r.startedAt,
   });
@@ -227,7 +244,7 @@ async function main(): Promise<void> {
     const records: GameRecord[] = [];
     await runMatch({
       ...matchBase(seed * 1000 + g + 17),
-      engines: [kishiEntry('kishi-learning', live, searches), { spec: opp, tc }],
+      engines: [kishiEntry('kishi-learning', live, searches), { spec: opp, tc: tcOf(opp) }],
       games: Math.min(2, learnGames - g),
       onEvent: (e) => {
         if (e.type === 'game') records.push(e.record);

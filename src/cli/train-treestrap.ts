@@ -25,7 +25,7 @@ import { KishiError, Result } from '../core/result.js';
 import type { TrainSettings } from '../learning/treestrap/checkpoint.js';
 import { fitSnapshots } from '../learning/treestrap/ratings.js';
 import { DEFAULT_FROZEN, INIT_KINDS, PAPER_MIN_DEPTH, PAPER_STEP_SIZES, TREESTRAP_METHODS, type InitKind, type TreestrapMethod } from '../learning/treestrap/methods.js';
-import { TABLE_WALKS, type TableWalk } from '../learning/treestrap/table-delta.js';
+import { TABLE_WALKS, UPDATE_SETS, type TableWalk, type UpdateSet } from '../learning/treestrap/table-delta.js';
 import { REFERENCES, runTraining, type Reference, type TrainerProgress } from '../learning/treestrap/trainer.js';
 import { parseNumber } from '../match/key-values.js';
 import { renderSvg } from '../match/plot/render.js';
@@ -45,6 +45,7 @@ export interface TreestrapCliOptions {
   eta?: string;
   minDepth: string;
   walk: TableWalk;
+  update: UpdateSet;
   hash: string;
   maxPlies?: string;
   seed: string;
@@ -87,6 +88,7 @@ export function resolveTreestrapOptions(
   const bookPlies = o.bookPlies !== undefined ? int(o.bookPlies, '--book-plies', 0) : undefined;
   const maxPlies: Result<number, KishiError> = o.maxPlies !== undefined ? int(o.maxPlies, '--max-plies') : Result.ok(o.game === 'chess' ? 300 : 320);
   for (const r of [depth, nodes, bookPlies, maxPlies]) if (r?.isErr) return Result.err(r.error);
+  if (o.update === 'quiet' && o.walk !== 'searched') return Result.err(usage('--update quiet needs --walk searched'));
   let clock: { baseMs: number; incMs: number } | undefined;
   const tcText = o.tc ?? (depth === undefined && nodes === undefined ? DEFAULT_TC : undefined);
   if (tcText !== undefined) {
@@ -102,6 +104,7 @@ export function resolveTreestrapOptions(
     eta: eta.unwrap(),
     minDepth: minDepth.unwrap(),
     walk: o.walk,
+    update: o.update,
     ...(depth !== undefined ? { depth: depth.unwrap() } : {}),
     ...(nodes !== undefined ? { nodes: nodes.unwrap() } : {}),
     ...(clock !== undefined ? { clock } : {}),
@@ -116,7 +119,7 @@ export function resolveTreestrapOptions(
   // The settings named on the command line must agree with a checkpoint being resumed.
   const explicit: Partial<Record<keyof TrainSettings, unknown>> = {};
   const map: [keyof TreestrapCliOptions, keyof TrainSettings][] = [
-    ['game', 'game'], ['method', 'method'], ['init', 'init'], ['eta', 'eta'], ['minDepth', 'minDepth'], ['walk', 'walk'],
+    ['game', 'game'], ['method', 'method'], ['init', 'init'], ['eta', 'eta'], ['minDepth', 'minDepth'], ['walk', 'walk'], ['update', 'update'],
     ['depth', 'depth'], ['nodes', 'nodes'], ['tc', 'clock'], ['maxPlies', 'maxPlies'], ['hash', 'hashMb'], ['seed', 'seed'],
     ['book', 'book'], ['bookSize', 'bookSize'], ['bookPlies', 'bookPlies'], ['freeze', 'frozen'],
   ];
@@ -194,6 +197,7 @@ export async function treestrapCommand(o: TreestrapCliOptions, given: (key: keyo
     : undefined;
   let barStarted = false;
   const command = `kishi ${argv.slice(2).join(' ')}`;
+  const commit = gitCommit();
   try {
     const r = await runTraining({
       settings: resolved.value.settings,
@@ -201,7 +205,7 @@ export async function treestrapCommand(o: TreestrapCliOptions, given: (key: keyo
       games: resolved.value.games,
       outDir: o.out,
       command,
-      ...(gitCommit() !== undefined ? { commit: gitCommit()! } : {}),
+      ...(commit !== undefined ? { commit } : {}),
       checkpointEvery: checkpointEvery.unwrap(),
       evaluation: { every: every.unwrap(), games: evalGames.unwrap(), nodes: evalNodes.unwrap(), references: refs as Reference[], maxMoves: evalMaxMoves.unwrap() },
       ...(timeLimit !== undefined ? { timeLimitS: timeLimit.unwrap() } : {}),
@@ -271,6 +275,7 @@ export function register(train: Command): void {
     .option('--min-depth <d>', 'the paper\'s d: table entries searched shallower are not updated', String(PAPER_MIN_DEPTH))
     .addOption(new Option('--walk <walk>', 'table walk: successors the search made, or every successor (Algorithm 2 verbatim; same entries, slower)').choices([...TABLE_WALKS]).default('searched'))
     .option('--freeze <features>', 'features whose weights are not learned, comma-separated, or none (tempo soaks up the side-to-move bias of the bounds; see methods.ts)', DEFAULT_FROZEN.join(','))
+    .addOption(new Option('--update <set>', 'table entries updated: all (the paper) or quiet ones (not in check, not reached by a capture or promotion; needs --walk searched)').choices([...UPDATE_SETS]).default('all'))
     .option('--hash <mb>', 'transposition table of the training search, MiB', '16')
     .option('--max-plies <n>', 'plies after which a training game is drawn (default chess 300, shogi 320)')
     .option('--seed <n>', 'seed of the initial weights and of the openings', '1')

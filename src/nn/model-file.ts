@@ -33,7 +33,7 @@ export const checkModelFiles = (path: string, game: GameKind): Result<ModelManif
 export interface LoadModelOptions extends OnnxRunnerOptions {
   /** Largest batch the evaluator takes (default 64). */
   readonly maxBatch?: number;
-  /** NN cache entries (default 200,000; 0 for none). */
+  /** NN cache entries (default 100,000; 0 for none). */
   readonly cacheEntries?: number;
 }
 
@@ -50,6 +50,6 @@ export const loadModel = async (path: string, game: GameKind, options: LoadModel
   const { OnnxRunner } = await import('./onnx-runner.js');
   const runner = await OnnxRunner.create(path, encodingOf(game), options);
   if (runner.isErr) return Result.err(runner.error);
-  const evaluator = new CachedEvaluator(new NetEvaluator(runner.value, options.maxBatch ?? 64), options.cacheEntries ?? 200_000);
+  const evaluator = new CachedEvaluator(new NetEvaluator(runner.value, options.maxBatch ?? 64), options.cacheEntries ?? 100_000);
   return Result.ok({ manifest: manifest.value, evaluator });
 };

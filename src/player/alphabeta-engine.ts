@@ -13,6 +13,7 @@ import { KishiError, Result } from '../core/result.js';
 import { ChessLinearEval } from '../eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../eval/linear/shogi-eval.js';
 import { canDeclare } from '../games/shogi/entering-king.js';
+import { RANK_OF } from '../games/shogi/fast/squares.js';
 import { parseShogiSfen } from '../games/shogi/sfen.js';
 import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
 import { MateSearch } from '../search/alphabeta/mate-search.js';
@@ -90,7 +91,7 @@ export class AlphaBetaEngine {
     // Terminal positions and the entering-king declaration.
     const probe = new Int32Array(board.maxMoves);
     if (board.generate(probe, false) === 0) return Result.ok({ move: 'resign' });
-    if (this.game === 'shogi') {
+    if (board instanceof ShogiSearchBoard && kingInEnemyCamp(board)) {
       // Entering-king declaration by the adapter's rule (CSA 27 points); a root-only check.
       const pos = parseShogiSfen(board.toText());
       if (pos.isOk && canDeclare(pos.value)) return Result.ok({ move: 'win' });
@@ -182,6 +183,15 @@ export class AlphaBetaEngine {
     return text;
   }
 }
+
+/** Cheap precondition of the declaration: the side to move's king stands in the enemy camp. */
+const kingInEnemyCamp = (board: ShogiSearchBoard): boolean => {
+  const fb = board.board;
+  const k = fb.kingSq[fb.turn]!;
+  if (k < 0) return false;
+  const rank = RANK_OF[k]!;
+  return fb.turn === 0 ? rank <= 2 : rank >= 6;
+};
 
 /** Blocks the (worker) thread until `done()`; wakes on `Atomics.notify` or every 5 ms. */
 const waitFor = (signal: Int32Array, done: () => boolean): void => {

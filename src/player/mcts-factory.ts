@@ -7,6 +7,7 @@
  *   one log line), never fail.
  * Model paths resolve like the weights files (working directory, then the package root).
  */
+import { existsSync } from 'node:fs';
 import type { EngineConfig } from '../config/sections/engine.js';
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
@@ -21,9 +22,17 @@ import { resolveModelPath } from './weights-file.js';
 /** What the net-based players read of the engine config; model settings default to the config schema's defaults. */
 export type NnPlayerConfig = Pick<EngineConfig, 'moveOverheadMs'> & Partial<Pick<EngineConfig, 'chessModel' | 'shogiModel' | 'mctsMinClockMs'>>;
 
-/** The model path for `game` (resolved). */
-export const modelPathOf = (config: NnPlayerConfig, game: GameKind): string =>
-  resolveModelPath(game === 'chess' ? (config.chessModel ?? 'models/chess.onnx') : (config.shogiModel ?? 'models/shogi.onnx'));
+/**
+ * The model path for `game` (resolved): the config's, or, when the config names none (the UCI/USI
+ * front-ends pass no model path), the INT8 net `models/<game>-int8.onnx` if it exists (2-4x
+ * faster, see models/README.md), else `models/<game>.onnx`.
+ */
+export const modelPathOf = (config: NnPlayerConfig, game: GameKind): string => {
+  const named = game === 'chess' ? config.chessModel : config.shogiModel;
+  if (named !== undefined) return resolveModelPath(named);
+  const int8 = resolveModelPath(`models/${game}-int8.onnx`);
+  return existsSync(int8) ? int8 : resolveModelPath(`models/${game}.onnx`);
+};
 
 /** `search: mcts`. */
 export const createMctsPlayer = (config: NnPlayerConfig, game: GameKind): Result<MctsPlayer, KishiError> => {

@@ -33,7 +33,7 @@ const signal = new Int32Array(init.signal);
 
 const loaded = await loadModel(init.modelPath, init.game, {
   maxBatch: Math.max(1, init.options?.batchSize ?? 16),
-  cacheEntries: init.cacheEntries ?? 200_000,
+  cacheEntries: init.cacheEntries ?? 100_000,
 });
 if (loaded.isErr) {
   reply({ type: 'error', id: 0, code: loaded.error.code, message: loaded.error.message });

@@ -41,6 +41,8 @@ export interface TrainSettings {
   readonly eta: number;
   readonly minDepth: number;
   readonly walk: string;
+  /** Which table entries are updated: `all` (the paper) or `quiet`. */
+  readonly update: string;
   readonly depth?: number;
   readonly nodes?: number;
   /** Fischer clock per side, ms. */

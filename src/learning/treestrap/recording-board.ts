@@ -31,6 +31,15 @@ export class RecordingBoard implements SearchBoard {
     this.game = inner.game;
     this.maxMoves = inner.maxMoves;
     this.historySize = inner.historySize;
+    // Methods the interface gains later are passed through until they are written out here.
+    const self = this as unknown as Record<string, unknown>;
+    for (let proto = Object.getPrototypeOf(inner) as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const f = (inner as unknown as Record<string, unknown>)[name];
+        if (name === 'constructor' || typeof f !== 'function' || name in this) continue;
+        self[name] = (...args: unknown[]) => (f as (...a: unknown[]) => unknown).apply(inner, args);
+      }
+    }
   }
 
   /** Forgets the recorded moves (before each search). */
@@ -86,6 +95,9 @@ export class RecordingBoard implements SearchBoard {
   }
   tacticalOrder(move: number): number {
     return this.inner.tacticalOrder(move);
+  }
+  isBadCapture(move: number): boolean {
+    return this.inner.isBadCapture(move);
   }
   historyIndex(move: number): number {
     return this.inner.historyIndex(move);

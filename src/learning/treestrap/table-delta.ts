@@ -30,7 +30,15 @@ export interface TableDeltaOptions {
   readonly rootOnly?: boolean;
   /** `all` (default): try every successor, Algorithm 2 verbatim; `searched`: the moves the search made (`board` must be a RecordingBoard). */
   readonly walk?: TableWalk;
+  /**
+   * `all` (the paper): every entry is updated; `quiet`: entries in check or reached by a capture
+   * or promotion are passed over (walked through, not updated). Needs the `searched` walk.
+   */
+  readonly update?: UpdateSet;
 }
+
+export const UPDATE_SETS = ['all', 'quiet'] as const;
+export type UpdateSet = (typeof UPDATE_SETS)[number];
 
 export const TABLE_WALKS = ['all', 'searched'] as const;
 export type TableWalk = (typeof TABLE_WALKS)[number];
@@ -63,7 +71,9 @@ export const deltaFromTransTbl = (
   onVisit?: (v: TableDeltaVisit) => void,
 ): number => {
   const theta = adapter.theta;
-  const visit = (node: TableNode): void => {
+  const quietOnly = options.update === 'quiet';
+  const visit = (node: TableNode, noisy = false): void => {
+    if (quietOnly && noisy) return;
     adapter.features(node.board, scratch);
     const h = scratch.dot(theta);
     const b = firstPlayerBounds(toTrainingScore(node.lower), toTrainingScore(node.upper), node.sign);
@@ -75,6 +85,7 @@ export const deltaFromTransTbl = (
     if (!(board instanceof RecordingBoard)) throw new Error("walk 'searched' needs the RecordingBoard the search ran on");
     return walkSearched(board, tt, visit, walkOptions);
   }
+  if (quietOnly) throw new Error("update 'quiet' needs the 'searched' walk");
   const inner = board instanceof RecordingBoard ? board.inner : board;
   return walkTable(inner, tt, visit, { ...walkOptions, children: 'all' });
 };

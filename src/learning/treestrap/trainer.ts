@@ -31,7 +31,7 @@ import { fitSnapshots, snapshotName, type SnapshotRating } from './ratings.js';
 import { curvePoint, evaluationMatch } from './evaluation.js';
 import { RANDOM_INIT_SCALE, type TreestrapMethod } from './methods.js';
 import { playTrainingGame, type TrainingGameResult } from './self-play.js';
-import type { TableWalk } from './table-delta.js';
+import type { TableWalk, UpdateSet } from './table-delta.js';
 import { loadTrainingBook, openingFor } from './training-book.js';
 import { TrainingSearch } from './training-search.js';
 
@@ -96,7 +96,7 @@ const CHECKPOINT = 'checkpoint.json';
 
 /** Settings fields that must agree between a checkpoint and an explicit command line. */
 const FIXED_KEYS: readonly (keyof TrainSettings)[] = [
-  'game', 'method', 'init', 'eta', 'minDepth', 'walk', 'depth', 'nodes', 'clock', 'maxPlies', 'hashMb', 'seed', 'book', 'bookSize', 'bookPlies', 'frozen',
+  'game', 'method', 'init', 'eta', 'minDepth', 'walk', 'update', 'depth', 'nodes', 'clock', 'maxPlies', 'hashMb', 'seed', 'book', 'bookSize', 'bookPlies', 'frozen',
 ];
 
 const isDue = (every: 'log' | number, games: number): boolean => {
@@ -178,6 +178,7 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     minDepth: s.minDepth,
     hashMb: s.hashMb,
     walk: s.walk as TableWalk,
+    update: (s.update ?? 'all') as UpdateSet,
     frozen,
   });
   log(`${resumed ? 'resuming' : 'starting'} ${s.method} (${s.game}, init ${s.init}, eta ${s.eta}, d ${s.minDepth}) at game ${body.gamesDone} of ${o.games}; book ${book.value.source} (${book.value.openings.length} openings)`);
@@ -190,7 +191,7 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     ...(o.commit !== undefined ? { commit: o.commit } : {}),
     date: new Date().toISOString().slice(0, 10),
     notes:
-      `TreeStrap trainer (src/learning/treestrap): init ${s.init}, eta ${s.eta}, d ${s.minDepth}, ` +
+      `TreeStrap trainer (src/learning/treestrap): init ${s.init}, eta ${s.eta}, d ${s.minDepth}, entries updated: ${s.update ?? 'all'}, ` +
       `${s.clock !== undefined ? `Fischer ${s.clock.baseMs / 1000}+${s.clock.incMs / 1000} s` : ''}${s.depth !== undefined ? ` depth ${s.depth}` : ''}${s.nodes !== undefined ? ` nodes ${s.nodes}` : ''} per move, ` +
       `${body.totals.searches} searches, seed ${s.seed}, not learned: ${s.frozen.length > 0 ? s.frozen.join(', ') : 'none'}`,
   });

@@ -4,11 +4,11 @@
  * first `plies` moves of the lines of ../shared/data/shogi/taya36.sfen, duplicates dropped, the
  * first `size` of them. When the file is missing, a few built-in lines stand in.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import type { Opening } from '../../match/openings.js';
-import { loadOpenings, parseOpening } from '../../match/openings.js';
+import { parseOpening, splitOpeningLine } from '../../match/openings.js';
 import { randomInt, seededRng } from '../../match/rng.js';
 import { resolveModelPath } from '../../player/weights-file.js';
 
@@ -53,29 +53,41 @@ export interface TrainingBook {
  */
 export const loadTrainingBook = (game: GameKind, file: string | undefined, size: number, plies?: number): Result<TrainingBook, KishiError> => {
   const path = resolveModelPath(file ?? DEFAULT_BOOKS[game]);
-  let openings: Opening[];
+  let lines: { text: string; source: string }[];
   let source: string;
   if (existsSync(path)) {
-    const loaded = loadOpenings(game, 'standard', path);
-    if (loaded.isErr) return Result.err(loaded.error);
-    openings = loaded.value;
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      return Result.err(new KishiError('ERR_OPENING', `cannot read ${path}: ${(e as Error).message}`));
+    }
+    lines = text.split(/\r?\n/).map((t, i) => ({ text: t.trim(), source: `${path}:${i + 1}` }));
     source = path;
   } else if (file !== undefined) {
     return Result.err(new KishiError('ERR_OPENING', `opening book ${path} does not exist`));
   } else {
-    openings = BUILT_IN[game].map((line, i) => parseOpening(game, 'standard', line, `built-in:${i + 1}`).unwrap());
+    lines = BUILT_IN[game].map((t, i) => ({ text: t, source: `built-in:${i + 1}` }));
     source = 'built-in';
   }
   const cut = plies ?? (game === 'shogi' ? 8 : undefined);
   const seen = new Set<string>();
   const out: Opening[] = [];
-  for (const o of openings) {
-    const moves = cut !== undefined ? o.moves.slice(0, cut) : o.moves;
-    const key = `${o.start} ${moves.join(' ')}`;
+  // Lines are cut before they are checked, and reading stops at `size` openings: checking a line
+  // with the rules adapters costs milliseconds per move.
+  for (const line of lines) {
+    if (out.length >= size) break;
+    if (line.text === '' || line.text.startsWith('#')) continue;
+    const split = splitOpeningLine(game, line.text);
+    if (split.isErr) return Result.err(new KishiError(split.error.code, `${line.source}: ${split.error.message}`));
+    const moves = cut !== undefined ? split.value.moves.slice(0, cut) : split.value.moves;
+    const key = `${split.value.start} ${moves.join(' ')}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ ...o, moves });
-    if (out.length >= size) break;
+    const head = split.value.start === 'startpos' ? 'startpos' : `${game === 'chess' ? 'fen' : 'sfen'} ${split.value.start}`;
+    const o = parseOpening(game, 'standard', moves.length > 0 ? `${head} moves ${moves.join(' ')}` : head, line.source);
+    if (o.isErr) return Result.err(o.error);
+    out.push(o.value);
   }
   return Result.ok({ openings: out, source });
 };

@@ -21,7 +21,7 @@ import { TranspositionTable } from '../../search/alphabeta/tt.js';
 import type { TreestrapMethod } from './methods.js';
 import { MinimaxTreeSearch } from './minimax-tree.js';
 import { RecordingBoard } from './recording-board.js';
-import { deltaFromTransTbl, type TableWalk } from './table-delta.js';
+import { deltaFromTransTbl, type TableWalk, type UpdateSet } from './table-delta.js';
 import type { TrainingAdapter } from './training-adapter.js';
 import { DeltaAccumulator, type UpdateStats } from './update-rule.js';
 
@@ -41,6 +41,8 @@ export interface TrainingSearchSettings {
   readonly hashMb: number;
   /** Table walk of the alpha-beta methods (default `searched`; `all` is Algorithm 2 verbatim). */
   readonly walk?: TableWalk;
+  /** Which entries the alpha-beta methods update (default `all`, the paper). */
+  readonly update?: UpdateSet;
   /** Indices of features whose weights are not learned (see `DEFAULT_FROZEN`). */
   readonly frozen?: readonly number[];
 }
@@ -142,7 +144,7 @@ export class TrainingSearch {
     this.tt.clear();
     const r = this.ab.search(searched, limits);
     const t1 = performance.now();
-    deltaFromTransTbl(searched, this.tt, this.adapter, acc, { minDepth, eta, rootOnly: method === 'rootstrap-ab', walk });
+    deltaFromTransTbl(searched, this.tt, this.adapter, acc, { minDepth, eta, rootOnly: method === 'rootstrap-ab', walk, update: this.settings.update ?? 'all' });
     const t2 = performance.now();
     return { bestMove: r.bestMove, score: r.score, depth: r.depth, nodes: r.nodes, stats: { ...acc.stats }, searchMs: t1 - t0, updateMs: t2 - t1 };
   }

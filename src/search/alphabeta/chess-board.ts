@@ -12,7 +12,7 @@ import * as boardModule from './search-board.js';
 
 // Imported constants copied into module scope: under vitest's module transform every use of an
 // import is a property read through a getter, several times slower in the hot loops.
-const { BISHOP, KNIGHT, PAWN, QUEEN, ROOK } = pieceModule;
+const { BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK } = pieceModule;
 const { clipEval } = scoreModule;
 const { RULE_DRAW, RULE_NONE } = boardModule;
 
@@ -111,6 +111,14 @@ export class ChessSearchBoard implements SearchBoard {
     if (captured === 0 && promotion === 0) return 0;
     // Victim first, then the cheaper attacker; a queen promotion counts like winning a queen.
     return 1 + (ORDER_VALUE[captured]! + (promotion === QUEEN ? 8 : 0)) * 16 + (15 - ORDER_VALUE[(m >> 20) & 7]!);
+  }
+
+  isBadCapture(m: number): boolean {
+    const captured = (m >> 17) & 7;
+    if (captured === 0 || ((m >> 12) & 7) !== 0) return false;
+    const piece = (m >> 20) & 7;
+    if (piece === KING || ORDER_VALUE[piece]! <= ORDER_VALUE[captured]!) return false;
+    return this.board.isSquareAttacked((m >> 6) & 63, this.board.turn ^ 1);
   }
 
   historyIndex(m: number): number {

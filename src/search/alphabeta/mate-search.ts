@@ -76,7 +76,7 @@ export class MateSearch {
     this.nodes++;
     const l = this.limits;
     if (l.nodes !== undefined && this.nodes >= l.nodes) this.stopped = true;
-    else if ((this.nodes & 255) === 0) {
+    else if ((this.nodes & 255) === 1) {
       if (l.signal !== undefined && Atomics.load(l.signal, 0) !== 0) this.stopped = true;
       else if (l.hardMs !== undefined && performance.now() - this.start >= l.hardMs) this.stopped = true;
     }

@@ -37,6 +37,11 @@ export interface SearchOptions {
   /** Quiescence: skip captures that cannot raise alpha even winning the piece (uses nominal piece values). */
   readonly deltaPruning: boolean;
   /**
+   * Quiescence: skip captures of a cheaper piece onto a square the opponent defends (a cheap
+   * static-exchange test with nominal piece values).
+   */
+  readonly badCapturePruning: boolean;
+  /**
    * Probability search: a move of probability p costs log(1/p) / log(b) plies, so that a position
    * with b moves spends one ply per move (and a check with 3 replies a third of one). Iteration d
    * searches to probability b^-d. Default 30 (chess) / 80 (shogi).
@@ -57,6 +62,7 @@ export const searchOptions = (mode: SearchMode = 'tournament', overrides: Partia
     futility: tournament,
     lateMoveReductions: tournament,
     deltaPruning: tournament,
+    badCapturePruning: tournament,
     ...overrides,
   };
 };

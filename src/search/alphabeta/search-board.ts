@@ -56,6 +56,11 @@ export interface SearchBoard {
    * at least 1; 0 for a quiet move.
    */
   tacticalOrder(move: number): number;
+  /**
+   * Whether a capture risks more than it wins by nominal piece values: the capturing piece is worth
+   * more than the victim and the opponent defends the square. False for quiet moves and promotions.
+   */
+  isBadCapture(move: number): boolean;
   /** Index of the move in a history table of `historySize` entries. */
   historyIndex(move: number): number;
   /** Static evaluation from the side to move's view, clipped to ±EVAL_LIMIT. */

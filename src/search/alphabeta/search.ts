@@ -58,6 +58,8 @@ export interface AbResult {
 const TT_MOVE_SCORE = 1 << 30;
 const TACTICAL_SCORE = 1 << 28;
 const KILLER_SCORE = 1 << 27;
+/** Captures that risk more than they win (nominal values) go after the killers. */
+const BAD_CAPTURE_SCORE = 1 << 26;
 const HISTORY_MAX = 16384;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 const POLL_MASK = 255;
@@ -449,7 +451,7 @@ export class AlphaBetaSearch {
       if (m === ttMove) s = TT_MOVE_SCORE;
       else {
         const t = board.tacticalOrder(m);
-        if (t > 0) s = TACTICAL_SCORE + t;
+        if (t > 0) s = (board.isBadCapture(m) ? BAD_CAPTURE_SCORE : TACTICAL_SCORE) + t;
         else if (m === k1) s = KILLER_SCORE + 1;
         else if (m === k2) s = KILLER_SCORE;
         else s = hist[hbase + board.historyIndex(m)]!;
@@ -487,7 +489,8 @@ export class AlphaBetaSearch {
           costs[i] = c;
         }
       }
-      const quiet = bs < TACTICAL_SCORE || (bs === TT_MOVE_SCORE && board.tacticalOrder(m) === 0);
+      const quiet =
+        bs < BAD_CAPTURE_SCORE || (bs >= KILLER_SCORE && bs < TACTICAL_SCORE) || (bs === TT_MOVE_SCORE && board.tacticalOrder(m) === 0);
       const childDepth = depth - (prob ? costs[i]! : 1);
       board.make(m);
       let score: number;
@@ -495,7 +498,7 @@ export class AlphaBetaSearch {
         score = -this.negamax(-beta, -alpha, childDepth, ply + 1, pvNode, true);
       } else {
         let r = 0;
-        if (lmr && i >= 3 && quiet && bs < KILLER_SCORE && !board.inCheck()) {
+        if (lmr && i >= 3 && bs < BAD_CAPTURE_SCORE && !board.inCheck()) {
           r = LMR_TABLE[Math.min(Math.floor(depth), 63) * 64 + Math.min(i, 63)]!;
           if (pvNode && r > 0) r--;
           if (r > childDepth - 1) r = Math.max(0, Math.floor(childDepth - 1));
@@ -533,7 +536,7 @@ export class AlphaBetaSearch {
               hist[hi2] = hist[hi2]! + bonus - Math.floor((hist[hi2]! * bonus) / HISTORY_MAX);
               for (let j = 0; j < i; j++) {
                 const q = list[j]!;
-                if (keys[j]! >= KILLER_SCORE) continue;
+                if (keys[j]! >= BAD_CAPTURE_SCORE) continue;
                 const hj = hbase + board.historyIndex(q);
                 hist[hj] = hist[hj]! - bonus - Math.floor((hist[hj]! * bonus) / HISTORY_MAX);
               }
@@ -581,6 +584,7 @@ export class AlphaBetaSearch {
     if (n === 0) return inCheck ? (board.noMovesIsLoss(true) ? -(MATE - ply) : 0) : best;
     for (let i = 0; i < n; i++) keys[i] = board.tacticalOrder(list[i]!);
     const delta = this.options.deltaPruning && !inCheck;
+    const badCaptures = this.options.badCapturePruning && !inCheck;
     for (let i = 0; i < n; i++) {
       let bi = i;
       let bs = keys[i]!;
@@ -599,6 +603,8 @@ export class AlphaBetaSearch {
       }
       // Delta pruning (tournament): even winning the victim (nominal value) cannot reach alpha.
       if (delta && standPat + ((bs >> 4) * 100) + DELTA_MARGIN < alpha) continue;
+      // Bad captures (tournament): a cheaper victim on a defended square.
+      if (badCaptures && board.isBadCapture(m)) continue;
       board.make(m);
       const score = -this.quiesce(-beta, -alpha, ply + 1, board.inCheck());
       board.unmake();

@@ -14,7 +14,7 @@ import * as boardModule from './search-board.js';
 
 // Imported constants copied into module scope: under vitest's module transform every use of an
 // import is a property read through a getter, several times slower in the hot loops.
-const { BLACK } = piecesModule;
+const { BLACK, BLACK_BIT, KING, WHITE_BIT } = piecesModule;
 const { TO_81 } = squaresModule;
 const { clipEval } = scoreModule;
 const { RULE_DRAW, RULE_LOSS, RULE_NONE, RULE_WIN } = boardModule;
@@ -124,6 +124,17 @@ export class ShogiSearchBoard implements SearchBoard {
     if (victim === 0 && !promote) return 0;
     const attacker = b[m & 255]! & 15;
     return 1 + 16 * (ORDER_VALUE[victim]! + (promote ? PROMO_GAIN[attacker]! : 0)) + (15 - ORDER_VALUE[attacker]!);
+  }
+
+  isBadCapture(m: number): boolean {
+    if (m >>> DROP_SHIFT !== 0 || (m & PROMOTE_FLAG) !== 0) return false;
+    const b = this.board.board;
+    const to = (m >>> 8) & 255;
+    const victim = b[to]! & 15;
+    if (victim === 0) return false;
+    const attacker = b[m & 255]! & 15;
+    if (attacker === KING || ORDER_VALUE[attacker]! <= ORDER_VALUE[victim]!) return false;
+    return this.board.attacked(to, this.board.turn === BLACK ? WHITE_BIT : BLACK_BIT);
   }
 
   historyIndex(m: number): number {

@@ -6,7 +6,10 @@ import { deltaFromTransTbl, type TableDeltaVisit } from '../../../src/learning/t
 import { TrainingSearch } from '../../../src/learning/treestrap/training-search.js';
 import { DeltaAccumulator, boundError, firstPlayerBounds } from '../../../src/learning/treestrap/update-rule.js';
 import { INFINITE, MATE } from '../../../src/search/alphabeta/score.js';
+import { searchOptions } from '../../../src/search/alphabeta/options.js';
+import { AlphaBetaSearch } from '../../../src/search/alphabeta/search.js';
 import { TranspositionTable } from '../../../src/search/alphabeta/tt.js';
+import { RecordingBoard } from '../../../src/learning/treestrap/recording-board.js';
 import { HandTreeAdapter, HandTreeBoard, KEY_HI, hOf, type HandNode } from './hand-tree.js';
 
 /** A dyadic step size, so that every expected number below is exact in binary. */
@@ -122,6 +125,29 @@ describe('DeltaFromTransTbl on a hand-built tree', () => {
     const { delta, count } = run(1, true);
     expect(count).toBe(1);
     expect(Array.from(delta)).toEqual([ETA * 10, ETA * 10, 0, 0, 0, 0, 0, 0]);
+  });
+});
+
+describe('quiet-only updates', () => {
+  it('pass over entries in check or reached by a capture, and update the others as usual', () => {
+    const adapter = createTrainingAdapter('chess', chessMaterialTheta());
+    const board = adapter.board('r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4', []).unwrap();
+    const rec = new RecordingBoard(board);
+    const tt = new TranspositionTable(4);
+    new AlphaBetaSearch(tt, searchOptions('training')).search(rec, { nodes: 5000 });
+    const counts = (['all', 'quiet'] as const).map((update) => {
+      const acc = new DeltaAccumulator(adapter.featureSet.size);
+      let inCheck = 0;
+      deltaFromTransTbl(rec, tt, adapter, acc, { minDepth: 1, eta: 1, walk: 'searched', update }, () => {
+        if (board.inCheck()) inCheck++;
+      });
+      return { visited: acc.stats.visited, inCheck };
+    });
+    expect(counts[0]!.inCheck).toBeGreaterThan(0);
+    expect(counts[1]!.inCheck).toBe(0);
+    expect(counts[1]!.visited).toBeGreaterThan(20);
+    expect(counts[1]!.visited).toBeLessThan(counts[0]!.visited);
+    expect(() => deltaFromTransTbl(rec, tt, adapter, new DeltaAccumulator(adapter.featureSet.size), { minDepth: 1, eta: 1, walk: 'all', update: 'quiet' })).toThrow();
   });
 });
 

@@ -51,7 +51,7 @@ describe('a short training run', () => {
       const book = loadTrainingBook(game, undefined, 20).unwrap();
       const search = new TrainingSearch(adapter, { method: 'treestrap-ab', eta: 5e-6, minDepth: 1, hashMb: 4 });
       let updated = 0;
-      for (let i = 0; i < (game === 'chess' ? 2 : 1); i++) {
+      for (let i = 0; i < 2; i++) {
         const g = playTrainingGame(search, adapter, openingFor(book, 1, i), { limits, maxPlies: game === 'chess' ? 60 : 30 }).unwrap();
         updated += g.stats.violated;
       }

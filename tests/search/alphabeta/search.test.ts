@@ -50,15 +50,15 @@ const quiesce = (b: SearchBoard, ply: number, alpha = -INFINITE, beta = INFINITE
 describe('alpha-beta search', () => {
   it('training mode returns the minimax value (chess, depths 1-3)', () => {
     const cases: [string, number][] = [
-      [KIWIPETE, 2],
-      ['r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4', 2],
-      ['8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1', 4],
+      ['startpos', 3],
+      ['8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1', 3],
       ['6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', 3],
+      ['4k3/8/3n4/8/2B1P3/8/8/4K3 w - - 0 1', 3],
     ];
     for (const [fen, maxDepth] of cases) {
       for (let depth = 1; depth <= maxDepth; depth++) {
         const b = chessBoard(fen);
-        const r = searcher('training').search(b, { depth });
+        const r = searcher('training').search(b, { depth, noEarlyMateStop: true });
         expect(r.depth).toBe(depth);
         expect(r.score, `${fen} depth ${depth}`).toBe(minimax(b, depth, 0, depth) + 0);
       }
@@ -68,7 +68,7 @@ describe('alpha-beta search', () => {
   it('training mode returns the minimax value (shogi, depths 1-2)', () => {
     for (const [sfen, maxDepth] of [
       ['startpos', 2],
-      ['ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42', 1],
+      ['4k4/9/4p4/9/4b4/9/4P4/4R4/4K4 b G 1', 2],
     ] as const) {
       for (let depth = 1; depth <= maxDepth; depth++) {
         const b = shogiBoard(sfen);
@@ -84,7 +84,8 @@ describe('alpha-beta search', () => {
       ['r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4', 1],
       ['6k1/8/6K1/8/8/8/8/1R6 w - - 0 1', 1],
       ['r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1', 2],
-      ['2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1', 3],
+      // WAC.001: Qg6 mates next move.
+      ['2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1', 2],
     ];
     for (const [fen, moves] of cases) {
       for (const mode of ['tournament', 'training'] as const) {
@@ -92,8 +93,8 @@ describe('alpha-beta search', () => {
         expect(matePlies(r.score), `${fen} ${mode}`).toBe(2 * moves - 1);
       }
     }
-    // Black to move is mated next move whatever it does.
-    const r = searcher().search(chessBoard('6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1'), { nodes: 100_000 });
+    // Black's only move is Kb8, then Rh8 mates.
+    const r = searcher().search(chessBoard('k7/8/1K6/8/8/8/8/7R b - - 0 1'), { nodes: 100_000 });
     expect(r.score).toBeLessThan(0);
     expect(matePlies(r.score)).toBe(-2);
   });

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { MateSearch } from '../../../src/search/alphabeta/mate-search.js';
+import { chessBoard, shogiBoard } from './helpers.js';
+
+const lines = (file: string, n: number): string[] =>
+  readFileSync(`/work/shared/data/shogi/${file}`, 'utf8').split('\n').filter(Boolean).slice(0, n);
+
+describe('mate search (go mate)', () => {
+  it('finds checking mates in chess with the full line', () => {
+    const m = new MateSearch(4);
+    const b = chessBoard('r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1');
+    const r = m.solve(b);
+    expect(r.kind).toBe('mate');
+    if (r.kind === 'mate') expect(r.moves.map((x, i) => text(b, r.moves, i, x))).toEqual(['d5f6', 'g7f6', 'c4f7']);
+  });
+
+  it('solves tsume problems at their length (3 and 5 plies)', () => {
+    const m = new MateSearch(8);
+    for (const [file, plies] of [
+      ['tsume_mate-3-ply.sfen', 3],
+      ['tsume_mate-5-ply.sfen', 5],
+    ] as const) {
+      for (const sfen of lines(file, 10)) {
+        const r = m.solve(shogiBoard(sfen), { nodes: 500_000 });
+        expect(r.kind, sfen).toBe('mate');
+        if (r.kind === 'mate') expect(r.moves.length, sfen).toBeLessThanOrEqual(plies);
+      }
+    }
+  });
+
+  it('answers nomate when no check can mate, and timeout when stopped', () => {
+    const m = new MateSearch(4);
+    expect(m.solve(chessBoard('startpos')).kind).toBe('nomate');
+    expect(m.solve(shogiBoard('startpos')).kind).toBe('nomate');
+    // Plenty of checks with pieces in hand: 50 nodes are not enough to decide.
+    expect(m.solve(shogiBoard(lines('tsume_no-mate-1-ply.sfen', 1)[0]!), { nodes: 50 }).kind).toBe('timeout');
+    const signal = new Int32Array(new SharedArrayBuffer(8));
+    signal[0] = 1;
+    expect(m.solve(shogiBoard(lines('tsume_no-mate-1-ply.sfen', 2)[1]!), { signal }).kind).toBe('timeout');
+  });
+});
+
+const text = (b: ReturnType<typeof chessBoard>, line: readonly number[], i: number, m: number): string => {
+  for (let k = 0; k < i; k++) b.make(line[k]!);
+  const t = b.moveToText(m);
+  for (let k = 0; k < i; k++) b.unmake();
+  return t;
+};

@@ -1,0 +1,48 @@
+/**
+ * Test suites at fixed node budgets (deterministic): Win At Chess and tsume problems.
+ */
+import { readFileSync } from 'node:fs';
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import { parseSan } from 'chessops/san';
+import { makeUci } from 'chessops/util';
+import { describe, expect, it } from 'vitest';
+import { matePlies } from '../../../src/search/alphabeta/score.js';
+import { chessBoard, searcher, shogiBoard } from './helpers.js';
+
+const WAC_NODES = 40_000;
+const TSUME_NODES = 20_000;
+
+describe('test suites at fixed node budgets', () => {
+  it(`solves at least 80% of the first 100 WAC positions at ${WAC_NODES} nodes`, () => {
+    const lines = readFileSync('/work/shared/data/chess/wac300.epd', 'utf8').split('\n').filter(Boolean).slice(0, 100);
+    let solved = 0;
+    const s = searcher('tournament', {}, 16);
+    for (const line of lines) {
+      const [, fen, ops] = /^(\S+ \S+ \S+ \S+) (.*)$/.exec(line)!;
+      const bm = /bm ([^;]+);/.exec(ops!)![1]!.trim().split(/\s+/);
+      const pos = Chess.fromSetup(parseFen(`${fen} 0 1`).unwrap()).unwrap();
+      const best = bm.map((san) => makeUci(parseSan(pos, san)!));
+      s.tt.clear();
+      s.clearHeuristics();
+      const b = chessBoard(`${fen} 0 1`);
+      const r = s.search(b, { nodes: WAC_NODES });
+      if (best.includes(b.moveToText(r.bestMove))) solved++;
+    }
+    expect(solved).toBeGreaterThanOrEqual(80); // 89 today
+  });
+
+  it(`finds the mate in at most 3 plies in at least 95% of the first 200 tsume problems at ${TSUME_NODES} nodes`, () => {
+    const lines = readFileSync('/work/shared/data/shogi/tsume_mate-3-ply.sfen', 'utf8').split('\n').filter(Boolean).slice(0, 200);
+    let solved = 0;
+    const s = searcher('tournament', {}, 8);
+    for (const sfen of lines) {
+      s.tt.clear();
+      s.clearHeuristics();
+      const r = s.search(shogiBoard(sfen), { nodes: TSUME_NODES });
+      const mp = matePlies(r.score);
+      if (mp > 0 && mp <= 3) solved++;
+    }
+    expect(solved).toBeGreaterThanOrEqual(190); // 200 today
+  });
+});
