@@ -59,6 +59,7 @@ export interface TreestrapCliOptions {
   evalMaxMoves: string;
   checkpointEvery: string;
   freeze: string;
+  errorClip?: string;
   timeLimit?: string;
   out: string;
   progress: boolean;
@@ -87,7 +88,8 @@ export function resolveTreestrapOptions(
   const nodes = o.nodes !== undefined ? int(o.nodes, '--nodes') : undefined;
   const bookPlies = o.bookPlies !== undefined ? int(o.bookPlies, '--book-plies', 0) : undefined;
   const maxPlies: Result<number, KishiError> = o.maxPlies !== undefined ? int(o.maxPlies, '--max-plies') : Result.ok(o.game === 'chess' ? 300 : 320);
-  for (const r of [depth, nodes, bookPlies, maxPlies]) if (r?.isErr) return Result.err(r.error);
+  const errorClip = o.errorClip !== undefined ? parseNumber(o.errorClip, '--error-clip', (x) => x > 0) : undefined;
+  for (const r of [depth, nodes, bookPlies, maxPlies, errorClip]) if (r?.isErr) return Result.err(r.error);
   if (o.update === 'quiet' && o.walk !== 'searched') return Result.err(usage('--update quiet needs --walk searched'));
   let clock: { baseMs: number; incMs: number } | undefined;
   const tcText = o.tc ?? (depth === undefined && nodes === undefined ? DEFAULT_TC : undefined);
@@ -114,6 +116,7 @@ export function resolveTreestrapOptions(
     book: o.book ?? 'default',
     bookSize: bookSize.unwrap(),
     ...(bookPlies !== undefined ? { bookPlies: bookPlies.unwrap() } : {}),
+    ...(errorClip !== undefined ? { errorClip: errorClip.unwrap() } : {}),
     frozen: o.freeze === 'none' ? [] : o.freeze.split(',').map((x) => x.trim()).filter((x) => x !== ''),
   };
   // The settings named on the command line must agree with a checkpoint being resumed.
@@ -121,7 +124,7 @@ export function resolveTreestrapOptions(
   const map: [keyof TreestrapCliOptions, keyof TrainSettings][] = [
     ['game', 'game'], ['method', 'method'], ['init', 'init'], ['eta', 'eta'], ['minDepth', 'minDepth'], ['walk', 'walk'], ['update', 'update'],
     ['depth', 'depth'], ['nodes', 'nodes'], ['tc', 'clock'], ['maxPlies', 'maxPlies'], ['hash', 'hashMb'], ['seed', 'seed'],
-    ['book', 'book'], ['bookSize', 'bookSize'], ['bookPlies', 'bookPlies'], ['freeze', 'frozen'],
+    ['book', 'book'], ['bookSize', 'bookSize'], ['bookPlies', 'bookPlies'], ['freeze', 'frozen'], ['errorClip', 'errorClip'],
   ];
   for (const [cli, key] of map) if (given(cli)) explicit[key] = settings[key];
   return Result.ok({ settings, explicit: explicit as Partial<TrainSettings>, games: games.unwrap() });
@@ -274,8 +277,9 @@ export function register(train: Command): void {
     .option('--eta <x>', 'step size (default: the paper\'s, 5e-7 treestrap-ab, 1e-6 treestrap-minimax, 1e-5 rootstrap-ab; centipawn scale)')
     .option('--min-depth <d>', 'the paper\'s d: table entries searched shallower are not updated', String(PAPER_MIN_DEPTH))
     .addOption(new Option('--walk <walk>', 'table walk: successors the search made, or every successor (Algorithm 2 verbatim; same entries, slower)').choices([...TABLE_WALKS]).default('searched'))
-    .option('--freeze <features>', 'features whose weights are not learned, comma-separated, or none (tempo soaks up the side-to-move bias of the bounds; see methods.ts)', DEFAULT_FROZEN.join(','))
+    .option('--freeze <features>', 'features whose weights are not learned, comma-separated names or prefixes ending in * (material.*), or none; tempo soaks up the side-to-move bias of the bounds (methods.ts)', DEFAULT_FROZEN.join(','))
     .addOption(new Option('--update <set>', 'table entries updated: all (the paper) or quiet ones (not in check, not reached by a capture or promotion; needs --walk searched)').choices([...UPDATE_SETS]).default('all'))
+    .option('--error-clip <cp>', 'clip each node\'s error to +-cp in the update (Huber loss; mate bounds at +-9999 otherwise dominate); default: no clip, as the paper')
     .option('--hash <mb>', 'transposition table of the training search, MiB', '16')
     .option('--max-plies <n>', 'plies after which a training game is drawn (default chess 300, shogi 320)')
     .option('--seed <n>', 'seed of the initial weights and of the openings', '1')

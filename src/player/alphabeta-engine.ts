@@ -105,8 +105,8 @@ export class AlphaBetaEngine {
     if (limits.nodes !== undefined) ab.nodes = limits.nodes;
     const infinite = limits.infinite === true;
     if (limits.movetimeMs !== undefined) {
+      // "Search exactly this long": no soft limit, so no iteration is skipped to save time.
       ab.hardMs = Math.max(1, limits.movetimeMs);
-      ab.softMs = ab.hardMs;
     } else if (!infinite && request.clock !== undefined && limits.depth === undefined && limits.nodes === undefined) {
       const plies = request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, this.game));
       const budget = planTime({ game: this.game, clock: request.clock, side, plies, moveOverheadMs: this.moveOverheadMs });

@@ -114,28 +114,23 @@ export class MctsEngine {
     let result: MctsResult;
     const base: { -readonly [K in keyof MctsLimits]: MctsLimits[K] } = {};
     if (limits.nodes !== undefined) base.playouts = Math.max(1, limits.nodes);
-    const depthStop = limits.depth !== undefined ? (p: MctsProgress): boolean => p.evaluations > 0 && p.depth >= limits.depth! : undefined;
-    let lastProgress: MctsProgress | undefined;
-    const onProgress = (p: MctsProgress): void => {
-      lastProgress = p;
-      report(p);
-    };
-    const depthReached = (): boolean => depthStop !== undefined && lastProgress !== undefined && depthStop(lastProgress);
+    if (limits.depth !== undefined) base.depth = Math.max(1, limits.depth);
+    const onProgress = report;
 
     if (infinite || ponder) {
       // Phase 1: until stop (or, pondering, ponderhit).
       const hit = (): boolean => Atomics.load(signal, MCTS_SIGNAL_PONDERHIT) !== 0;
-      result = await this.search.run(board, { ...base, shouldStop: () => stopped() || (ponder && hit()) || depthReached() }, onProgress, this.infoIntervalMs);
+      result = await this.search.run(board, { ...base, shouldStop: () => stopped() || (ponder && hit()) }, onProgress, this.infoIntervalMs);
       if (ponder && !stopped() && hit()) {
         // Phase 2: the pondered move was played; think on our own clock now.
-        result = await this.search.run(board, { ...base, ...this.timeLimits(request, board, limits), shouldStop: () => stopped() || depthReached() }, onProgress, this.infoIntervalMs);
+        result = await this.search.run(board, { ...base, ...this.timeLimits(request, board, limits), shouldStop: stopped }, onProgress, this.infoIntervalMs);
       }
       // UCI/USI: answer only after stop (or ponderhit) even when the search ended by itself.
       while (!stopped() && !(ponder && hit())) Atomics.wait(signal, MCTS_SIGNAL_STOP, 0, 5);
     } else {
       result = await this.search.run(
         board,
-        { ...base, ...this.timeLimits(request, board, limits), shouldStop: () => stopped() || depthReached() },
+        { ...base, ...this.timeLimits(request, board, limits), shouldStop: stopped },
         onProgress,
         this.infoIntervalMs,
       );

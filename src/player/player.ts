@@ -64,7 +64,11 @@ export interface SearchInfo {
 
 /** The answer to a `GoRequest`. */
 export interface GoResult {
-  /** The move in UCI/USI, or `resign`, or `win` (shogi entering-king declaration). */
+  /**
+   * The move in UCI/USI, or `resign` (no legal move), or `win` (shogi entering-king declaration);
+   * for a mate search (`limits.mate`) the first move of the mate (the whole line in `info.pv`),
+   * or `nomate` / `timeout`.
+   */
   readonly move: string;
   /** The move the player expects in reply (for pondering), when it has one. */
   readonly ponder?: string;

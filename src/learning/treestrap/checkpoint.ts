@@ -53,6 +53,8 @@ export interface TrainSettings {
   readonly book: string;
   readonly bookSize: number;
   readonly bookPlies?: number;
+  /** Each node's error is clipped to +-this in the update (absent: no clip, the paper). */
+  readonly errorClip?: number;
   /** Names of the features whose weights are not learned. */
   readonly frozen: readonly string[];
 }

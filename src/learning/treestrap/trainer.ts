@@ -96,12 +96,29 @@ const CHECKPOINT = 'checkpoint.json';
 
 /** Settings fields that must agree between a checkpoint and an explicit command line. */
 const FIXED_KEYS: readonly (keyof TrainSettings)[] = [
-  'game', 'method', 'init', 'eta', 'minDepth', 'walk', 'update', 'depth', 'nodes', 'clock', 'maxPlies', 'hashMb', 'seed', 'book', 'bookSize', 'bookPlies', 'frozen',
+  'game', 'method', 'init', 'eta', 'minDepth', 'walk', 'update', 'depth', 'nodes', 'clock', 'maxPlies', 'hashMb', 'seed', 'book', 'bookSize', 'bookPlies', 'frozen', 'errorClip',
 ];
 
 const isDue = (every: 'log' | number, games: number): boolean => {
   if (every === 'log') return games > 0 && (games & (games - 1)) === 0;
   return every > 0 && games % every === 0;
+};
+
+/** Indices of the frozen features: exact names, or prefixes ending in `*` (`material.*`). */
+export const frozenIndices = (names: readonly string[], patterns: readonly string[]): Result<number[], KishiError> => {
+  const out = new Set<number>();
+  for (const p of patterns) {
+    const prefix = p.endsWith('*') ? p.slice(0, -1) : undefined;
+    let found = false;
+    names.forEach((n, i) => {
+      if (prefix !== undefined ? n.startsWith(prefix) : n === p) {
+        out.add(i);
+        found = true;
+      }
+    });
+    if (!found) return Result.err(new KishiError('ERR_USAGE', `--freeze: no feature matches ${JSON.stringify(p)}`));
+  }
+  return Result.ok([...out].sort((a, b) => a - b));
 };
 
 /** Uniform small random weights in +-RANDOM_INIT_SCALE (seeded). */
@@ -138,7 +155,8 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     const probe = createTrainingAdapter(o.settings.game, new Float64Array(featureSetOf(o.settings.game).size));
     const theta = o.settings.init === 'material' ? probe.materialTheta() : randomTheta(probe.featureSet.size, o.settings.seed);
     // Frozen features start (and stay) at 0 when the start is random.
-    if (o.settings.init !== 'material') for (const name of o.settings.frozen) theta[probe.featureSet.indexOf.get(name) ?? -1] = 0;
+    const fixed = frozenIndices(probe.featureSet.names, o.settings.frozen);
+    if (o.settings.init !== 'material' && fixed.isOk) for (const i of fixed.value) theta[i] = 0;
     const now = new Date().toISOString();
     body = {
       settings: o.settings,
@@ -163,12 +181,8 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     return Result.err(new KishiError('ERR_CHECKPOINT', `${ckFile} holds weights for feature set ${body.featureSet} (${body.features}), this build has ${adapter.featureSet.version} (${adapter.featureSet.size})`));
   }
   const initialTheta = Float64Array.from(body.initialTheta);
-  const frozen: number[] = [];
-  for (const name of s.frozen) {
-    const i = adapter.featureSet.indexOf.get(name);
-    if (i === undefined) return Result.err(new KishiError('ERR_USAGE', `--freeze: feature set ${adapter.featureSet.version} has no feature ${JSON.stringify(name)}`));
-    frozen.push(i);
-  }
+  const frozen = frozenIndices(adapter.featureSet.names, s.frozen);
+  if (frozen.isErr) return Result.err(frozen.error);
   const book = loadTrainingBook(s.game, s.book === 'default' ? undefined : s.book, s.bookSize, s.bookPlies);
   if (book.isErr) return Result.err(book.error);
   if (book.value.openings.length === 0) return Result.err(new KishiError('ERR_OPENING', 'the opening book is empty'));
@@ -179,7 +193,8 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     hashMb: s.hashMb,
     walk: s.walk as TableWalk,
     update: (s.update ?? 'all') as UpdateSet,
-    frozen,
+    ...(s.errorClip !== undefined ? { errorClip: s.errorClip } : {}),
+    frozen: frozen.value,
   });
   log(`${resumed ? 'resuming' : 'starting'} ${s.method} (${s.game}, init ${s.init}, eta ${s.eta}, d ${s.minDepth}) at game ${body.gamesDone} of ${o.games}; book ${book.value.source} (${book.value.openings.length} openings)`);
 
@@ -191,7 +206,7 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     ...(o.commit !== undefined ? { commit: o.commit } : {}),
     date: new Date().toISOString().slice(0, 10),
     notes:
-      `TreeStrap trainer (src/learning/treestrap): init ${s.init}, eta ${s.eta}, d ${s.minDepth}, entries updated: ${s.update ?? 'all'}, ` +
+      `TreeStrap trainer (src/learning/treestrap): init ${s.init}, eta ${s.eta}, d ${s.minDepth}, entries updated: ${s.update ?? 'all'}${s.errorClip !== undefined ? `, error clipped to +-${s.errorClip}` : ''}, ` +
       `${s.clock !== undefined ? `Fischer ${s.clock.baseMs / 1000}+${s.clock.incMs / 1000} s` : ''}${s.depth !== undefined ? ` depth ${s.depth}` : ''}${s.nodes !== undefined ? ` nodes ${s.nodes}` : ''} per move, ` +
       `${body.totals.searches} searches, seed ${s.seed}, not learned: ${s.frozen.length > 0 ? s.frozen.join(', ') : 'none'}`,
   });

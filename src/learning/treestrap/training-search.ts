@@ -41,6 +41,8 @@ export interface TrainingSearchSettings {
   readonly hashMb: number;
   /** Table walk of the alpha-beta methods (default `searched`; `all` is Algorithm 2 verbatim). */
   readonly walk?: TableWalk;
+  /** Clip each node's error to +-this before the update (Huber); default none (the paper). */
+  readonly errorClip?: number;
   /** Which entries the alpha-beta methods update (default `all`, the paper). */
   readonly update?: UpdateSet;
   /** Indices of features whose weights are not learned (see `DEFAULT_FROZEN`). */
@@ -77,8 +79,8 @@ export class TrainingSearch {
   ) {
     this.tt = new TranspositionTable(settings.method === 'treestrap-minimax' ? 1 : settings.hashMb);
     this.ab = new AlphaBetaSearch(this.tt, searchOptions('training'));
-    this.acc = new DeltaAccumulator(adapter.featureSet.size);
-    this.work = new DeltaAccumulator(adapter.featureSet.size);
+    this.acc = new DeltaAccumulator(adapter.featureSet.size, settings.errorClip);
+    this.work = new DeltaAccumulator(adapter.featureSet.size, settings.errorClip);
     if (settings.frozen !== undefined && settings.frozen.length > 0) {
       this.frozen = new Uint8Array(adapter.featureSet.size);
       for (const i of settings.frozen) this.frozen[i] = 1;

@@ -52,7 +52,15 @@ export class DeltaAccumulator {
   readonly delta: Float64Array;
   readonly stats: UpdateStats = emptyStats();
 
-  constructor(size: number) {
+  /**
+   * `errorClip`: when finite, each node's error is clipped to +-errorClip before it scales phi
+   * (the gradient of a Huber loss instead of the squared one), so that a few mate-valued bounds
+   * (+-9999) cannot dominate a step. Infinity (default) is the paper's rule.
+   */
+  constructor(
+    size: number,
+    readonly errorClip = Number.POSITIVE_INFINITY,
+  ) {
     this.delta = new Float64Array(size);
   }
 
@@ -66,7 +74,8 @@ export class DeltaAccumulator {
     if (e !== 0) {
       this.stats.violated++;
       this.stats.squaredError += e * e;
-      phi.addTo(this.delta, eta * e);
+      const c = this.errorClip;
+      phi.addTo(this.delta, eta * (e > c ? c : e < -c ? -c : e));
     }
     return e;
   }

@@ -68,7 +68,10 @@ const POLL_MASK = 255;
 const LMR_TABLE = new Int8Array(64 * 64);
 for (let d = 1; d < 64; d++) for (let m = 1; m < 64; m++) LMR_TABLE[d * 64 + m] = Math.floor(0.5 + (Math.log(d) * Math.log(m)) / 2.25);
 
-/** Nominal piece gains for delta pruning in quiescence, by the `tacticalOrder` victim class (x16). */
+/**
+ * Delta pruning in quiescence: a capture is skipped when stand-pat + the victim's nominal value
+ * (`tacticalOrder >> 4` pawns, 100 cp each) + this margin stays below alpha.
+ */
 const DELTA_MARGIN = 200;
 
 export class AlphaBetaSearch {

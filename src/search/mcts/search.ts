@@ -37,6 +37,8 @@ export interface MctsLimits {
   readonly playouts?: number;
   /** Stop when the root holds this many visits (reused visits included). */
   readonly rootVisits?: number;
+  /** Stop once the mean depth of the leaves evaluated in this run reaches this many plies. */
+  readonly depth?: number;
   /** Target thinking time: stop once it has passed, or earlier when the best move cannot change. */
   readonly softMs?: number;
   /** Stop at this time whatever happens. */
@@ -53,7 +55,7 @@ export interface MctsLimits {
 }
 
 /** Why a run ended. */
-export type StopReason = 'playouts' | 'visits' | 'time' | 'stopped' | 'full' | 'early' | 'terminal';
+export type StopReason = 'playouts' | 'visits' | 'depth' | 'time' | 'stopped' | 'full' | 'early' | 'terminal';
 
 export interface MctsProgress {
   readonly playouts: number;
@@ -196,6 +198,7 @@ export class MctsSearch {
       const playouts = t.visits[0]! - visitsAtStart;
       if (playouts >= playoutLimit) return this.result('playouts', start, visitsAtStart);
       if (t.visits[0]! >= visitLimit) return this.result('visits', start, visitsAtStart);
+      if (limits.depth !== undefined && this.depthCount > 0 && this.depthSum / this.depthCount >= limits.depth) return this.result('depth', start, visitsAtStart);
       const elapsed = performance.now() - start;
       if (elapsed >= hardMs) return this.result('time', start, visitsAtStart);
       if (elapsed >= softMs && !(elapsed < (limits.extendMs ?? 0) && this.unsettled())) return this.result('time', start, visitsAtStart);

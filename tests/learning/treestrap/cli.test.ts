@@ -56,3 +56,14 @@ describe('kishi train treestrap options', () => {
     }
   });
 });
+
+describe('frozen feature patterns', () => {
+  it('match exact names and prefixes ending in *, and name what matches nothing', async () => {
+    const { frozenIndices } = await import('../../../src/learning/treestrap/trainer.js');
+    const names = ['material.pawn', 'material.knight', 'tempo', 'hand.pawn', 'hand.pawn.ge1'];
+    expect(frozenIndices(names, ['tempo', 'material.*']).unwrap()).toEqual([0, 1, 2]);
+    expect(frozenIndices(names, ['hand.pawn']).unwrap()).toEqual([3]);
+    const r = frozenIndices(names, ['king.*']);
+    expect(r.isErr && r.error.message).toContain('king.*');
+  });
+});

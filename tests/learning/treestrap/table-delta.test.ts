@@ -85,6 +85,18 @@ describe('the one-sided update rule', () => {
   });
 });
 
+describe('the clipped (Huber) variant', () => {
+  it('clips each node\'s error before it scales phi, and reports the raw error', () => {
+    const acc = new DeltaAccumulator(2, 100);
+    const phi = new SparseVector();
+    phi.add(0, 1);
+    expect(acc.visit(phi, 0, 9999, 9999, ETA)).toBe(9999);
+    expect(acc.visit(phi, 0, -50, -50, ETA)).toBe(-50);
+    expect(Array.from(acc.delta)).toEqual([ETA * 100 - ETA * 50, 0]);
+    expect(acc.stats.squaredError).toBe(9999 ** 2 + 2500);
+  });
+});
+
 describe('DeltaFromTransTbl on a hand-built tree', () => {
   it('updates every violated entry by eta * (bound - H(s)) * phi(s), on the paper scale, first player view', () => {
     const { delta, visits, acc, count } = run(1);

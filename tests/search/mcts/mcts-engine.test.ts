@@ -85,3 +85,11 @@ test('side to move of a request (for the auto player clock rule)', () => {
   expect(sideToMove({ ...chessRequest(['e7e5']), start: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1' })).toBe('first');
   expect(sideToMove({ game: 'shogi', variant: 'standard', start: '4k4/9/9/9/9/9/9/9/4K4 w - 1', moves: [] })).toBe('second');
 });
+
+test('go depth stops at the mean leaf depth', async () => {
+  const engine = new MctsEngine({ game: 'chess', evaluator: new MockEvaluator(CHESS_ENCODING), moveOverheadMs: 0, options: { batchSize: 8 } });
+  const r = (await engine.go(chessRequest([], { limits: { depth: 3 } }), signal())).unwrap();
+  expect(engine.lastStats!.reason).toBe('depth');
+  expect(engine.lastStats!.depth).toBeGreaterThanOrEqual(3);
+  expect(r.info!.depth).toBeGreaterThanOrEqual(3);
+});
