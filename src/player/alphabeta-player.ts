@@ -8,6 +8,8 @@
  * (call `stop` first to end it). A crashed worker fails the pending requests and is replaced on
  * the next call. The worker does not keep the process alive while idle.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { GameKind } from '../core/game.js';
 import { KishiError } from '../core/result.js';
@@ -131,7 +133,11 @@ export class AlphaBetaPlayer implements Player {
       moveOverheadMs: this.moveOverheadMs,
       signal: this.signal.buffer as SharedArrayBuffer,
     };
-    const worker = new Worker(searchWorkerUrl(), { workerData: init });
+    const url = searchWorkerUrl();
+    if (!existsSync(fileURLToPath(url))) {
+      throw new KishiError('ERR_ENGINE', `the search worker is not built: ${fileURLToPath(url)} is missing (run \`npx tsc -p .\`)`);
+    }
+    const worker = new Worker(url, { workerData: init });
     worker.on('message', (msg: WorkerReply) => this.onMessage(msg));
     worker.on('error', (e) => {
       if (this.worker === worker) this.worker = undefined;
