@@ -49,6 +49,14 @@ export class AlphaBetaPlayer implements Player {
   private hashMb: number;
   private moveOverheadMs: number;
   private closed = false;
+  /** `go` requests waiting behind another request of the queue, not started yet. */
+  private queuedGoes = 0;
+  /**
+   * A stop or ponderhit that arrived while a `go` was still queued. Clearing the signal words when a
+   * `go` starts would otherwise erase it (UCI: `setoption Hash`, `go infinite`, `stop` in quick succession).
+   */
+  private stopPending = false;
+  private ponderhitPending = false;
 
   constructor(settings: AlphaBetaPlayerSettings) {
     this.settings = settings;
@@ -62,10 +70,14 @@ export class AlphaBetaPlayer implements Player {
   }
 
   go(request: GoRequest, onInfo?: (info: SearchInfo) => void): Promise<GoResult> {
+    this.queuedGoes++;
     return this.enqueue<GoResult>(
       () => {
-        Atomics.store(this.signal, SIGNAL_STOP, 0);
-        Atomics.store(this.signal, SIGNAL_PONDERHIT, 0);
+        this.queuedGoes--;
+        Atomics.store(this.signal, SIGNAL_STOP, this.stopPending ? 1 : 0);
+        Atomics.store(this.signal, SIGNAL_PONDERHIT, this.ponderhitPending ? 1 : 0);
+        this.stopPending = false;
+        this.ponderhitPending = false;
       },
       (id) => ({ type: 'go', id, request }),
       onInfo,
@@ -73,11 +85,13 @@ export class AlphaBetaPlayer implements Player {
   }
 
   stop(): void {
+    if (this.queuedGoes > 0) this.stopPending = true;
     Atomics.store(this.signal, SIGNAL_STOP, 1);
     Atomics.notify(this.signal, SIGNAL_STOP);
   }
 
   ponderhit(): void {
+    if (this.queuedGoes > 0) this.ponderhitPending = true;
     Atomics.store(this.signal, SIGNAL_PONDERHIT, 1);
     Atomics.notify(this.signal, SIGNAL_STOP);
   }

@@ -71,6 +71,20 @@ describe('alpha-beta player (worker thread)', () => {
     }
   });
 
+  it('a stop sent while the go is still queued behind another request ends that go', async () => {
+    // UCI: `setoption name Hash`, `go infinite`, `stop` arrive together; the resize runs first.
+    const resize = chess.setHashMb(32);
+    const pending = chess.go(chessGo({ limits: { infinite: true } }));
+    chess.stop();
+    await resize;
+    const r = await Promise.race([pending, sleep(5000).then(() => 'still searching')]);
+    expect(r).not.toBe('still searching');
+    // And a stop with nothing queued does not leak into the next search.
+    chess.stop();
+    const next = await chess.go(chessGo({ limits: { nodes: 5_000 } }));
+    expect(next.info?.nodes).toBe(5_000);
+  });
+
   it('ponders until ponderhit, then plays on its own clock', async () => {
     const clock = { firstMs: 600, secondMs: 600, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 0 };
     let done = false;
