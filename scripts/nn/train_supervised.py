@@ -83,6 +83,7 @@ def main() -> None:
     ap.add_argument("--checkpoint", default=None, help="where to save the PyTorch weights (default: records/nn/<name>.pt)")
     ap.add_argument("--reference", default=None, help="reference positions chunk (default: made with node)")
     ap.add_argument("--notes", default="")
+    ap.add_argument("--keep-best", action="store_true", help="export the epoch with the best holdout loss, not the last")
     ap.add_argument("--mirror", action="store_true", help="shogi: mirror half of each batch left-right (data augmentation)")
     args = ap.parse_args()
 
@@ -119,6 +120,7 @@ def main() -> None:
         return tot / k
 
     history = []
+    best = (float("inf"), None, 0)  # holdout policy loss + value weight * value MSE, weights, epoch
     step = 0
     t0 = time.time()
     epoch = 0
@@ -145,7 +147,13 @@ def main() -> None:
                "seconds": round(time.time() - t0)}
         history.append(rec)
         print(json.dumps(rec), flush=True)
+        score = vp + args.value_weight * vv
+        if args.keep_best and score < best[0]:
+            best = (score, {k: v.detach().clone() for k, v in model.state_dict().items()}, epoch)
 
+    if args.keep_best and best[1] is not None:
+        model.load_state_dict(best[1])
+        print(f"keeping the weights of epoch {best[2]} (best holdout loss {best[0]:.4f})", flush=True)
     model.eval()
     model.cpu()
     ckpt = args.checkpoint or os.path.join("records", "nn", os.path.basename(args.out).replace(".onnx", ".pt"))
@@ -155,11 +163,14 @@ def main() -> None:
         "method": "supervised",
         "phases": data.phases,
         "positions": n,
+        "games": sum(1 for t in data.texts if t.endswith("|moves=0")),
+        "generators": sorted({json.dumps(m, sort_keys=True) for m in data.metas}),
         "trainPositions": train_n,
         "holdoutPositions": n_val,
         "chunks": [os.path.relpath(f) for f in files],
         "epochs": args.epochs,
         "steps": step,
+        "exportedEpoch": best[2] if args.keep_best and best[1] is not None else epoch,
         "batch": args.batch,
         "optimizer": f"SGD nesterov momentum 0.9, one-cycle lr max {args.lr}, weight decay {args.weight_decay}",
         "loss": f"masked policy cross-entropy + {args.value_weight} * value MSE against {args.value_mix} * search value + {1 - args.value_mix} * game result",

@@ -1,20 +1,25 @@
 /**
- * `createPlayer`: the Player for a game from the engine config. Alpha-beta for now (`search:
- * alphabeta`, and `auto`/`mcts` until the MCTS engine exists), with the game's linear weights file.
- * A missing or mismatching weights file is an expected failure (`ERR_WEIGHTS`).
+ * `createPlayer`: the Player for a game from the engine config: `search: alphabeta` with the game's
+ * linear weights file, `mcts` with the game's ONNX model, `auto` choosing per move (mcts-factory.ts).
+ * A missing or mismatching weights file is an expected failure (`ERR_WEIGHTS`), so is a missing
+ * model with `search: mcts` (`ERR_MODEL`); `auto` then plays alpha-beta.
  */
 import type { EngineConfig } from '../config/sections/engine.js';
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import { AlphaBetaPlayer } from './alphabeta-player.js';
+import { createAutoPlayer, createMctsPlayer, type NnPlayerConfig } from './mcts-factory.js';
 import type { Player } from './player.js';
 import { loadWeightsFile } from './weights-file.js';
 
 /** The subset of the engine config the players read. */
-export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'>;
+export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> & NnPlayerConfig;
 
-export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Player, KishiError> =>
-  createAlphaBetaPlayer(config, game);
+export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Player, KishiError> => {
+  if (config.search === 'mcts') return createMctsPlayer(config, game);
+  if (config.search === 'auto') return createAutoPlayer(config, game, () => createAlphaBetaPlayer(config, game));
+  return createAlphaBetaPlayer(config, game);
+};
 
 /** The alpha-beta player specifically (UCI/USI front-ends use its extra option setters). */
 export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Result<AlphaBetaPlayer, KishiError> => {

@@ -86,6 +86,7 @@ class Chunks:
         self.result = np.concatenate([p["result"] for p in parts])
         self.texts = [t for p in parts for t in p["texts"]]
         self.phases = sorted({p["header"].get("meta", {}).get("phase", "?") for p in parts})
+        self.metas = [p["header"].get("meta", {}) for p in parts]
 
     def __len__(self) -> int:
         return len(self.value)

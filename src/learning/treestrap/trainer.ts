@@ -205,10 +205,20 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     trainingSeconds: Math.round(body.totals.trainingMs / 1000),
     ...(o.commit !== undefined ? { commit: o.commit } : {}),
     date: new Date().toISOString().slice(0, 10),
-    notes:
-      `TreeStrap trainer (src/learning/treestrap): init ${s.init}, eta ${s.eta}, d ${s.minDepth}, entries updated: ${s.update ?? 'all'}${s.errorClip !== undefined ? `, error clipped to +-${s.errorClip}` : ''}, ` +
-      `${s.clock !== undefined ? `Fischer ${s.clock.baseMs / 1000}+${s.clock.incMs / 1000} s` : ''}${s.depth !== undefined ? ` depth ${s.depth}` : ''}${s.nodes !== undefined ? ` nodes ${s.nodes}` : ''} per move, ` +
-      `${body.totals.searches} searches, seed ${s.seed}, not learned: ${s.frozen.length > 0 ? s.frozen.join(', ') : 'none'}`,
+    notes: [
+      'TreeStrap trainer (src/learning/treestrap)',
+      `init ${s.init}`,
+      `eta ${s.eta}`,
+      `d ${s.minDepth}`,
+      `entries updated: ${s.update ?? 'all'}`,
+      ...(s.errorClip !== undefined ? [`error clipped to +-${s.errorClip}`] : []),
+      [s.clock !== undefined ? `Fischer ${s.clock.baseMs / 1000}+${s.clock.incMs / 1000} s` : '', s.depth !== undefined ? `depth ${s.depth}` : '', s.nodes !== undefined ? `nodes ${s.nodes}` : '']
+        .filter((x) => x !== '')
+        .join(', ') + ' per move',
+      `${body.totals.searches} searches`,
+      `seed ${s.seed}`,
+      `not learned: ${s.frozen.length > 0 ? s.frozen.join(', ') : 'none'}`,
+    ].join('; '),
   });
   const writeWeights = (file: string): void => writeFileAtomic(file, serializeWeights(adapter.featureSet, theta, provenance()));
   const save = (): void => {
