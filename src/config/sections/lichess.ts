@@ -1,5 +1,6 @@
 import type { JsonSchema } from './section.js';
 import { section } from './section.js';
+import { BOOK_NORMALIZATIONS, BOOK_SELECTIONS } from '../../books/book-choice.js';
 
 /** Keys follow lichess-bot's `config.yml` (challenge, matchmaking, greeting, draw_or_resign, correspondence), in camelCase with units in the name. */
 export const LICHESS_VARIANTS = [
@@ -18,6 +19,18 @@ export const LICHESS_SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'class
 export const LICHESS_MODES = ['casual', 'rated'] as const;
 export const SHUTDOWN_POLICIES = ['finish', 'resign'] as const;
 export const MATCHMAKING_MODES = ['casual', 'rated', 'random'] as const;
+export const CHALLENGE_SORTS = ['first', 'best'] as const;
+export const CHALLENGE_PREFERENCES = ['none', 'human', 'bot'] as const;
+export const CHALLENGE_FILTERS = ['none', 'coarse', 'fine'] as const;
+export const RATING_PREFERENCES = ['none', 'high', 'low'] as const;
+export const PGN_GROUPINGS = ['game', 'opponent', 'all'] as const;
+/** Lichess variants a Polyglot book can be given for (fromPosition uses the standard books). */
+export const BOOK_VARIANTS = ['standard', 'chess960', 'crazyhouse', 'antichess', 'atomic', 'horde', 'kingOfTheHill', 'racingKings', 'threeCheck'] as const;
+export const CHESSDB_QUALITIES = ['best', 'good', 'all'] as const;
+export const CLOUD_QUALITIES = ['best', 'good'] as const;
+export const EXPLORER_SOURCES = ['masters', 'lichess', 'player'] as const;
+export const EXPLORER_SORTS = ['winrate', 'games_played'] as const;
+export const EGTB_SOURCES = ['lichess', 'chessdb'] as const;
 
 export interface ChallengeFilterConfig {
   readonly acceptBot: boolean;
@@ -42,6 +55,12 @@ export interface ChallengeFilterConfig {
   readonly recentBotChallengeAgeS: number;
   readonly maxRecentBotChallenges: number;
   readonly botGamesPerDay: number;
+  readonly onlineBlockList: readonly string[];
+  readonly onlineBlockListRefreshS: number;
+  readonly gamesReservedForHumans: number;
+  readonly sortBy: (typeof CHALLENGE_SORTS)[number];
+  readonly preference: (typeof CHALLENGE_PREFERENCES)[number];
+  readonly queueTimeS: number;
 }
 
 export interface DrawOrResignConfig {
@@ -53,6 +72,8 @@ export interface DrawOrResignConfig {
   readonly offerDrawMoves: number;
   readonly offerDrawPieces: number;
   readonly acceptDraws: boolean;
+  readonly resignForEgtbMinusTwo: boolean;
+  readonly offerDrawForEgtbZero: boolean;
 }
 
 export interface CorrespondenceConfig {
@@ -82,11 +103,65 @@ export interface MatchmakingConfig {
   readonly challengeTimeoutS: number;
   readonly declineMemoryH: number;
   readonly blockList: readonly string[];
+  readonly onlineBlockList: readonly string[];
+  readonly includeChallengeBlockList: boolean;
+  readonly challengeDays: readonly number[];
+  readonly challengeFilter: (typeof CHALLENGE_FILTERS)[number];
+  readonly ratingPreference: (typeof RATING_PREFERENCES)[number];
 }
 
 export interface LichessRecordsConfig {
   readonly pgn: boolean;
   readonly gameLog: boolean;
+  readonly pgnFileGrouping: (typeof PGN_GROUPINGS)[number];
+  readonly mergeExport: boolean;
+}
+
+export interface PolyglotConfig {
+  readonly enabled: boolean;
+  readonly book: Readonly<Record<(typeof BOOK_VARIANTS)[number], readonly string[]>>;
+  readonly minWeight: number;
+  readonly selection: (typeof BOOK_SELECTIONS)[number];
+  readonly maxDepth: number;
+  readonly normalization: (typeof BOOK_NORMALIZATIONS)[number];
+}
+
+export interface OnlineMovesConfig {
+  readonly maxOutOfBookMoves: number;
+  readonly maxRetries: number;
+  readonly maxDepth: number;
+  readonly timeoutMs: number;
+  readonly chessdbBook: {
+    readonly enabled: boolean;
+    readonly url: string;
+    readonly minTimeS: number;
+    readonly moveQuality: (typeof CHESSDB_QUALITIES)[number];
+    readonly minDepth: number;
+  };
+  readonly lichessCloudAnalysis: {
+    readonly enabled: boolean;
+    readonly minTimeS: number;
+    readonly moveQuality: (typeof CLOUD_QUALITIES)[number];
+    readonly maxScoreDifferenceCp: number;
+    readonly minDepth: number;
+    readonly minKnodes: number;
+  };
+  readonly lichessOpeningExplorer: {
+    readonly enabled: boolean;
+    readonly url: string;
+    readonly minTimeS: number;
+    readonly source: (typeof EXPLORER_SOURCES)[number];
+    readonly playerName: string;
+    readonly sort: (typeof EXPLORER_SORTS)[number];
+    readonly minGames: number;
+  };
+  readonly onlineEgtb: {
+    readonly enabled: boolean;
+    readonly url: string;
+    readonly minTimeS: number;
+    readonly maxPieces: number;
+    readonly source: (typeof EGTB_SOURCES)[number];
+  };
 }
 
 /** The lichess Bot API client; the token comes from the LICHESS_TOKEN environment variable only. */
@@ -101,6 +176,11 @@ export interface LichessConfig {
   readonly claimVictory: boolean;
   readonly maxTakebacks: number;
   readonly onShutdown: (typeof SHUTDOWN_POLICIES)[number];
+  readonly statusCheckS: number;
+  readonly fakeThinkTime: boolean;
+  readonly rateLimitingDelayMs: number;
+  readonly polyglot: PolyglotConfig;
+  readonly onlineMoves: OnlineMovesConfig;
   readonly challenge: ChallengeFilterConfig;
   readonly drawOrResign: DrawOrResignConfig;
   readonly correspondence: CorrespondenceConfig;
@@ -137,6 +217,60 @@ export const lichessSection = section('Lichess through the Bot API. The token is
   claimVictory: bool('claim the win when the opponent has left and lichess allows it', true),
   maxTakebacks: int('takebacks accepted per game (0: none)', 0, 0, 100),
   onShutdown: { enum: SHUTDOWN_POLICIES, default: 'finish', description: 'on SIGINT/SIGTERM: finish | resign the games in progress' },
+  fakeThinkTime: bool('after ten plies, wait a little before moving, less as the game goes on (lichess-bot fake_think_time)', false),
+  rateLimitingDelayMs: int('wait this long before each move we send, milliseconds (lichess-bot rate_limiting_delay)', 0, 0, 10000),
+  statusCheckS: int('how often to ask /api/users/status whether lichess shows us online (reconnect the event stream if not), seconds (0: never)', 3600, 0),
+  polyglot: section('Polyglot opening books (.bin), consulted before the engine (lichess-bot engine.polyglot).', {
+    enabled: bool('play book moves', false),
+    book: section('book files per lichess variant, tried in order (fromPosition uses standard)', Object.fromEntries(
+      BOOK_VARIANTS.map((v) => [v, strings(`book paths for ${v}`, [])]),
+    )),
+    minWeight: int('ignore book moves with a smaller Polyglot weight', 1, 0, 65535),
+    selection: { enum: BOOK_SELECTIONS, default: 'weighted_random', description: 'weighted_random | uniform_random | best_move' },
+    maxDepth: int('use the book for our moves up to this full-move number', 20, 1),
+    normalization: {
+      enum: BOOK_NORMALIZATIONS,
+      default: 'none',
+      description: 'several books: none (first book with a move) | max | sum (weights divided per book, then merged)',
+    },
+  }),
+  onlineMoves: section('Online move sources after the book, before the engine (lichess-bot online_moves).', {
+    maxOutOfBookMoves: int('stop asking the online opening sources after this many misses in a game', 10, 0),
+    maxRetries: int('retries of a failed online request (network error, 5xx)', 2, 0, 10),
+    maxDepth: int('ask the online opening sources up to this full-move number (tablebases: always)', 1000, 1),
+    timeoutMs: int('timeout of one online request, milliseconds', 3000, 100, 60000),
+    chessdbBook: section('chessdb.cn opening book (standard chess only)', {
+      enabled: bool('ask chessdb.cn', false),
+      url: text('cdb.php address', 'https://www.chessdb.cn/cdb.php'),
+      minTimeS: int('only with at least this much on our clock, seconds', 20, 0),
+      moveQuality: { enum: CHESSDB_QUALITIES, default: 'good', description: 'best (querypv) | good (querybest) | all (query)' },
+      minDepth: int('move quality best: least depth of the chessdb line', 20, 0),
+    }),
+    lichessCloudAnalysis: section('lichess cloud evaluations (GET /api/cloud-eval)', {
+      enabled: bool('ask the lichess cloud eval', false),
+      minTimeS: int('only with at least this much on our clock, seconds', 20, 0),
+      moveQuality: { enum: CLOUD_QUALITIES, default: 'best', description: 'best (first line) | good (a random line of 5 within maxScoreDifferenceCp)' },
+      maxScoreDifferenceCp: int('move quality good: largest loss to the best line, centipawns', 50, 0),
+      minDepth: int('least depth of the cloud eval', 20, 0),
+      minKnodes: int('least thousands of nodes of the cloud eval', 0, 0),
+    }),
+    lichessOpeningExplorer: section('lichess opening explorer (explorer.lichess.ovh)', {
+      enabled: bool('ask the opening explorer', false),
+      url: text('explorer base address', 'https://explorer.lichess.ovh'),
+      minTimeS: int('only with at least this much on our clock, seconds', 20, 0),
+      source: { enum: EXPLORER_SOURCES, default: 'masters', description: 'masters | lichess | player' },
+      playerName: text('source player: whose games (empty: our own account)', ''),
+      sort: { enum: EXPLORER_SORTS, default: 'winrate', description: 'winrate | games_played' },
+      minGames: int('least games a move must have', 10, 0),
+    }),
+    onlineEgtb: section('online endgame tablebase (no castling rights left)', {
+      enabled: bool('ask an online tablebase', false),
+      url: text('tablebase base address (source lichess)', 'https://tablebase.lichess.ovh'),
+      minTimeS: int('only with at least this much on our clock, seconds', 20, 0),
+      maxPieces: int('largest piece count, kings included (lichess: 7 standard, 6 atomic/antichess)', 7, 2, 8),
+      source: { enum: EGTB_SOURCES, default: 'lichess', description: 'lichess (standard, atomic, antichess) | chessdb (standard)' },
+    }),
+  }),
   challenge: section('Which challenges to accept; the first failed check gives the decline reason sent.', {
     acceptBot: bool('accept challenges from bots (else decline: noBot)', true),
     onlyBot: bool('accept challenges from bots only (else decline: onlyBot)', false),
@@ -159,7 +293,13 @@ export const lichessSection = section('Lichess through the Bot API. The token is
     maxGamesPerOpponent: int('games at once against one opponent (else decline: later)', 1, 1),
     recentBotChallengeAgeS: int('window for counting recent games against one bot, seconds', 3600, 0),
     maxRecentBotChallenges: int('games against one bot within that window (0: no limit; else decline: later)', 0, 0),
-    botGamesPerDay: int('games against bots per 24 h (lichess caps it at 100; else decline: later)', 100, 0),
+    botGamesPerDay: int('games against bots per 24 h, counted across restarts (lichess caps it at 100; else decline: later)', 100, 0),
+    onlineBlockList: strings('URLs of plain-text block lists, one user name per line (generic)', []),
+    onlineBlockListRefreshS: int('how often the online block lists are fetched again, seconds', 3600, 60),
+    gamesReservedForHumans: int('game slots bots may not take (else decline: later)', 0, 0),
+    sortBy: { enum: CHALLENGE_SORTS, default: 'first', description: 'which waiting challenge gets a free slot: first (arrival) | best (highest rating)' },
+    preference: { enum: CHALLENGE_PREFERENCES, default: 'none', description: 'none | human | bot: challengers of this kind go first' },
+    queueTimeS: int('keep an acceptable challenge waiting this long for a free slot before declining it (later), seconds (0: decline at once)', 0, 0, 60),
   }),
   drawOrResign: section('Draw offers and resignation from our recent search scores (lichess-bot draw_or_resign).', {
     resignEnabled: bool('resign when every one of the last resignMoves scores is at or below resignScoreCp', false),
@@ -170,6 +310,8 @@ export const lichessSection = section('Lichess through the Bot API. The token is
     offerDrawMoves: int('consecutive searches inside the window before offering', 10, 1),
     offerDrawPieces: int('offer only with at most this many pieces on the board, kings included', 10, 2),
     acceptDraws: bool("accept the opponent's draw offer when our own draw condition holds", true),
+    resignForEgtbMinusTwo: bool('with resignEnabled: resign when the online tablebase says the position is lost', true),
+    offerDrawForEgtbZero: bool('with offerDrawEnabled: offer a draw when the online tablebase says the position is drawn', true),
   }),
   correspondence: section('Correspondence games: think, disconnect while waiting, check back.', {
     moveTimeMs: int('think time per correspondence move, milliseconds', 60000, 100),
@@ -196,9 +338,25 @@ export const lichessSection = section('Lichess through the Bot API. The token is
     challengeTimeoutS: int('cancel our challenge when unanswered this long, seconds', 25, 1),
     declineMemoryH: int('do not challenge a bot that declined us for this long, hours', 24, 0),
     blockList: strings('bots never challenged', []),
+    onlineBlockList: strings('URLs of plain-text lists of bots never challenged, one per line', []),
+    includeChallengeBlockList: bool('also skip the bots on challenge.blockList and challenge.onlineBlockList', false),
+    challengeDays: {
+      type: 'array',
+      items: { enum: [1, 2, 3, 5, 7, 10, 14] },
+      default: [],
+      description: 'days per move of correspondence challenges to propose (empty: none; with clocks too, either at random)',
+    },
+    challengeFilter: {
+      enum: CHALLENGE_FILTERS,
+      default: 'coarse',
+      description: 'after a decline: none (forget it) | coarse (skip that bot) | fine (skip it for the declined variant, speed or mode)',
+    },
+    ratingPreference: { enum: RATING_PREFERENCES, default: 'none', description: 'none | high | low: favour stronger or weaker opponents' },
   }),
   records: section('What to write per lichess game into records.dir/lichess/.', {
     pgn: bool('a PGN per game, with clocks and our evals as comments', true),
     gameLog: bool('a JSON-lines game log per game (searches with score, depth, nodes, pv, pvLeaf)', true),
+    pgnFileGrouping: { enum: PGN_GROUPINGS, default: 'game', description: 'game (<id>.pgn) | opponent (<me> games vs. <opponent>.pgn) | all (<me> games.pgn)' },
+    mergeExport: bool("add lichess's own tags (GET /game/export: opening, rating changes) to the PGN", true),
   }),
 });

@@ -18,13 +18,17 @@ import type { GameServer } from '../../bot/server.js';
 import { childLogger } from '../../log/logger.js';
 import type { Transcript } from '../../log/transcript.js';
 import { sleep } from './backoff.js';
-import { checkChallenge } from './challenge-filter.js';
+import { BotState } from './bot-state.js';
+import { challengeOrder, checkChallenge } from './challenge-filter.js';
 import { LichessClient } from './client.js';
 import type { GameEnd } from './game.js';
 import { LichessGame } from './game.js';
 import { Matchmaker } from './matchmaking.js';
+import type { MoveSourceChain } from './move-sources/move-source.js';
+import { moveSourceFactory } from './move-sources/create-move-sources.js';
+import { OnlineBlockList } from './online-block-list.js';
 import { ResilientStream } from './stream.js';
-import type { Account, ChallengeJson, GameEventInfo, IncomingEvent, PlayingResponse, TokenTestResponse } from './types.js';
+import type { Account, ChallengeJson, DeclineReason, GameEventInfo, IncomingEvent, PlayingResponse, TokenTestResponse } from './types.js';
 import { isIncomingEvent } from './types.js';
 
 /** Timings, production defaults in comments; tests shrink them. */
@@ -52,6 +56,12 @@ export interface BotTimings {
   readonly checkinMs: number;
   /** Matchmaking tick (5 s). */
   readonly matchmakingTickMs: number;
+  /** `/api/users/status` check period (config `statusCheckS`; 0: never). */
+  readonly statusCheckMs: number;
+  /** Online block list refresh (config `challenge.onlineBlockListRefreshS`). */
+  readonly blockListRefreshMs: number;
+  /** Wait between retries of an online move source (100 ms). */
+  readonly onlineRetryDelayMs: number;
 }
 
 export interface LichessBotOptions {
@@ -66,8 +76,16 @@ export interface LichessBotOptions {
   readonly transcript?: Transcript;
   readonly timings?: Partial<BotTimings>;
   readonly log?: winston.Logger;
-  /** Random source for matchmaking. */
+  /** Random source for matchmaking, book and cloud-eval choices. */
   readonly random?: () => number;
+}
+
+/** An acceptable challenge waiting for a free slot (config `challenge.queueTimeS`, sortBy, preference). */
+interface WaitingChallenge {
+  readonly c: ChallengeJson;
+  readonly seq: number;
+  readonly until: number;
+  timer?: NodeJS.Timeout;
 }
 
 interface ActiveGame {
@@ -92,11 +110,18 @@ export class LichessBot implements GameServer {
   private readonly waiting: { id: string; variant?: string }[] = [];
   /** Correspondence games left while the opponent thinks. */
   private readonly parked = new Set<string>();
-  /** Start times of games against bots (24 h cap) and per opponent (recent-games limit). */
-  private readonly botGameTimes: number[] = [];
+  /** Games against bots (24 h cap, kept on disk) and takebacks granted per game. */
+  private readonly botState: BotState;
+  /** Start times of games per opponent (recent-games limit). */
   private readonly gamesByOpponent = new Map<string, number[]>();
   private readonly opponentOf = new Map<string, string>();
   private matchmaker: Matchmaker | undefined;
+  private readonly challengeBlockList: OnlineBlockList;
+  private readonly matchmakingBlockList: OnlineBlockList;
+  private readonly moveSources: (() => MoveSourceChain) | undefined;
+  private readonly challengeQueue: WaitingChallenge[] = [];
+  private challengeSeq = 0;
+  private challengePumpScheduled = false;
   private timers: NodeJS.Timeout[] = [];
   private stopping = false;
   private stopped = false;
@@ -105,7 +130,7 @@ export class LichessBot implements GameServer {
   /** Finished games, for tests and the soak benchmark. */
   readonly finished: GameEnd[] = [];
   /** Counters: challenges accepted and declined per reason, peak games at once. */
-  readonly stats = { accepted: 0, declined: {} as Record<string, number>, peakGames: 0, eventStreamOpens: 0 };
+  readonly stats = { accepted: 0, declined: {} as Record<string, number>, peakGames: 0, eventStreamOpens: 0, offlineReconnects: 0 };
 
   constructor(private readonly opts: LichessBotOptions) {
     this.config = opts.config;
@@ -124,6 +149,9 @@ export class LichessBot implements GameServer {
       acceptHoldMs: 20_000,
       checkinMs: opts.config.correspondence.checkinPeriodS * 1000,
       matchmakingTickMs: 5000,
+      statusCheckMs: opts.config.statusCheckS * 1000,
+      blockListRefreshMs: opts.config.challenge.onlineBlockListRefreshS * 1000,
+      onlineRetryDelayMs: 100,
       ...opts.timings,
     };
     this.client = new LichessClient({
@@ -137,6 +165,24 @@ export class LichessBot implements GameServer {
       log: childLogger('lichess/client'),
       ...(opts.transcript ? { transcript: opts.transcript } : {}),
     });
+    this.botState = new BotState(opts.recordsDir !== undefined ? join(opts.recordsDir, 'lichess', 'bot-state.json') : undefined);
+    const listOpts = { refreshMs: this.timings.blockListRefreshMs, timeoutMs: this.timings.requestTimeoutMs, log: this.log };
+    this.challengeBlockList = new OnlineBlockList(opts.config.challenge.onlineBlockList, listOpts);
+    this.matchmakingBlockList = new OnlineBlockList(opts.config.matchmaking.onlineBlockList, listOpts);
+    this.moveSources = moveSourceFactory({
+      config: opts.config,
+      client: this.client,
+      token: opts.token,
+      me: () => this.account?.username ?? '',
+      log: childLogger('lichess/moves'),
+      retryDelayMs: this.timings.onlineRetryDelayMs,
+      ...(opts.random ? { random: opts.random } : {}),
+    });
+  }
+
+  /** Games against bots in the last 24 hours, restarts included. */
+  botGamesToday(): number {
+    return this.botState.botGamesToday();
   }
 
   /** Games being played now (correspondence games waiting for the opponent excluded). */
@@ -193,8 +239,10 @@ export class LichessBot implements GameServer {
       this.resolveStart = resolve;
       this.rejectStart = reject;
     });
+    await Promise.all([this.challengeBlockList.start(), this.matchmakingBlockList.start()]);
     await this.resumeOngoing();
     this.startEventStream();
+    if (this.timings.statusCheckMs > 0) this.timers.push(setInterval(() => void this.checkOnline(), this.timings.statusCheckMs));
     if (this.config.correspondence.checkinPeriodS > 0) {
       this.timers.push(setInterval(() => void this.checkIn(), this.timings.checkinMs));
     }
@@ -209,6 +257,9 @@ export class LichessBot implements GameServer {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     await this.matchmaker?.stop();
+    this.challengeBlockList.stop();
+    this.matchmakingBlockList.stop();
+    for (const w of this.challengeQueue.splice(0)) clearTimeout(w.timer);
     for (const [id, timer] of this.holds) {
       clearTimeout(timer);
       this.holds.delete(id);
@@ -266,6 +317,7 @@ export class LichessBot implements GameServer {
         this.onChallenge(ev.challenge);
         break;
       case 'challengeCanceled':
+        this.dropWaitingChallenge(ev.challenge.id);
         this.releaseHold(ev.challenge.id);
         this.matchmaker?.onChallengeGone(ev.challenge, false);
         break;
@@ -297,42 +349,118 @@ export class LichessBot implements GameServer {
     return n;
   }
 
-  private onChallenge(c: ChallengeJson): void {
+  private challengeContext(): Parameters<typeof checkChallenge>[2] | undefined {
     const me = this.account;
-    if (me === undefined) return;
-    if (this.games.has(c.id) || this.holds.has(c.id)) return;
-    const now = Date.now();
-    const decision = checkChallenge(c, this.config.challenge, {
+    if (me === undefined) return undefined;
+    return {
       myId: me.id,
       myRating: this.myRating,
       busySlots: this.busySlots(),
       concurrency: this.config.concurrency,
       gamesWith: (id) => this.gamesWith(id),
       recentGamesWith: (id) => this.recent(id, this.config.challenge.recentBotChallengeAgeS * 1000),
-      botGamesToday: this.botGameTimes.filter((t) => now - t < DAY_MS).length,
+      botGamesToday: this.botState.botGamesToday(),
       supportsVariant: (v) => this.opts.dispatcher.supports('chess', v),
       shuttingDown: this.stopping,
-    });
-    if (decision.accept) {
-      this.stats.accepted++;
-      this.hold(c.id);
-      this.opponentOf.set(c.id, c.challenger.id.toLowerCase());
-      this.log.info(`accepting challenge ${c.id} from ${c.challenger.name} (${c.variant.key} ${c.speed}${c.rated ? ' rated' : ''})`);
-      void this.client.request('accept', { args: [c.id] }).then((r) => {
-        if (r.isErr) {
-          this.log.warn(`accepting ${c.id} failed: ${r.error.message}`);
-          this.releaseHold(c.id);
-        }
-      });
+      onlineBlocked: (id) => this.challengeBlockList.has(id),
+    };
+  }
+
+  /**
+   * A challenge that passes every filter except a free slot waits in the queue: challenges arriving
+   * together are ordered by `sortBy`/`preference` before the free slots go, and with `queueTimeS` > 0 one
+   * may wait that long for a slot (lichess-bot's challenge queue); otherwise it is declined `later`.
+   */
+  private onChallenge(c: ChallengeJson): void {
+    const ctx = this.challengeContext();
+    if (ctx === undefined) return;
+    if (this.games.has(c.id) || this.holds.has(c.id) || this.challengeQueue.some((w) => w.c.id === c.id)) return;
+    // Admission: every filter but the slot count.
+    const decision = checkChallenge(c, this.config.challenge, { ...ctx, busySlots: 0, concurrency: Number.POSITIVE_INFINITY });
+    if (!decision.accept) {
+      if (decision.reason !== undefined) this.decline(c, decision.reason, decision.why);
       return;
     }
-    if (decision.reason === undefined) return;
-    const reason = decision.reason;
+    const w: WaitingChallenge = { c, seq: this.challengeSeq++, until: Date.now() + this.config.challenge.queueTimeS * 1000 };
+    if (this.config.challenge.queueTimeS > 0) {
+      w.timer = setTimeout(() => {
+        if (this.dropWaitingChallenge(c.id)) this.decline(c, 'later', `no free slot within ${this.config.challenge.queueTimeS} s`);
+      }, this.config.challenge.queueTimeS * 1000);
+    }
+    this.challengeQueue.push(w);
+    this.scheduleChallengePump();
+  }
+
+  private scheduleChallengePump(): void {
+    if (this.challengePumpScheduled) return;
+    this.challengePumpScheduled = true;
+    setImmediate(() => {
+      this.challengePumpScheduled = false;
+      this.pumpChallenges();
+    });
+  }
+
+  /** Gives free slots to waiting challenges in order; declines those that cannot wait. */
+  private pumpChallenges(): void {
+    this.challengeQueue.sort(challengeOrder(this.config.challenge));
+    for (const w of [...this.challengeQueue]) {
+      const ctx = this.challengeContext();
+      if (ctx === undefined) return;
+      const decision = checkChallenge(w.c, this.config.challenge, ctx);
+      if (decision.accept) {
+        this.dropWaitingChallenge(w.c.id);
+        this.accept(w.c);
+        continue;
+      }
+      const canWait = decision.reason === 'later' && !this.stopping && Date.now() < w.until;
+      if (canWait) continue;
+      this.dropWaitingChallenge(w.c.id);
+      if (decision.reason !== undefined) this.decline(w.c, decision.reason, decision.why);
+    }
+  }
+
+  /** Removes a waiting challenge; true if it was waiting. */
+  private dropWaitingChallenge(id: string): boolean {
+    const i = this.challengeQueue.findIndex((w) => w.c.id === id);
+    if (i < 0) return false;
+    clearTimeout(this.challengeQueue[i]?.timer);
+    this.challengeQueue.splice(i, 1);
+    return true;
+  }
+
+  private accept(c: ChallengeJson): void {
+    this.stats.accepted++;
+    this.hold(c.id);
+    this.opponentOf.set(c.id, c.challenger.id.toLowerCase());
+    this.log.info(`accepting challenge ${c.id} from ${c.challenger.name} (${c.variant.key} ${c.speed}${c.rated ? ' rated' : ''})`);
+    void this.client.request('accept', { args: [c.id] }).then((r) => {
+      if (r.isErr) {
+        this.log.warn(`accepting ${c.id} failed: ${r.error.message}`);
+        this.releaseHold(c.id);
+      }
+    });
+  }
+
+  private decline(c: ChallengeJson, reason: DeclineReason, why: string): void {
     this.stats.declined[reason] = (this.stats.declined[reason] ?? 0) + 1;
-    this.log.info(`declining challenge ${c.id} from ${c.challenger.name}: ${reason} (${decision.why})`);
+    this.log.info(`declining challenge ${c.id} from ${c.challenger.name}: ${reason} (${why})`);
     void this.client.request('decline', { args: [c.id], form: { reason } }).then((r) => {
       if (r.isErr) this.log.debug(`declining ${c.id} failed: ${r.error.message}`);
     });
+  }
+
+  /** Hourly (config `statusCheckS`): if lichess shows us offline, the event stream is dead; reconnect it. */
+  private async checkOnline(): Promise<void> {
+    const me = this.account;
+    if (me === undefined || this.stopping) return;
+    const r = await this.client.request<{ id: string; online?: boolean }[]>('usersStatus', { query: { ids: me.id } });
+    if (r.isErr) return;
+    const mine = r.value.data.find((u) => u.id.toLowerCase() === me.id.toLowerCase());
+    if (mine !== undefined && mine.online !== true) {
+      this.stats.offlineReconnects++;
+      this.log.warn('lichess shows us offline; reconnecting the event stream');
+      this.eventStream?.reconnect('lichess shows us offline');
+    }
   }
 
   private hold(id: string, ms: number = this.timings.acceptHoldMs): void {
@@ -391,17 +519,17 @@ export class LichessBot implements GameServer {
         claimMarginMs: this.timings.claimMarginMs,
       },
       log: childLogger('lichess/game'),
-      queued: () => this.waiting.length,
+      queued: () => this.waiting.length + this.challengeQueue.length,
+      ...(this.moveSources ? { moveSources: this.moveSources() } : {}),
+      takebacks: { used: () => this.botState.takebacks(id), add: () => this.botState.addTakeback(id) },
       onFull: (full, color) => {
         const opp = color === 'white' ? full.black : full.white;
         const oppId = opp.id?.toLowerCase() ?? '';
         this.opponentOf.set(id, oppId);
         const isBot = opp.title === 'BOT';
         const firstSight = !this.gamesByOpponent.get(oppId)?.includes(full.createdAt);
-        if (firstSight) {
-          this.gamesByOpponent.set(oppId, [...(this.gamesByOpponent.get(oppId) ?? []), full.createdAt]);
-          if (isBot && Date.now() - full.createdAt < DAY_MS) this.botGameTimes.push(full.createdAt);
-        }
+        if (firstSight) this.gamesByOpponent.set(oppId, [...(this.gamesByOpponent.get(oppId) ?? []), full.createdAt]);
+        if (isBot && Date.now() - full.createdAt < DAY_MS) this.botState.addBotGame(id, full.createdAt);
       },
     });
     const done = game.run(variant);
@@ -415,6 +543,7 @@ export class LichessBot implements GameServer {
   private onGameDone(end: GameEnd): void {
     this.games.delete(end.gameId);
     this.opponentOf.delete(end.gameId);
+    if (end.status !== 'disconnected') this.botState.forgetGame(end.gameId);
     if (end.status !== 'disconnected') this.finished.push(end);
     else if (end.correspondence && !this.stopping) this.parked.add(end.gameId);
     this.pump();
@@ -437,6 +566,7 @@ export class LichessBot implements GameServer {
       const next = this.waiting.shift();
       if (next) this.startGame(next.id, next.variant);
     }
+    if (this.challengeQueue.length > 0) this.scheduleChallengePump();
   }
 
   /** Resumes every ongoing game (after a restart), most urgent first. */
@@ -482,13 +612,17 @@ export class LichessBot implements GameServer {
       canChallenge: () => {
         if (this.stopping || this.busySlots() >= this.config.concurrency) return false;
         if (!this.config.matchmaking.allowDuringGames && this.busySlots() > 0) return false;
-        const now = Date.now();
-        return this.botGameTimes.filter((t) => now - t < DAY_MS).length < this.config.challenge.botGamesPerDay;
+        return this.botState.botGamesToday() < this.config.challenge.botGamesPerDay;
       },
       // Held until the matchmaker releases it (answer, cancel) or the game starts, with a margin for a late gameStart.
       reserve: (id) => this.hold(id, this.config.matchmaking.challengeTimeoutS * 1000 + this.timings.acceptHoldMs),
       release: (id) => this.releaseHold(id),
+      isBlocked: (id) =>
+        this.matchmakingBlockList.has(id) ||
+        (this.config.matchmaking.includeChallengeBlockList &&
+          (this.challengeBlockList.has(id) || this.config.challenge.blockList.some((n) => n.toLowerCase() === id))),
       log: childLogger('lichess/matchmaking'),
+      ...(this.opts.recordsDir !== undefined ? { stateFile: join(this.opts.recordsDir, 'lichess', 'matchmaking-declines.json') } : {}),
       ...(this.opts.random ? { random: this.opts.random } : {}),
     });
     const mm = this.matchmaker;

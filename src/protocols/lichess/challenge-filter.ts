@@ -2,8 +2,9 @@
  * Which challenges to accept, and the decline reason to send for the others. The checks run in
  * lichess-bot's order (`lib/model.py` `Challenge.is_supported`), and the first failure decides:
  * noBot → onlyBot → time control (timeControl, tooFast, tooSlow) → variant (variant, standard) →
- * mode (casual, rated) → generic (block list, allow list, rating) → generic (the engine cannot play it) →
- * later (per-opponent limit, recent games against a bot, the bot-vs-bot daily cap, shutting down, concurrency).
+ * mode (casual, rated) → generic (block list, online block lists, allow list, rating) → generic (the engine
+ * cannot play it) → later (shutting down, per-opponent limit, recent games against a bot, the bot-vs-bot
+ * daily cap, slots reserved for humans, concurrency).
  * lichess-bot sends `timeControl` for every clock failure; Kishi uses the finer keys the API offers.
  * Pure: the caller supplies the counts.
  */
@@ -29,6 +30,8 @@ export interface ChallengeContext {
   readonly supportsVariant: (variant: string) => boolean;
   /** SIGINT/SIGTERM received: no new games. */
   readonly shuttingDown: boolean;
+  /** Whether a user (lower-case id) is on one of the online block lists. */
+  readonly onlineBlocked?: (id: string) => boolean;
 }
 
 export type ChallengeDecision =
@@ -81,6 +84,7 @@ export function checkChallenge(c: ChallengeJson, cfg: ChallengeFilterConfig, ctx
   if (!cfg.modes.includes(mode)) return decline(c.rated ? 'casual' : 'rated', `${mode} games are not accepted`);
   const lower = (names: readonly string[]): string[] => names.map((n) => n.toLowerCase());
   if (lower(cfg.blockList).includes(challenger)) return decline('generic', `${c.challenger.name} is on the block list`);
+  if (ctx.onlineBlocked?.(challenger)) return decline('generic', `${c.challenger.name} is on an online block list`);
   if (cfg.allowList.length > 0 && !lower(cfg.allowList).includes(challenger)) {
     return decline('generic', `${c.challenger.name} is not on the allow list`);
   }
@@ -101,6 +105,24 @@ export function checkChallenge(c: ChallengeJson, cfg: ChallengeFilterConfig, ctx
     return decline('later', `${ctx.recentGamesWith(challenger)} recent games against ${c.challenger.name}`);
   }
   if (bot && ctx.botGamesToday >= cfg.botGamesPerDay) return decline('later', `${ctx.botGamesToday} games against bots in 24 h`);
+  if (bot && cfg.gamesReservedForHumans > 0 && ctx.busySlots >= ctx.concurrency - cfg.gamesReservedForHumans) {
+    return decline('later', `${cfg.gamesReservedForHumans} game slot(s) are kept for humans`);
+  }
   if (ctx.busySlots >= ctx.concurrency) return decline('later', `${ctx.busySlots} of ${ctx.concurrency} game slots busy`);
   return { accept: true };
+}
+
+/**
+ * The order in which waiting challenges get a free slot (lichess-bot `challenge.sort_by`, `preference`):
+ * the preferred kind (human or bot) first, then the highest challenger rating (`best`) or the earliest
+ * arrival (`first`). Returns a comparator over (challenge, arrival index).
+ */
+export function challengeOrder(
+  cfg: Pick<ChallengeFilterConfig, 'sortBy' | 'preference'>,
+): (a: { readonly c: ChallengeJson; readonly seq: number }, b: { readonly c: ChallengeJson; readonly seq: number }) => number {
+  const preferred = (c: ChallengeJson): number => (cfg.preference === 'none' ? 0 : (cfg.preference === 'bot') === isBot(c) ? 0 : 1);
+  return (a, b) =>
+    preferred(a.c) - preferred(b.c) ||
+    (cfg.sortBy === 'best' ? (b.c.challenger.rating ?? 0) - (a.c.challenger.rating ?? 0) : 0) ||
+    a.seq - b.seq;
 }

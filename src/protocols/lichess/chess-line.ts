@@ -103,6 +103,11 @@ export class ChessLine {
     return this.fenAt(this.played.length);
   }
 
+  /** The current position, read-only (book and tablebase look-ups). */
+  position(): Readonly<Position> {
+    return this.pos;
+  }
+
   /** Pieces on the board, both sides, kings included. */
   pieceCount(): number {
     return this.pos.board.occupied.size();

@@ -42,6 +42,8 @@ export const ENDPOINTS = {
   cancel: { method: 'POST', path: '/api/challenge/{}/cancel', kind: 'json', blockMs: MINUTE },
   onlineBots: { method: 'GET', path: '/api/bot/online', kind: 'ndjson', blockMs: MINUTE },
   exportGame: { method: 'GET', path: '/game/export/{}', kind: 'text', blockMs: MINUTE },
+  cloudEval: { method: 'GET', path: '/api/cloud-eval', kind: 'json', blockMs: MINUTE },
+  usersStatus: { method: 'GET', path: '/api/users/status', kind: 'json', blockMs: MINUTE },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

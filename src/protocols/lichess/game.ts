@@ -15,7 +15,7 @@
  * - Correspondence games disconnect while the opponent thinks; the bot checks back later.
  */
 import { join } from 'node:path';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type winston from 'winston';
 import type { Side } from '../../core/game.js';
 import type { Result } from '../../core/result.js';
@@ -29,8 +29,11 @@ import { ChessLine } from './chess-line.js';
 import { answerChat, capChat, formatGreeting } from './chat.js';
 import type { LichessClient } from './client.js';
 import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from './draw-or-resign.js';
+import type { MoveSourceChain, MoveSuggestion } from './move-sources/move-source.js';
 import type { PgnPlyNote } from './pgn-record.js';
 import { makePgn, pgnResult, pgnTermination } from './pgn-record.js';
+import { savePgn } from './pgn-file.js';
+import { fakeThinkMs, staleGameMs } from './move-timing.js';
 import { ResilientStream } from './stream.js';
 import type { ChatLineEvent, Color, GameEventInfo, GameFullEvent, GameStateEvent, GameStatus, OpponentGoneEvent } from './types.js';
 import { isGameOver, isGameStreamEvent } from './types.js';
@@ -65,6 +68,10 @@ export interface GameDeps {
   readonly queued: () => number;
   /** The game's `gameFull` arrived (the bot learns the opponent and the speed). */
   readonly onFull?: (full: GameFullEvent, ourColor: Color) => void;
+  /** Book, online sources and tablebases asked before the Player (move-sources/); undefined: none. */
+  readonly moveSources?: MoveSourceChain;
+  /** Takebacks granted in this game, kept on disk across restarts (bot-state.ts). */
+  readonly takebacks?: { used(): number; add(): void };
 }
 
 /** How a game handler stopped. */
@@ -138,6 +145,7 @@ export class LichessGame {
   private abortDeadline = 0;
   private claimTimer: NodeJS.Timeout | undefined;
   private disconnectTimer: NodeJS.Timeout | undefined;
+  private staleTimer: NodeJS.Timeout | undefined;
   private greeted = false;
   private resigning = false;
   private acceptingDraw = false;
@@ -295,6 +303,7 @@ export class LichessGame {
     if (ourTurn) this.ponderhit();
     this.answerOffers(state, color);
     this.updateAbortTimer(plies, ourTurn);
+    this.armStaleTimer(state, line.turn());
     if (ourTurn) {
       clearTimeout(this.disconnectTimer);
       this.disconnectTimer = undefined;
@@ -439,6 +448,16 @@ export class LichessGame {
     const pondering = ponderMoves !== undefined;
     let pending: PendingSearch = { key: pondering ? ponderMoves.join(' ') : key, ply: pondering ? ponderMoves.length : ply, pondering };
     this.search = pending;
+    if (!pondering && this.deps.moveSources) {
+      const suggested = await this.askMoveSources(this.deps.moveSources);
+      if (this.search !== pending || this.ended) return;
+      if (suggested !== undefined) {
+        this.search = undefined;
+        const result: GoResult = { move: suggested.resign ? 'resign' : suggested.move, ...(suggested.info ? { info: suggested.info } : {}) };
+        this.onSearchDone(key, ply, result, suggested.offerDraw === true);
+        return;
+      }
+    }
     const leased = await this.lease;
     if (leased.isErr) {
       this.deps.log.error(`game ${this.id}: no engine: ${leased.error.message}`);
@@ -513,7 +532,16 @@ export class LichessGame {
     void this.think(chosen.key, chosen.ply, moves);
   }
 
-  private onSearchDone(key: string, ply: number, result: GoResult): void {
+  /** A move from the book or an online source, if one knows the position (never rejects). */
+  private async askMoveSources(sources: MoveSourceChain): Promise<MoveSuggestion | undefined> {
+    const line = this.line;
+    if (line === undefined || this.ourColor === undefined) return undefined;
+    const clock = this.clockState();
+    const timeLeftMs = clock === undefined ? Number.POSITIVE_INFINITY : this.ourColor === 'white' ? clock.firstMs : clock.secondMs;
+    return sources.suggest({ gameId: this.id, line, timeLeftMs }).catch(() => undefined);
+  }
+
+  private onSearchDone(key: string, ply: number, result: GoResult, offerDrawAnyway = false): void {
     const line = this.line;
     if (line === undefined) return;
     if (result.info) {
@@ -523,17 +551,39 @@ export class LichessGame {
     const cfg = this.deps.config.drawOrResign;
     const scores = this.scoreHistory();
     if (result.move === 'resign' || shouldResign(scores, cfg)) {
-      void this.resign(result.move === 'resign' ? 'the engine resigned' : `scores ${scores.slice(-cfg.resignMoves).join(', ')}`);
+      void this.resign(result.move === 'resign' ? 'the engine or the tablebase resigned' : `scores ${scores.slice(-cfg.resignMoves).join(', ')}`);
       return;
     }
     if (!line.isLegal(result.move)) {
       this.deps.log.error(`game ${this.id}: the engine chose ${JSON.stringify(result.move)}, which is not legal in ${line.fen()}`);
       return;
     }
-    const offerDraw = drawConditionHolds(scores, line.pieceCount(), cfg);
+    const offerDraw = offerDrawAnyway || drawConditionHolds(scores, line.pieceCount(), cfg);
     if (offerDraw) this.drawOffers.add(ply);
-    this.chosen = { key, ply, move: result.move, offerDraw, result };
-    void this.send(this.chosen);
+    const chosen: ChosenMove = { key, ply, move: result.move, offerDraw, result };
+    this.chosen = chosen;
+    const clock = this.clockState();
+    const ours = clock === undefined ? 0 : this.ourColor === 'white' ? clock.firstMs : clock.secondMs;
+    const delay =
+      this.deps.config.rateLimitingDelayMs +
+      (this.deps.config.fakeThinkTime && this.full?.clock ? fakeThinkMs(ply, this.full.clock.initial, Math.max(0, ours - this.deps.moveOverheadMs)) : 0);
+    if (delay <= 0) {
+      void this.send(chosen);
+      return;
+    }
+    // Sent after the delay unless a fresh state already made us send it (maybeThink) or moved on.
+    const sentBefore = this.stats.movesSent;
+    setTimeout(() => {
+      if (!this.ended && this.chosen === chosen && this.stats.movesSent === sentBefore) void this.send(chosen);
+    }, delay);
+  }
+
+  /** A real-time game with no update for the mover's clock + increment + 60 s is stuck: leave it (lichess-bot). */
+  private armStaleTimer(state: GameStateEvent, mover: Color): void {
+    clearTimeout(this.staleTimer);
+    if (this.full?.clock === undefined) return;
+    const ms = staleGameMs(mover === 'white' ? state.wtime : state.btime, mover === 'white' ? state.winc : state.binc);
+    this.staleTimer = setTimeout(() => this.leave(`no update from lichess for ${Math.round(ms / 1000)} s`), Math.min(ms, 2_000_000_000));
   }
 
   /** Our scores in ply order (plies still on the board). */
@@ -613,8 +663,11 @@ export class LichessGame {
     const newTakeback = theirTakeback && !this.theirTakebackFlag;
     this.theirTakebackFlag = theirTakeback;
     if (newTakeback) {
-      const accept = this.takebacksAccepted < this.deps.config.maxTakebacks;
-      if (accept) this.takebacksAccepted++;
+      const accept = (this.deps.takebacks?.used() ?? this.takebacksAccepted) < this.deps.config.maxTakebacks;
+      if (accept) {
+        this.takebacksAccepted++;
+        this.deps.takebacks?.add();
+      }
       this.deps.log.info(`game ${this.id}: the opponent asks for a takeback; ${accept ? 'accepting' : 'declining'}`);
       void this.deps.client.request('takeback', { args: [this.id, accept ? 'yes' : 'no'], stillWanted: () => !this.ended }).then((r) => {
         if (r.isErr) this.deps.log.warn(`game ${this.id}: takeback answer failed: ${r.error.message}`);
@@ -788,7 +841,7 @@ export class LichessGame {
         const search = mover === this.ourColor ? this.searches.get(ply) : undefined;
         notes.push({
           ...(clock ? { clockMs: mover === 'white' ? clock.first : clock.second } : {}),
-          ...(search ? { search } : {}),
+          ...(search ? { search, pvSan: pvToSan(line, ply, search.pv) } : {}),
         });
       }
       const tc = full.clock
@@ -812,8 +865,7 @@ export class LichessGame {
         firstMover: line.firstMover(),
         notes,
       });
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, `${this.id}.pgn`), pgn);
+      void savePgn({ client: this.deps.client, dir, gameId: this.id, ...this.names(), records: this.deps.config.records, pgn, log: this.deps.log });
     } catch (e) {
       this.deps.log.warn(`game ${this.id}: PGN write failed: ${(e as Error).message}`);
     }
@@ -825,6 +877,7 @@ export class LichessGame {
     clearTimeout(this.abortTimer);
     clearTimeout(this.claimTimer);
     clearTimeout(this.disconnectTimer);
+    clearTimeout(this.staleTimer);
     if (this.search) clearTimeout(this.search.hardStop);
     this.abortTimer = this.claimTimer = this.disconnectTimer = undefined;
   }
@@ -853,6 +906,7 @@ export class LichessGame {
     if (this.ended) return;
     this.ended = true;
     this.clearTimers();
+    const lease = this.lease;
     this.releasePlayer();
     const ours = this.ourColor;
     this.deps.log.info(
@@ -864,6 +918,9 @@ export class LichessGame {
       this.chat('spectator', formatGreeting(g.goodbyeSpectators, this.names()));
     }
     this.writeRecords(status, winner);
+    // The finished game log goes back to the dispatcher (online learning, src/bot/dispatcher.ts).
+    const logFile = this.gameLog?.file;
+    if (logFile !== undefined) void lease?.then((r) => r.isOk && r.value.gameRecorded?.(logFile));
     this.stream.stop();
     this.endInfo = {
       gameId: this.id,
@@ -896,4 +953,12 @@ export class LichessGame {
     };
     this.resolveRun?.(this.endInfo);
   }
+}
+
+/** A principal variation (UCI, from the position before `ply`) in SAN, as far as it stays legal. */
+function pvToSan(line: ChessLine, ply: number, pv: readonly string[]): string[] {
+  const probe = ChessLine.create(line.variant, line.fenAt(ply));
+  if (probe.isErr) return [];
+  for (const m of pv) if (probe.value.play(m).isErr) break;
+  return [...probe.value.sans()];
 }

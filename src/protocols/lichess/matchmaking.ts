@@ -7,7 +7,13 @@
  * Bots that decline, or that lichess reports as capped for the day, are not challenged again for
  * `declineMemoryH`; our own bot-vs-bot daily cap (429 `bot.vsBot.day`) pauses matchmaking for as long as
  * lichess says.
+ * lichess-bot's finer points: `challengeFilter` (none: forget declines; coarse: skip the bot; fine: skip it
+ * only for the variant, speed or mode its decline key names, preferring bots with no such memory),
+ * `ratingPreference` (weights favouring stronger or weaker bots), `challengeDays` (correspondence
+ * challenges), online block lists (`isBlocked`), and the decline memory kept on disk (`stateFile`).
  */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type winston from 'winston';
 import type { MatchmakingConfig } from '../../config/sections/lichess.js';
 import type { LichessClient } from './client.js';
@@ -24,15 +30,32 @@ export interface MatchmakerDeps {
   /** Holds a slot for a pending challenge until `release`. */
   readonly reserve: (challengeId: string) => void;
   readonly release: (challengeId: string) => void;
+  /** Whether a bot (lower-case id) is on an online block list (matchmaking.onlineBlockList and friends). */
+  readonly isBlocked?: (id: string) => boolean;
   readonly log: winston.Logger;
   /** Random source in [0, 1) (tests pass a fixed one). */
   readonly random?: () => number;
+  /** Where the decline memory is kept across restarts (undefined: memory only). */
+  readonly stateFile?: string;
 }
+
+/** What a decline key says the bot objected to (fine filter): the variant, the speed, the mode, or the bot itself. */
+const ASPECT_OF_DECLINE: Readonly<Record<string, 'variant' | 'speed' | 'mode'>> = {
+  variant: 'variant',
+  standard: 'variant',
+  toofast: 'speed',
+  tooslow: 'speed',
+  timecontrol: 'speed',
+  rated: 'mode',
+  casual: 'mode',
+};
 
 interface Pending {
   readonly id: string;
   readonly opponent: string;
   readonly timer: NodeJS.Timeout;
+  /** The challenge's variant, speed and mode, for the fine filter. */
+  readonly aspects: { readonly variant: string; readonly speed: string; readonly mode: string };
 }
 
 export class Matchmaker {
@@ -45,7 +68,15 @@ export class Matchmaker {
   /** Counters for tests. */
   readonly stats = { challenges: 0, canceled: 0, declined: 0, accepted: 0 };
 
-  constructor(private readonly deps: MatchmakerDeps) {}
+  constructor(private readonly deps: MatchmakerDeps) {
+    if (deps.stateFile === undefined) return;
+    try {
+      const saved = JSON.parse(readFileSync(deps.stateFile, 'utf8')) as Record<string, number>;
+      for (const [k, until] of Object.entries(saved)) if (typeof until === 'number') this.declinedUntil.set(k, until);
+    } catch {
+      // No memory yet.
+    }
+  }
 
   /** Called periodically by the bot. */
   async tick(now: number = Date.now()): Promise<void> {
@@ -81,7 +112,11 @@ export class Matchmaker {
     clearTimeout(this.pending.timer);
     if (declined) {
       this.stats.declined++;
-      this.remember(this.pending.opponent);
+      const filter = this.deps.config.challengeFilter;
+      const key = (c as { declineReasonKey?: string }).declineReasonKey?.toLowerCase() ?? '';
+      const aspect = ASPECT_OF_DECLINE[key];
+      if (filter === 'coarse' || (filter === 'fine' && aspect === undefined)) this.remember(this.pending.opponent);
+      else if (filter === 'fine' && aspect !== undefined) this.remember(this.pending.opponent, this.pending.aspects[aspect]);
     }
     this.deps.release(c.id);
     this.pending = undefined;
@@ -98,8 +133,46 @@ export class Matchmaker {
     this.deps.release(p.id);
   }
 
-  private remember(opponent: string): void {
-    this.declinedUntil.set(opponent, Date.now() + this.deps.config.declineMemoryH * 3_600_000);
+  /** Remembers a decline: of the bot itself (`aspect` empty) or of one variant, speed or mode. */
+  private remember(opponent: string, aspect = ''): void {
+    this.declinedUntil.set(`${opponent}|${aspect}`, Date.now() + this.deps.config.declineMemoryH * 3_600_000);
+    this.save();
+  }
+
+  private declined(opponent: string, aspect = ''): boolean {
+    return (this.declinedUntil.get(`${opponent}|${aspect}`) ?? 0) > Date.now();
+  }
+
+  private save(): void {
+    const file = this.deps.stateFile;
+    if (file === undefined) return;
+    const now = Date.now();
+    for (const [k, until] of this.declinedUntil) if (until <= now) this.declinedUntil.delete(k);
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(this.declinedUntil)));
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // The memory still holds for this run.
+    }
+  }
+
+  /** Weighted pick (lichess-bot `get_weights`): `high` favours strong bots, `low` weak ones, within [lo, hi]. */
+  private pickWeighted(bots: readonly OnlineBot[], perf: string, lo: number, hi: number): OnlineBot | undefined {
+    const pref = this.deps.config.ratingPreference;
+    if (pref === 'none' || bots.length < 2) return this.pick(bots);
+    const rating = (b: OnlineBot): number => b.perfs?.[perf]?.rating ?? lo;
+    const weights =
+      pref === 'high'
+        ? bots.map((b) => rating(b) - Math.min(lo - (hi - lo), lo - 1))
+        : bots.map((b) => Math.max(2 * hi - lo, hi + 1) - rating(b));
+    const total = weights.reduce((a, w) => a + Math.max(0, w), 0);
+    let r = (this.deps.random ?? Math.random)() * total;
+    for (let i = 0; i < bots.length; i++) {
+      r -= Math.max(0, weights[i] ?? 0);
+      if (r < 0) return bots[i];
+    }
+    return bots[bots.length - 1];
   }
 
   private pick<T>(items: readonly T[]): T | undefined {
@@ -113,7 +186,10 @@ export class Matchmaker {
     const variant = this.pick(cfg.variants) ?? 'standard';
     const limit = this.pick(cfg.initialTimesS) ?? 180;
     const increment = this.pick(cfg.incrementsS) ?? 0;
-    const speed = speedOf(limit, increment);
+    const hasClock = cfg.initialTimesS.length > 0 || cfg.incrementsS.length > 0;
+    const days =
+      cfg.challengeDays.length > 0 && (!hasClock || (this.deps.random ?? Math.random)() < 0.5) ? (this.pick(cfg.challengeDays) ?? 1) : 0;
+    const speed = days > 0 ? 'correspondence' : speedOf(limit, increment);
     const perf = variant === 'standard' || variant === 'fromPosition' ? speed : variant;
     const online = await client.request<OnlineBot[]>('onlineBots', { query: { nb: 512 } });
     if (online.isErr) {
@@ -125,24 +201,29 @@ export class Matchmaker {
     const blocked = new Set(cfg.blockList.map((n) => n.toLowerCase()));
     const candidates = online.value.data.filter((b) => {
       const id = b.id.toLowerCase();
-      if (id === this.deps.myId || blocked.has(id)) return false;
-      if ((this.declinedUntil.get(id) ?? 0) > Date.now()) return false;
+      if (id === this.deps.myId || blocked.has(id) || this.deps.isBlocked?.(id)) return false;
+      if (this.declined(id)) return false;
       const rating = b.perfs?.[perf]?.rating;
       if (rating === undefined) return true;
       if (rating < cfg.minRating || rating > cfg.maxRating) return false;
       return mine === undefined || Math.abs(rating - mine) <= cfg.maxRatingDifference;
     });
-    const target = this.pick(candidates);
+    const rated = cfg.mode === 'rated' || (cfg.mode === 'random' && (this.deps.random ?? Math.random)() < 0.5);
+    const mode = rated ? 'rated' : 'casual';
+    // Fine filter: bots that declined this variant, speed or mode come last (only when nobody else is left).
+    const ready = candidates.filter((b) => ![variant, speed, mode].some((a) => this.declined(b.id.toLowerCase(), a)));
+    const lo = Math.max(cfg.minRating, mine !== undefined ? mine - cfg.maxRatingDifference : cfg.minRating);
+    const hi = Math.min(cfg.maxRating, mine !== undefined ? mine + cfg.maxRatingDifference : cfg.maxRating);
+    const target = this.pickWeighted(ready.length > 0 ? ready : candidates, perf, lo, hi);
     this.lastChallengeAt = now;
     if (target === undefined) {
       log.debug('matchmaking: no suitable bot online');
       return;
     }
     if (!this.deps.canChallenge()) return;
-    const rated = cfg.mode === 'rated' || (cfg.mode === 'random' && (this.deps.random ?? Math.random)() < 0.5);
     const r = await client.request<ChallengeJson>('challenge', {
       args: [target.username],
-      form: { rated, 'clock.limit': limit, 'clock.increment': increment, color: 'random', variant },
+      form: days > 0 ? { rated, days, color: 'random', variant } : { rated, 'clock.limit': limit, 'clock.increment': increment, color: 'random', variant },
     });
     if (r.isErr) {
       const e = r.error;
@@ -161,7 +242,7 @@ export class Matchmaker {
     const id = r.value.data.id;
     this.stats.challenges++;
     this.deps.reserve(id);
-    log.info(`matchmaking: challenged ${target.username} (${variant} ${limit}+${increment}${rated ? ' rated' : ''}), challenge ${id}`);
+    log.info(`matchmaking: challenged ${target.username} (${variant} ${days > 0 ? `${days} days` : `${limit}+${increment}`}${rated ? ' rated' : ''}), challenge ${id}`);
     const timer = setTimeout(() => {
       if (this.pending?.id !== id) return;
       this.pending = undefined;
@@ -169,7 +250,7 @@ export class Matchmaker {
       log.info(`matchmaking: ${target.username} did not answer; canceling ${id}`);
       void client.request('cancel', { args: [id] }).finally(() => this.deps.release(id));
     }, cfg.challengeTimeoutS * 1000);
-    this.pending = { id, opponent: target.id.toLowerCase(), timer };
+    this.pending = { id, opponent: target.id.toLowerCase(), timer, aspects: { variant, speed, mode } };
   }
 }
 

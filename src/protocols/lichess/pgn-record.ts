@@ -1,7 +1,8 @@
 /**
  * PGN records of lichess games for people: the standard tags, SAN moves, and comments carrying the clock
  * after each move (`[%clk h:mm:ss]`) and, for our moves, the search score from White's view with its depth
- * (`[%eval 0.35,12]`, `[%eval #-3,20]`). Pure: the caller writes the text.
+ * (`[%eval 0.35,12]`, `[%eval #-3,20]`) followed by the principal variation in SAN (`pv: Nf3 Nc6 Bb5`). Pure: the
+ * caller writes the text.
  */
 import type { SearchInfo } from '../../player/player.js';
 import type { Color, GameStatus } from './types.js';
@@ -17,6 +18,8 @@ export interface PgnPlyNote {
   readonly clockMs?: number;
   /** Our search for this move, when it is ours. */
   readonly search?: SearchInfo;
+  /** That search's principal variation in SAN, from the position before the move. */
+  readonly pvSan?: readonly string[];
 }
 
 export interface PgnGame {
@@ -119,6 +122,7 @@ export function makePgn(g: PgnGame): string {
     const parts: string[] = [];
     if (note?.search) parts.push(`[%eval ${evalText(note.search, mover)},${note.search.depth}]`);
     if (note?.clockMs !== undefined) parts.push(`[%clk ${clk(note.clockMs)}]`);
+    if (note?.pvSan && note.pvSan.length > 0) parts.push(`pv: ${note.pvSan.join(' ')}`);
     if (parts.length > 0) tokens.push(`{ ${parts.join(' ')} }`);
     if (mover === 'black') fullmove++;
     mover = mover === 'white' ? 'black' : 'white';
@@ -134,4 +138,26 @@ export function makePgn(g: PgnGame): string {
   }
   if (line) lines.push(line);
   return `${tags.join('\n')}\n\n${lines.join('\n')}\n`;
+}
+
+/** The tag pairs of a PGN text, in order. */
+export function pgnTags(pgn: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const m of pgn.matchAll(/^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$/gm)) {
+    out.push([m[1] ?? '', (m[2] ?? '').replace(/\\(["\\])/g, '$1')]);
+  }
+  return out;
+}
+
+/**
+ * Our PGN with the tags lichess's own export (`GET /game/export/{id}`) has and ours lacks (ECO, Opening,
+ * UTCDate, UTCTime, WhiteRatingDiff...), added after our tags; our moves, evals and clocks are kept.
+ */
+export function mergeExportTags(ours: string, exported: string): string {
+  const have = new Set(pgnTags(ours).map(([k]) => k));
+  const extra = pgnTags(exported).filter(([k]) => !have.has(k));
+  if (extra.length === 0) return ours;
+  const split = ours.indexOf('\n\n');
+  if (split < 0) return ours;
+  return `${ours.slice(0, split)}\n${extra.map(([k, v]) => tag(k, v)).join('\n')}${ours.slice(split)}`;
 }

@@ -831,6 +831,25 @@ export class LichessTestServer {
       res.end(lines.map((l) => l + '\n').join(''));
       return;
     }
+    if (method === 'GET' && path === '/api/cloud-eval') {
+      // CloudEval of the OpenAPI spec (schemas/CloudEval.yaml); unknown positions: 404 with `error`.
+      const fen = url.searchParams.get('fen') ?? '';
+      const ev = this.cloudEvals.get(fen);
+      if (ev === undefined) return notFound('No cloud evaluation available for that position');
+      const multiPv = Number(url.searchParams.get('multiPv') ?? '1');
+      send(200, { ...ev, fen, pvs: ev.pvs.slice(0, Math.max(1, multiPv)) }, undefined);
+      return;
+    }
+    if (method === 'GET' && path === '/api/users/status') {
+      // lila `api/users/status`: [{id, name, online?: true, ...}]; `online` is left out when false.
+      const ids = (url.searchParams.get('ids') ?? '').split(',').filter(Boolean);
+      send(
+        200,
+        ids.map((id) => ({ id: id.toLowerCase(), name: id, ...(id.toLowerCase() === this.bot.id && this.usersStatusOnline ? { online: true } : {}) })),
+        undefined,
+      );
+      return;
+    }
     let m: RegExpMatchArray | null;
     if (method === 'POST' && path === '/api/token/test') {
       const out: Record<string, unknown> = {};
@@ -1084,7 +1103,8 @@ export class LichessTestServer {
     const limit = Number(form.get('clock.limit') ?? 180);
     const increment = Number(form.get('clock.increment') ?? 0);
     const variant = (form.get('variant') ?? 'standard') as VariantKey;
-    const speed = speedOfClock(limit, increment);
+    const days = form.get('days') !== null ? Number(form.get('days')) : undefined;
+    const speed: Speed = days !== undefined ? 'correspondence' : speedOfClock(limit, increment);
     const finalColor: Color = this.random() < 0.5 ? 'white' : 'black';
     const json: ChallengeJson = {
       id,
@@ -1095,7 +1115,7 @@ export class LichessTestServer {
       variant: { key: variant, name: VARIANT_NAMES[variant], short: VARIANT_NAMES[variant].slice(0, 3) },
       rated: form.get('rated') === 'true',
       speed,
-      timeControl: { type: 'clock', limit, increment, show: `${limit / 60}+${increment}` },
+      timeControl: days !== undefined ? { type: 'correspondence', daysPerTurn: days } : { type: 'clock', limit, increment, show: `${limit / 60}+${increment}` },
       color: 'random',
       finalColor,
       perf: { icon: '\ue019', name: speed },
@@ -1115,7 +1135,8 @@ export class LichessTestServer {
       if (answer === 'accept') {
         record.json = { ...record.json, status: 'accepted' };
         const botColor = finalColor;
-        this.createGame(id, botColor, this.simUser(target), variant, 'startpos', { initial: limit * 1000, increment: increment * 1000 }, undefined, json.rated, target.opponent ?? {}, 'friend', []);
+        const clock = days !== undefined ? undefined : { initial: limit * 1000, increment: increment * 1000 };
+        this.createGame(id, botColor, this.simUser(target), variant, 'startpos', clock, days, json.rated, target.opponent ?? {}, 'friend', []);
         return;
       }
       const key = target.declineReason ?? 'generic';
@@ -1128,6 +1149,11 @@ export class LichessTestServer {
     });
   }
 
+  /** Cloud evaluations served by GET /api/cloud-eval, by FEN (tests fill it in). */
+  readonly cloudEvals = new Map<string, { depth: number; knodes: number; pvs: { moves: string; cp?: number; mate?: number }[] }>();
+  /** Whether GET /api/users/status shows the bot online (tests switch it off). */
+  usersStatusOnline = true;
+
   private exportPgn(sim: SimGame): string {
     const replay = new SimGame({ ...sim.init, firstMoveMs: Number.MAX_SAFE_INTEGER }, 0);
     const sans: string[] = [];
@@ -1138,6 +1164,7 @@ export class LichessTestServer {
       replay.play(replay.turn(), uci, 0);
     }
     const result = sim.winner === 'white' ? '1-0' : sim.winner === 'black' ? '0-1' : sim.isOver() && (sim.status as GameStatus) !== 'aborted' ? '1/2-1/2' : '*';
-    return `[Event "Test game"]\n[Site "${this.url}/${sim.id}"]\n[White "${sim.init.white.username}"]\n[Black "${sim.init.black.username}"]\n[Result "${result}"]\n\n${sans.join(' ')} ${result}\n`;
+    // Lichess's export carries more tags than the bot knows (UTC time, opening); the bot merges those.
+    return `[Event "Test game"]\n[Site "${this.url}/${sim.id}"]\n[White "${sim.init.white.username}"]\n[Black "${sim.init.black.username}"]\n[Result "${result}"]\n[UTCDate "2026.01.02"]\n[UTCTime "03:04:05"]\n[ECO "?"]\n[Opening "?"]\n\n${sans.join(' ')} ${result}\n`;
   }
 }

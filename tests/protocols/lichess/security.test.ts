@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import winston from 'winston';
 import { rootLogger } from '../../../src/log/logger.js';
 import { fileTranscript } from '../../../src/log/transcript.js';
+import { OnlineMovesServer } from '../../../src/testing/online-moves-server.js';
 import type { Harness } from './helpers/harness.js';
 import { startHarness } from './helpers/harness.js';
 import { FirstLegalPlayer } from './helpers/test-player.js';
@@ -35,8 +36,13 @@ describe('the token never appears in a log, transcript or record', () => {
     const lines: string[] = [];
     const capture = new winston.transports.Stream({ stream: new (await import('node:stream')).Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) }) });
     rootLogger.add(capture);
+    // The opening explorer is asked with the token (and fails once): the token goes on the wire, never in a log.
+    const online = new OnlineMovesServer();
+    await online.start();
+    online.fail(1);
     try {
       h = await startHarness({
+        config: { onlineMoves: { maxRetries: 1, lichessOpeningExplorer: { enabled: true, url: online.url, source: 'lichess', minTimeS: 0 } } },
         token: SECRET,
         recordsDir: join(dir, 'records'),
         transcript: fileTranscript(join(dir, 'lichess-wire.log')),
@@ -53,6 +59,7 @@ describe('the token never appears in a log, transcript or record', () => {
       await h.bot.stop(false);
       h.bot = restarted;
     } finally {
+      await online.stop();
       rootLogger.remove(transport);
       rootLogger.remove(capture);
       rootLogger.level = level;
@@ -64,6 +71,8 @@ describe('the token never appears in a log, transcript or record', () => {
     expect(readFileSync(join(dir, 'lichess-wire.log'), 'utf8')).toContain('/api/token/test <body withheld>');
     expect(readFileSync(logFile, 'utf8')).toContain('rate-limited');
     for (const f of all) expect(readFileSync(f, 'utf8'), f).not.toContain(SECRET);
+    expect(online.requests.length).toBeGreaterThan(2);
+    expect(online.requests.every((r) => r.authorization === `Bearer ${SECRET}`)).toBe(true);
     expect(lines.length).toBeGreaterThan(5);
     expect(lines.join('')).not.toContain(SECRET);
   });
