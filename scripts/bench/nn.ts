@@ -6,6 +6,11 @@
  *   terminal), compared with the raw throughput at the search's batch size: the ratio is the share
  *   of the net's speed the tree keeps (goal: 90% chess, 75% shogi);
  * - the share of MCTS wall time spent outside the net call (tree, move generation, encoding).
+ * Every figure is also given per CPU-second of the process (`process.cpuUsage`, all threads; ORT
+ * runs one thread, on the calling one): on a shared machine the wall-clock rates move with the
+ * other load, the CPU-time ones much less. Each rep measures the raw batch-16 rate and the MCTS
+ * rate back to back (same load), after untimed warm-up searches (JIT), so the ratios compare like
+ * with like.
  * Also run by `scripts/bench-nn.ts` on its own.
  */
 import { existsSync } from 'node:fs';
@@ -44,35 +49,44 @@ const variants = (game: GameKind): { precision: string; path: string }[] =>
     { precision: 'int8', path: resolveModelPath(`models/${game}-int8.onnx`) },
   ].filter((v) => existsSync(v.path));
 
-/** Raw positions/s of one evaluator at `batch`, per rep. */
-export async function rawRates(ev: NetEvaluator, input: NnInput, batch: number, reps: number, positions: number): Promise<number[]> {
-  const slice = Array.from({ length: batch }, () => input);
-  for (let i = 0; i < 3; i++) await ev.evaluate(slice);
-  const out: number[] = [];
-  const calls = Math.max(3, Math.round(positions / batch));
-  for (let r = 0; r < reps; r++) {
-    const t0 = performance.now();
-    for (let i = 0; i < calls; i++) await ev.evaluate(slice);
-    out.push((calls * batch * 1000) / (performance.now() - t0));
-  }
-  return out;
+/** CPU milliseconds used by this process so far (all threads). */
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** A rate per wall-clock second and per CPU-second. */
+export interface Rate {
+  readonly wall: number;
+  readonly cpu: number;
 }
 
-/** MCTS playouts/s and outside-net share per rep (a fresh tree each rep, positions in turn). */
-export async function mctsRates(game: GameKind, ev: NetEvaluator, playouts: number, reps: number): Promise<{ nps: number[]; outside: number[] }> {
-  const nps: number[] = [];
-  const outside: number[] = [];
-  for (let r = 0; r < reps; r++) {
-    const p = POSITIONS[game][r % POSITIONS[game].length]!;
-    const board: MctsBoard = game === 'chess' ? ChessMctsBoard.fromText(p.start, p.moves).unwrap() : ShogiMctsBoard.fromText(p.start, p.moves).unwrap();
-    const search = new MctsSearch(ev, { ...defaultMctsOptions(game), batchSize: BENCH_BATCH });
-    const t0 = performance.now();
-    const res = await search.run(board, { playouts });
-    const ms = performance.now() - t0;
-    nps.push((res.playouts * 1000) / ms);
-    outside.push(1 - res.evalMs / ms);
-  }
-  return { nps, outside };
+/** Raw positions/s of one evaluator at `batch` (one rep; call `rawWarmUp` first). */
+export async function rawRate(ev: NetEvaluator, input: NnInput, batch: number, positions: number): Promise<Rate> {
+  const slice = Array.from({ length: batch }, () => input);
+  const calls = Math.max(3, Math.round(positions / batch));
+  const t0 = performance.now();
+  const c0 = cpuMs();
+  for (let i = 0; i < calls; i++) await ev.evaluate(slice);
+  return { wall: (calls * batch * 1000) / (performance.now() - t0), cpu: (calls * batch * 1000) / Math.max(1e-3, cpuMs() - c0) };
+}
+
+export async function rawWarmUp(ev: NetEvaluator, input: NnInput, batch: number): Promise<void> {
+  const slice = Array.from({ length: batch }, () => input);
+  for (let i = 0; i < 3; i++) await ev.evaluate(slice);
+}
+
+/** One MCTS search of `playouts` from the rep's position (fresh tree): playouts/s and the share of wall time outside the net. */
+export async function mctsRate(game: GameKind, ev: NetEvaluator, playouts: number, rep: number): Promise<Rate & { outside: number }> {
+  const p = POSITIONS[game][rep % POSITIONS[game].length]!;
+  const board: MctsBoard = game === 'chess' ? ChessMctsBoard.fromText(p.start, p.moves).unwrap() : ShogiMctsBoard.fromText(p.start, p.moves).unwrap();
+  const search = new MctsSearch(ev, { ...defaultMctsOptions(game), batchSize: BENCH_BATCH });
+  const t0 = performance.now();
+  const c0 = cpuMs();
+  const res = await search.run(board, { playouts });
+  const cpu = Math.max(1e-3, cpuMs() - c0);
+  const ms = performance.now() - t0;
+  return { wall: (res.playouts * 1000) / ms, cpu: (res.playouts * 1000) / cpu, outside: 1 - res.evalMs / ms };
 }
 
 export const bench: BenchModule = {
@@ -93,24 +107,37 @@ export const bench: BenchModule = {
           continue;
         }
         const ev = new NetEvaluator(runner.value, 64);
-        const raw: Record<number, number[]> = {};
-        for (const batch of [1, 8, BENCH_BATCH, 32]) {
+        const positions = ctx.quick ? 64 : 512;
+        for (const batch of [1, 8, 32]) {
           ctx.log(`nn: ${game} ${v.precision} batch ${batch}`);
-          raw[batch] = await rawRates(ev, input, batch, reps, ctx.quick ? 64 : 512);
-          if (batch !== BENCH_BATCH) rows.push(rateRow(`${game} ${v.precision} ORT batch ${batch}`, 'pos/s', 1, raw[batch]!));
+          await rawWarmUp(ev, input, batch);
+          const r: number[] = [];
+          for (let i = 0; i < reps; i++) r.push((await rawRate(ev, input, batch, positions)).wall);
+          rows.push(rateRow(`${game} ${v.precision} ORT batch ${batch}`, 'pos/s', 1, r));
         }
         ctx.log(`nn: ${game} ${v.precision} MCTS`);
-        const m = await mctsRates(game, ev, ctx.quick ? 200 : game === 'chess' ? 2000 : 1000, reps);
-        rows.push(
-          rateRow(`${game} ${v.precision} MCTS playouts/s vs ORT batch ${BENCH_BATCH}`, 'nodes/s', 1, m.nps, raw[BENCH_BATCH], `raw ORT batch ${BENCH_BATCH}`),
-        );
+        const playouts = ctx.quick ? 200 : game === 'chess' ? 2000 : 1000;
+        await rawWarmUp(ev, input, BENCH_BATCH);
+        // Untimed warm-up, one search per position: until the JIT has compiled the tree code, its
+        // threads' CPU time and the interpreted code would be charged to the first reps.
+        for (let i = 0; i < POSITIONS[game].length; i++) await mctsRate(game, ev, playouts, i);
+        const raw: Rate[] = [];
+        const mcts: (Rate & { outside: number })[] = [];
+        for (let i = 0; i < reps; i++) {
+          raw.push(await rawRate(ev, input, BENCH_BATCH, playouts));
+          mcts.push(await mctsRate(game, ev, playouts, i));
+        }
+        const base = `raw ORT batch ${BENCH_BATCH}`;
+        const name = `${game} ${v.precision} MCTS playouts/s vs ORT batch ${BENCH_BATCH}`;
+        rows.push(rateRow(name, 'nodes/s', 1, mcts.map((m) => m.wall), raw.map((r) => r.wall), base));
+        rows.push(rateRow(`${name}, per CPU-s`, 'nodes/cpu-s', 1, mcts.map((m) => m.cpu), raw.map((r) => r.cpu), `${base}, per CPU-s`));
         rows.push({
           name: `${game} ${v.precision} MCTS time outside the net`,
-          ours: median(m.outside) * 100,
+          ours: median(mcts.map((m) => m.outside)) * 100,
           unit: '%',
           higherIsBetter: false,
-          reps: m.outside.length,
-          samples: { ours: m.outside.map((x) => x * 100) },
+          reps: mcts.length,
+          samples: { ours: mcts.map((m) => m.outside * 100) },
         });
         await ev.close();
       }

@@ -31,6 +31,25 @@ describe.skipIf(shipped.length === 0)('shipped models match their reference outp
   });
 });
 
+describe.skipIf(MODELS !== 'models')('the repository ships both games in fp32 and INT8', () => {
+  test('chess, chess-int8, shogi, shogi-int8', async () => {
+    expect(shipped.map((s) => s.file).sort()).toEqual(
+      ['chess-int8.onnx', 'chess.onnx', 'shogi-int8.onnx', 'shogi.onnx'].map((f) => join(MODELS, f)),
+    );
+    for (const game of ['chess', 'shogi'] as const) {
+      const fp32 = (await loadModel(join(MODELS, `${game}.onnx`), game, { cacheEntries: 0 })).unwrap();
+      const int8 = (await loadModel(join(MODELS, `${game}-int8.onnx`), game, { cacheEntries: 0 })).unwrap();
+      expect(fp32.manifest.precision).toBe('fp32');
+      expect(int8.manifest.precision).toBe('int8-qdq');
+      // The INT8 net's reference outputs are its own (recorded by check-int8.ts), at the same positions.
+      expect(int8.manifest.reference.positions.map((p) => p.moves)).toEqual(fp32.manifest.reference.positions.map((p) => p.moves));
+      expect(int8.manifest.reference.tolerance).toBe(2e-3);
+      await fp32.evaluator.close();
+      await int8.evaluator.close();
+    }
+  });
+});
+
 describe.skipIf(shipped.length === 0)('broken model files are expected failures', () => {
   // The describe body runs at collection even when skipped: no destructuring of a missing model.
   const { file, game } = shipped[0] ?? { file: '', game: 'chess' as GameKind };

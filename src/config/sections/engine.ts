@@ -18,7 +18,7 @@ export interface EngineConfig {
 }
 
 export const engineSection = section('The built-in engine, shared by every server.', {
-  search: { enum: SEARCH_KINDS, default: 'auto', description: 'auto | mcts | alphabeta' },
+  search: { enum: SEARCH_KINDS, default: 'alphabeta', description: 'auto | mcts | alphabeta' },
   hashMb: { type: 'integer', minimum: 1, maximum: 65536, default: 64, description: 'alpha-beta transposition table size, MiB' },
   threads: { type: 'integer', minimum: 1, maximum: 256, default: 1, description: 'search worker threads per game' },
   moveOverheadMs: {

@@ -104,6 +104,10 @@ export class MctsSearch {
   private depths: Int32Array;
   private keys: number[] = [];
   private maxMoves = 0;
+  private moveViews: Int32Array[] = [];
+  private indexViews: Int32Array[] = [];
+  /** The batch's net inputs, one reused object per slot (views into the buffers above). */
+  private inputs: { planes: Float32Array; moveIndices: Int32Array; moveCount: number; key: number }[] = [];
   private readonly probe: Int32Array;
   private readonly path = new Int32Array(MAX_PATH);
 
@@ -152,6 +156,12 @@ export class MctsSearch {
       node = c;
     }
     if (node !== this.tree.root) this.tree = this.tree.extract(node);
+    // The root is where a move must be found: what ended the game at this node inside the tree
+    // (the first repetition scored as a draw, the solver's "has a mating move") does not end the
+    // real game there. A root left terminal would never be expanded and the search would choose
+    // no move at all.
+    this.tree.flags[0] = 0;
+    this.tree.termValue[0] = 0;
     this.full = false;
     return true;
   }
@@ -296,6 +306,16 @@ export class MctsSearch {
     this.maxMoves = maxMoves;
     this.moves = new Int32Array(this.slots * maxMoves);
     this.indices = new Int32Array(this.slots * maxMoves);
+    // Views per slot, made once: the hot loops allocate nothing per leaf.
+    const inputSize = this.evaluator.spec.inputSize;
+    this.moveViews = [];
+    this.indexViews = [];
+    this.inputs = [];
+    for (let i = 0; i < this.slots; i++) {
+      this.moveViews.push(this.moves.subarray(i * maxMoves, (i + 1) * maxMoves));
+      this.indexViews.push(this.indices.subarray(i * maxMoves, (i + 1) * maxMoves));
+      this.inputs.push({ planes: this.planes.subarray(i * inputSize, (i + 1) * inputSize), moveIndices: this.indexViews[i]!, moveCount: 0, key: 0 });
+    }
   }
 
   /** Puts the root into slot 0 (or nothing if it has no legal move); returns the slot count. */
@@ -320,7 +340,6 @@ export class MctsSearch {
     const t = this.tree;
     const o = this.options;
     const path = this.path;
-    const mm = this.maxMoves;
     const inputSize = this.evaluator.spec.inputSize;
     let batch = 0;
     let collisions = 0;
@@ -357,7 +376,7 @@ export class MctsSearch {
         terminals++;
       } else {
         const slot = batch;
-        const moves = this.moves.subarray(slot * mm, slot * mm + mm);
+        const moves = this.moveViews[slot]!;
         const n = board.generate(moves);
         const tv = board.terminalValue(n);
         if (!Number.isNaN(tv)) {
@@ -376,9 +395,11 @@ export class MctsSearch {
           this.counts[slot] = n;
           this.leaves[slot] = node;
           this.depths[slot] = depth;
-          this.paths.set(path.subarray(0, depth + 1), slot * MAX_PATH);
+          const paths = this.paths;
+          const at = slot * MAX_PATH;
+          for (let d = 0; d <= depth; d++) paths[at + d] = path[d]!;
           board.encode(this.planes, slot * inputSize);
-          board.moveIndices(moves, n, this.indices.subarray(slot * mm, slot * mm + mm));
+          board.moveIndices(moves, n, this.indexViews[slot]!);
           this.keys[slot] = board.cacheKey();
           this.depthSum += depth;
           this.depthCount++;
@@ -390,7 +411,12 @@ export class MctsSearch {
     return batch;
   }
 
-  /** The edge of `node` with the highest Q + U. */
+  /**
+   * The edge of `node` with the highest Q + U. One pass: every never-visited edge has the same Q
+   * (first-play urgency) and no visits, so the best of them is the one with the highest prior
+   * (the first such in edge order); its score is computed once the visited policy is known.
+   * Ties go to the lower edge index, as in a plain scan.
+   */
   private selectEdge(node: number, isRoot: boolean): number {
     const t = this.tree;
     const o = this.options;
@@ -398,47 +424,55 @@ export class MctsSearch {
     const end = first + t.edgeCount[node]!;
     const visits = t.visits;
     const virtual = t.virtual;
+    const valueSum = t.valueSum;
+    const flags = t.flags;
     const children = t.edgeChild;
     const priors = t.edgePrior;
     const nParent = visits[node]! + virtual[node]!;
-    // The node's value from its own side to move's view is minus its W/N.
-    const parentQ = visits[node]! > 0 ? -t.valueSum[node]! / visits[node]! : 0;
-    let visitedPolicy = 0;
-    for (let e = first; e < end; e++) {
-      const c = children[e]!;
-      if (c >= 0 && visits[c]! + virtual[c]! > 0) visitedPolicy += priors[e]!;
-    }
-    const fpu = parentQ - (isRoot ? o.fpuReductionRoot : o.fpuReduction) * Math.sqrt(visitedPolicy);
     const cs = cpuct(o, nParent) * Math.sqrt(Math.max(nParent, 1));
-    let best = first;
+    let visitedPolicy = 0;
+    let best = -1;
     let bestScore = -Infinity;
+    let fresh = -1;
+    let freshPrior = -Infinity;
     for (let e = first; e < end; e++) {
       const c = children[e]!;
+      const p = priors[e]!;
       let q: number;
       let n = 0;
-      if (c < 0) q = fpu;
-      else if ((t.flags[c]! & FLAG_TERMINAL) !== 0) {
-        q = -t.termValue[c]!;
-        n = visits[c]! + virtual[c]!;
-      } else {
-        n = visits[c]! + virtual[c]!;
-        q = n > 0 ? (t.valueSum[c]! - virtual[c]!) / n : fpu;
+      if (c >= 0) n = visits[c]! + virtual[c]!;
+      if (c >= 0 && (flags[c]! & FLAG_TERMINAL) !== 0) q = -t.termValue[c]!;
+      else if (n > 0) q = (valueSum[c]! - virtual[c]!) / n;
+      else {
+        if (p > freshPrior) {
+          freshPrior = p;
+          fresh = e;
+        }
+        continue;
       }
-      const score = q + (cs * priors[e]!) / (1 + n);
+      if (n > 0) visitedPolicy += p;
+      const score = q + (cs * p) / (1 + n);
       if (score > bestScore) {
         bestScore = score;
         best = e;
       }
     }
+    if (fresh >= 0) {
+      // The node's value from its own side to move's view is minus its W/N.
+      const parentQ = visits[node]! > 0 ? -valueSum[node]! / visits[node]! : 0;
+      const fpu = parentQ - (isRoot ? o.fpuReductionRoot : o.fpuReduction) * Math.sqrt(visitedPolicy);
+      const score = fpu + (cs * freshPrior) / 1;
+      if (best < 0 || score > bestScore || (score === bestScore && fresh < best)) best = fresh;
+    }
     return best;
   }
 
   /** Adds `v` (the value for the side to move at `path[depth]`) along the path with alternating sign; removes the virtual visit. */
-  private backup(path: Int32Array, depth: number, v: number): void {
+  private backup(path: Int32Array, depth: number, v: number, offset = 0): void {
     const t = this.tree;
     let s = -v;
     for (let d = depth; d >= 0; d--) {
-      const node = path[d]!;
+      const node = path[offset + d]!;
       t.visits[node]!++;
       t.valueSum[node]! += s;
       t.virtual[node]!--;
@@ -452,16 +486,12 @@ export class MctsSearch {
 
   /** Steps 2 and 3 for slots 0..batch-1. */
   private async evaluateBatch(batch: number): Promise<void> {
-    const mm = this.maxMoves;
-    const inputSize = this.evaluator.spec.inputSize;
     const inputs: NnInput[] = new Array(batch);
     for (let i = 0; i < batch; i++) {
-      inputs[i] = {
-        planes: this.planes.subarray(i * inputSize, (i + 1) * inputSize),
-        moveIndices: this.indices.subarray(i * mm, i * mm + mm),
-        moveCount: this.counts[i]!,
-        key: this.keys[i]!,
-      };
+      const input = this.inputs[i]!;
+      input.moveCount = this.counts[i]!;
+      input.key = this.keys[i]!;
+      inputs[i] = input;
     }
     const t0 = performance.now();
     const outputs = await this.evaluator.evaluate(inputs);
@@ -478,10 +508,16 @@ export class MctsSearch {
     if ((t.flags[node]! & FLAG_TERMINAL) === 0 && !t.isExpanded(node)) {
       if (t.hasRoomFor(n)) {
         const first = t.expand(node, n);
-        const mm = this.maxMoves;
-        t.edgeMove.set(this.moves.subarray(slot * mm, slot * mm + n), first);
+        const from = slot * this.maxMoves;
+        const moves = this.moves;
+        const edgeMove = t.edgeMove;
+        for (let i = 0; i < n; i++) edgeMove[first + i] = moves[from + i]!;
         const temp = this.options.policyTemperature;
-        if (temp === 1) t.edgePrior.set(out.priors.subarray(0, n), first);
+        if (temp === 1) {
+          const priors = out.priors;
+          const edgePrior = t.edgePrior;
+          for (let i = 0; i < n; i++) edgePrior[first + i] = priors[i]!;
+        }
         else {
           let sum = 0;
           for (let i = 0; i < n; i++) sum += t.edgePrior[first + i] = Math.pow(out.priors[i]!, 1 / temp);
@@ -489,8 +525,7 @@ export class MctsSearch {
         }
       } else this.full = true;
     }
-    const depth = this.depths[slot]!;
-    this.backup(this.paths.subarray(slot * MAX_PATH, slot * MAX_PATH + depth + 1), depth, out.value);
+    this.backup(this.paths, this.depths[slot]!, out.value, slot * MAX_PATH);
   }
 
   /** Checks every root move for a position the rules end at once (mate, stalemate, repetition). */

@@ -19,8 +19,8 @@ export const FLAG_TERMINAL = 1;
 /** Node flag: in the current batch, waiting for the net. */
 export const FLAG_PENDING = 2;
 
-const INITIAL_NODES = 1 << 14;
-const INITIAL_EDGES = 1 << 16;
+const INITIAL_NODES = 1 << 15;
+const INITIAL_EDGES = 1 << 18;
 
 export class Tree {
   // Nodes.

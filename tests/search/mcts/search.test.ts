@@ -169,6 +169,28 @@ test('tree reuse keeps the chosen subtree and its visits', async () => {
   expect(texts.length).toBe(2);
 });
 
+test('tree reuse into a node the tree scored as a repetition draw searches it as a root', async () => {
+  // After Nf3 Nf6 Ng1, ...Ng8 repeats the start position: a terminal draw inside the tree. When
+  // that move is played the node becomes the root, where a move must still be found (a match
+  // once got "a1a1" from a root left terminal and unexpanded).
+  const board = chess('startpos', ['g1f3', 'g8f6', 'f3g1']);
+  const { search } = searcher(board, () => ({}), { batchSize: 8 });
+  await search.run(board, { playouts: 200 });
+  const back = search.rootChildren().find((c) => text(board, c.move) === 'f6g8')!;
+  expect(back.proven).toBe(0);
+  expect(search.advance([back.move])).toBe(true);
+  board.make(back.move);
+  const r = await search.run(board, { playouts: 100 });
+  expect(r.playouts).toBe(100);
+  expect(search.rootChildren().length).toBe(20);
+  const list = new Int32Array(board.maxMoves);
+  const legal = list.subarray(0, board.generate(list));
+  expect(legal.includes(search.chooseMove())).toBe(true);
+  // Moves back into the repetition are draws in the tree; the others were searched.
+  expect(search.rootChildren().find((c) => text(board, c.move) === 'g1f3')!.proven).toBe(0);
+  expect(search.rootChildren().find((c) => text(board, c.move) === 'e2e4')!.proven).toBeUndefined();
+});
+
 test('batched gathering: exact playout and evaluation counts, board restored', async () => {
   const board = chess('r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3');
   const fen = board.toText();
