@@ -1,6 +1,8 @@
 /**
- * Writes the default material-only weights files, models/chess-linear.json and
- * models/shogi-linear.json (see src/eval/linear/material.ts for the values and their source).
+ * Writes the material-only weights files, models/chess-material.json and
+ * models/shogi-material.json (see src/eval/linear/material.ts for the values and their source):
+ * the reference of TreeStrap and TD-Leaf runs and matches. The default weights,
+ * models/<game>-linear.json, are TreeStrap's where it beat these (their manifests say).
  * Run: npx tsc -p . && node dist/scripts/make-material-weights.js
  */
 import { writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { packageRoot } from '../src/player/weights-file.js';
 const root = packageRoot();
 const date = new Date().toISOString().slice(0, 10);
 writeFileSync(
-  join(root, 'models/chess-linear.json'),
+  join(root, 'models/chess-material.json'),
   serializeWeights(CHESS_FEATURES, chessMaterialTheta(), {
     method: 'material',
     command: 'node dist/scripts/make-material-weights.js',
@@ -23,7 +25,7 @@ writeFileSync(
   }),
 );
 writeFileSync(
-  join(root, 'models/shogi-linear.json'),
+  join(root, 'models/shogi-material.json'),
   serializeWeights(SHOGI_FEATURES, shogiMaterialTheta(), {
     method: 'material',
     command: 'node dist/scripts/make-material-weights.js',

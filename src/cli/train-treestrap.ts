@@ -90,7 +90,7 @@ export function resolveTreestrapOptions(
   const maxPlies: Result<number, KishiError> = o.maxPlies !== undefined ? int(o.maxPlies, '--max-plies') : Result.ok(o.game === 'chess' ? 300 : 320);
   const errorClip = o.errorClip !== undefined ? parseNumber(o.errorClip, '--error-clip', (x) => x > 0) : undefined;
   for (const r of [depth, nodes, bookPlies, maxPlies, errorClip]) if (r?.isErr) return Result.err(r.error);
-  if (o.update === 'quiet' && o.walk !== 'searched') return Result.err(usage('--update quiet needs --walk searched'));
+  if (o.update !== 'all' && o.walk !== 'searched') return Result.err(usage(`--update ${o.update} needs --walk searched`));
   let clock: { baseMs: number; incMs: number } | undefined;
   const tcText = o.tc ?? (depth === undefined && nodes === undefined ? DEFAULT_TC : undefined);
   if (tcText !== undefined) {
@@ -278,7 +278,7 @@ export function register(train: Command): void {
     .option('--min-depth <d>', 'the paper\'s d: table entries searched shallower are not updated', String(PAPER_MIN_DEPTH))
     .addOption(new Option('--walk <walk>', 'table walk: successors the search made, or every successor (Algorithm 2 verbatim; same entries, slower)').choices([...TABLE_WALKS]).default('searched'))
     .option('--freeze <features>', 'features whose weights are not learned, comma-separated names or prefixes ending in * (material.*), or none; tempo soaks up the side-to-move bias of the bounds (methods.ts)', DEFAULT_FROZEN.join(','))
-    .addOption(new Option('--update <set>', 'table entries updated: all (the paper) or quiet ones (not in check, not reached by a capture or promotion; needs --walk searched)').choices([...UPDATE_SETS]).default('all'))
+    .addOption(new Option('--update <set>', 'table entries updated: all (the paper), quiet ones (not in check, not reached by a capture or promotion) or calm ones (quiet, and the best move is not a capture or promotion either); quiet and calm need --walk searched').choices([...UPDATE_SETS]).default('all'))
     .option('--error-clip <cp>', 'clip each node\'s error to +-cp in the update (Huber loss; mate bounds at +-9999 otherwise dominate); default: no clip, as the paper')
     .option('--hash <mb>', 'transposition table of the training search, MiB', '16')
     .option('--max-plies <n>', 'plies after which a training game is drawn (default chess 300, shogi 320)')

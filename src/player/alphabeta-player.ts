@@ -16,6 +16,7 @@ import { KishiError } from '../core/result.js';
 import { SIGNAL_PONDERHIT, SIGNAL_STOP, SIGNAL_WORDS } from './alphabeta-engine.js';
 import type { GoRequest, GoResult, Player, SearchInfo } from './player.js';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './worker-protocol.js';
+import { thetaGrain } from '../eval/linear/grain.js';
 
 export interface AlphaBetaPlayerSettings {
   readonly game: GameKind;
@@ -143,6 +144,7 @@ export class AlphaBetaPlayer implements Player {
     const init: WorkerInit = {
       game: this.settings.game,
       theta: this.settings.theta.slice().buffer,
+      grain: thetaGrain(this.settings.theta),
       hashMb: this.hashMb,
       moveOverheadMs: this.moveOverheadMs,
       signal: this.signal.buffer as SharedArrayBuffer,

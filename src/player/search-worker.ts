@@ -4,13 +4,16 @@
  * control words (stop, ponderhit) arrive through shared memory, so they are seen mid-search.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { setThetaGrain } from '../eval/linear/grain.js';
 import { AlphaBetaEngine } from './alphabeta-engine.js';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 const init = workerData as WorkerInit;
+const theta = new Float64Array(init.theta);
+setThetaGrain(theta, init.grain ?? 1);
 const engine = new AlphaBetaEngine({
   game: init.game,
-  theta: new Float64Array(init.theta),
+  theta,
   hashMb: init.hashMb,
   moveOverheadMs: init.moveOverheadMs,
 });

@@ -9,6 +9,8 @@ export interface WorkerInit {
   readonly game: GameKind;
   /** Evaluation weights (a copy; Float64Array contents). */
   readonly theta: ArrayBuffer;
+  /** The weights' evaluation grain (src/eval/linear/grain.ts; absent: 1). */
+  readonly grain?: number;
   readonly hashMb: number;
   readonly moveOverheadMs: number;
   /** Shared control words: [stop, ponderhit] (Int32). */

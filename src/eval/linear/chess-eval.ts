@@ -8,6 +8,7 @@
 import type { FastChessBoard } from '../../games/chess/fast/board.js';
 import * as pieceModule from '../../games/chess/fast/piece.js';
 import * as featuresModule from './chess-features.js';
+import { thetaGrain, toGrain } from './grain.js';
 import { DotSink, type SparseVector } from './sparse.js';
 
 // Imported constants copied into module scope: under vitest's module transform every use of an
@@ -20,6 +21,8 @@ const SCALE = 64;
 
 export class ChessLinearEval {
   readonly featureSet = CHESS_FEATURES;
+  /** H(s) is rounded to a multiple of this many centipawns (grain.ts; 1: not rounded here, the search rounds to whole centipawns). */
+  grain: number;
   private readonly mg = new Int32Array(16 * 64);
   private readonly eg = new Int32Array(16 * 64);
   private readonly sink: DotSink;
@@ -28,6 +31,7 @@ export class ChessLinearEval {
   constructor(readonly theta: Float64Array) {
     if (theta.length !== CHESS_FEATURES.size) throw new Error(`theta has ${theta.length} entries, expected ${CHESS_FEATURES.size}`);
     this.sink = new DotSink(theta);
+    this.grain = thetaGrain(theta);
     this.refresh();
   }
 
@@ -51,14 +55,14 @@ export class ChessLinearEval {
     board.setPsqTables(this.mg, this.eg);
   }
 
-  /** H(s) from white's view, centipawns (not rounded or clipped). The board must be attached. */
+  /** H(s) from white's view, centipawns, rounded to the grain (not clipped). The board must be attached. */
   evaluateWhite(board: FastChessBoard): number {
     const phase = chessPhase(board);
     const psq = (board.psqMg * phase + board.psqEg * (PHASE_TOTAL - phase)) / (PHASE_TOTAL * SCALE);
     const sink = this.sink;
     sink.sum = 0;
     extractChessPositional(board, sink, phase);
-    return psq + sink.sum;
+    return toGrain(psq + sink.sum, this.grain);
   }
 
   /** phi(s) in full, into `out` (cleared first). */

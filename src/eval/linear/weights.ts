@@ -17,6 +17,7 @@
 import { GAME_KINDS, type GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import type { FeatureSet } from './feature-registry.js';
+import { setThetaGrain, thetaGrain } from './grain.js';
 
 export const WEIGHTS_FORMAT = 'kishi-linear-weights';
 export const WEIGHTS_FORMAT_VERSION = 1;
@@ -43,6 +44,8 @@ export interface WeightsManifest {
   readonly features: number;
   /** Unit of H(s): centipawns (a chess pawn, a shogi pawn = 100). */
   readonly scale: 'centipawns';
+  /** Optional: H(s) is rounded to a multiple of this many centipawns when these weights play (grain.ts); absent: 1. */
+  readonly evalGrain?: number;
   readonly provenance: WeightsProvenance;
 }
 
@@ -77,6 +80,9 @@ export const weightsFromJson = <B>(json: unknown, featureSet: FeatureSet<B>, sou
   if (m['features'] !== featureSet.size)
     return fail(source, `manifest.features is ${JSON.stringify(m['features'])}, but feature set "${featureSet.version}" has ${featureSet.size}`);
   if (m['scale'] !== 'centipawns') return fail(source, `manifest.scale is ${JSON.stringify(m['scale'])}, expected "centipawns"`);
+  const grain = m['evalGrain'];
+  if (grain !== undefined && (typeof grain !== 'number' || !Number.isInteger(grain) || grain < 1))
+    return fail(source, `manifest.evalGrain is ${JSON.stringify(grain)}, expected a whole number of centipawns >= 1`);
   const prov = m['provenance'];
   if (!isRecord(prov) || typeof prov['method'] !== 'string') return fail(source, 'manifest.provenance.method missing');
   const w = json['weights'];
@@ -94,6 +100,7 @@ export const weightsFromJson = <B>(json: unknown, featureSet: FeatureSet<B>, sou
   }
   if (unknown.length > 0)
     return fail(source, `${unknown.length} unknown feature name(s) for "${featureSet.version}": ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', ...' : ''}`);
+  if (typeof grain === 'number') setThetaGrain(theta, grain);
   return Result.ok({ manifest: m as unknown as WeightsManifest, theta });
 };
 
@@ -109,19 +116,28 @@ export const parseWeights = <B>(text: string, featureSet: FeatureSet<B>, source:
 };
 
 /** A manifest for `featureSet` with the given provenance. */
-export const makeManifest = <B>(featureSet: FeatureSet<B>, provenance: WeightsProvenance): WeightsManifest => ({
+export const makeManifest = <B>(featureSet: FeatureSet<B>, provenance: WeightsProvenance, evalGrain?: number): WeightsManifest => ({
   format: WEIGHTS_FORMAT,
   formatVersion: WEIGHTS_FORMAT_VERSION,
   game: featureSet.game,
   featureSet: featureSet.version,
   features: featureSet.size,
   scale: 'centipawns',
+  ...(evalGrain !== undefined && evalGrain > 1 ? { evalGrain } : {}),
   provenance,
 });
 
-/** Serialises weights (non-zero ones, in index order) as the JSON text of a weights file. */
-export const serializeWeights = <B>(featureSet: FeatureSet<B>, theta: Float64Array, provenance: WeightsProvenance): string => {
+/**
+ * Serialises weights (non-zero ones, in index order) as the JSON text of a weights file; the grain
+ * is `evalGrain`, else the one attached to `theta` (a loaded file's), written only when above 1.
+ */
+export const serializeWeights = <B>(
+  featureSet: FeatureSet<B>,
+  theta: Float64Array,
+  provenance: WeightsProvenance,
+  evalGrain: number = thetaGrain(theta),
+): string => {
   const weights: Record<string, number> = {};
   for (let i = 0; i < featureSet.size; i++) if (theta[i] !== 0) weights[featureSet.names[i]!] = theta[i]!;
-  return `${JSON.stringify({ manifest: makeManifest(featureSet, provenance), weights }, null, 1)}\n`;
+  return `${JSON.stringify({ manifest: makeManifest(featureSet, provenance, evalGrain), weights }, null, 1)}\n`;
 };

@@ -32,12 +32,23 @@ export interface TableDeltaOptions {
   readonly walk?: TableWalk;
   /**
    * `all` (the paper): every entry is updated; `quiet`: entries in check or reached by a capture
-   * or promotion are passed over (walked through, not updated). Needs the `searched` walk.
+   * or promotion are passed over (walked through, not updated); `calm`: the quiet ones whose
+   * stored best move is not a capture or promotion either (see `UPDATE_SETS`). Both need the
+   * `searched` walk.
    */
   readonly update?: UpdateSet;
 }
 
-export const UPDATE_SETS = ['all', 'quiet'] as const;
+/**
+ * Which entries update theta. `all` is the paper. `quiet` and `calm` are ours: the one-sided bounds
+ * of an entry where the side to move can win material at once (a refutation node of the search:
+ * most cut nodes are positions after a bad move, refuted by a capture) lie a piece or more above
+ * H(s) from the mover's view, a gain no static feature sees; summed over a tree they bias the
+ * targets towards the side to move (the `tempo` weight soaks up a pawn and more when trained) and
+ * push features that merely correlate with "can capture now" to large values. `calm` leaves out
+ * such entries as well: those whose best move (the table move) is a capture or promotion.
+ */
+export const UPDATE_SETS = ['all', 'quiet', 'calm'] as const;
 export type UpdateSet = (typeof UPDATE_SETS)[number];
 
 export const TABLE_WALKS = ['all', 'searched'] as const;
@@ -71,9 +82,11 @@ export const deltaFromTransTbl = (
   onVisit?: (v: TableDeltaVisit) => void,
 ): number => {
   const theta = adapter.theta;
-  const quietOnly = options.update === 'quiet';
+  const quietOnly = options.update === 'quiet' || options.update === 'calm';
+  const calm = options.update === 'calm';
   const visit = (node: TableNode, noisy = false): void => {
     if (quietOnly && noisy) return;
+    if (calm && node.move !== 0 && node.board.tacticalOrder(node.move) > 0) return;
     adapter.features(node.board, scratch);
     const h = scratch.dot(theta);
     const b = firstPlayerBounds(toTrainingScore(node.lower), toTrainingScore(node.upper), node.sign);
@@ -85,7 +98,7 @@ export const deltaFromTransTbl = (
     if (!(board instanceof RecordingBoard)) throw new Error("walk 'searched' needs the RecordingBoard the search ran on");
     return walkSearched(board, tt, visit, walkOptions);
   }
-  if (quietOnly) throw new Error("update 'quiet' needs the 'searched' walk");
+  if (quietOnly) throw new Error(`update '${options.update}' needs the 'searched' walk`);
   const inner = board instanceof RecordingBoard ? board.inner : board;
   return walkTable(inner, tt, visit, { ...walkOptions, children: 'all' });
 };

@@ -8,6 +8,8 @@ import { chessMaterialTheta, shogiMaterialTheta } from '../../../src/eval/linear
 import { ShogiLinearEval } from '../../../src/eval/linear/shogi-eval.js';
 import { SHOGI_FEATURES, SHOGI_FEATURE_SET_VERSION } from '../../../src/eval/linear/shogi-features.js';
 import { SparseVector } from '../../../src/eval/linear/sparse.js';
+import { EVAL_GRAIN, setThetaGrain, toGrain } from '../../../src/eval/linear/grain.js';
+import { CHESS_MATERIAL, SHOGI_MATERIAL } from '../../../src/eval/linear/material.js';
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 const rng = (seed: number) => () => {
@@ -69,6 +71,12 @@ describe('chess features', () => {
     const rand = rng(7);
     const theta = new Float64Array(CHESS_FEATURES.size).map(() => Math.round((rand() - 0.5) * 200) / 4);
     const ev = new ChessLinearEval(theta);
+    expect(ev.grain).toBe(1);
+    // The same weights with a grain (tables equal to ev's, so the board's incremental sums serve both).
+    const coarseTheta = theta.slice();
+    setThetaGrain(coarseTheta, EVAL_GRAIN);
+    const coarse = new ChessLinearEval(coarseTheta);
+    expect(coarse.grain).toBe(EVAL_GRAIN);
     const b = FastChessBoard.fromFen(KIWIPETE).unwrap();
     ev.attach(b);
     const list = new Int32Array(256);
@@ -84,6 +92,10 @@ describe('chess features', () => {
         phi.clear();
         CHESS_FEATURES.extract(b, phi);
         expect(Math.abs(ev.evaluateWhite(b) - phi.dot(theta))).toBeLessThan(0.5);
+        // The default evaluation is the same value rounded to the grain.
+        const g = coarse.evaluateWhite(b);
+        expect(g % EVAL_GRAIN === 0).toBe(true);
+        expect(Math.abs(g - phi.dot(theta))).toBeLessThanOrEqual(EVAL_GRAIN / 2 + 0.5);
         checked++;
       }
       for (let i = 0; i < made; i++) b.unmakeMove();
@@ -141,6 +153,8 @@ describe('shogi features', () => {
     const rand = rng(11);
     const theta = new Float64Array(SHOGI_FEATURES.size).map(() => (rand() - 0.5) * 50);
     const ev = new ShogiLinearEval(theta);
+    const coarse = new ShogiLinearEval(theta.slice());
+    coarse.grain = EVAL_GRAIN;
     const b = FastShogiBoard.fromSfen('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1').unwrap();
     const list = newMoveList();
     const phi = new SparseVector();
@@ -151,6 +165,7 @@ describe('shogi features', () => {
       phi.clear();
       SHOGI_FEATURES.extract(b, phi);
       expect(ev.evaluateBlack(b)).toBeCloseTo(phi.dot(theta), 6);
+      expect(coarse.evaluateBlack(b)).toBe(toGrain(phi.dot(theta), EVAL_GRAIN));
     }
     const material = new ShogiLinearEval(shogiMaterialTheta());
     const start = FastShogiBoard.fromSfen('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1').unwrap();
@@ -158,5 +173,13 @@ describe('shogi features', () => {
     // Black has taken the bishop: 950 in hand, white lost 950 on the board.
     const up = FastShogiBoard.fromSfen('lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b B 1').unwrap();
     expect(material.evaluateBlack(up)).toBe(1900);
+  });
+});
+
+describe('evaluation grain', () => {
+  it('rounds to the nearest multiple, and leaves material-only scores exact', () => {
+    expect(EVAL_GRAIN).toBe(10);
+    expect([toGrain(14.9, 10), toGrain(15, 10), toGrain(-15.1, 10), toGrain(7.3, 1)]).toEqual([10, 20, -20, 7.3]);
+    for (const v of [...Object.values(CHESS_MATERIAL), ...Object.values(SHOGI_MATERIAL)]) expect(v % EVAL_GRAIN).toBe(0);
   });
 });

@@ -163,6 +163,35 @@ describe('quiet-only updates', () => {
   });
 });
 
+describe('calm-only updates', () => {
+  it('also pass over entries whose best move is a capture, keeping the quiet ones that are left unchanged', () => {
+    const adapter = createTrainingAdapter('chess', chessMaterialTheta());
+    const board = adapter.board('r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4', []).unwrap();
+    const rec = new RecordingBoard(board);
+    const tt = new TranspositionTable(4);
+    new AlphaBetaSearch(tt, searchOptions('training')).search(rec, { nodes: 5000 });
+    const run = (update: 'quiet' | 'calm') => {
+      const acc = new DeltaAccumulator(adapter.featureSet.size);
+      const seen = new Map<string, number>();
+      let tactical = 0;
+      deltaFromTransTbl(rec, tt, adapter, acc, { minDepth: 1, eta: 1, walk: 'searched', update }, (v) => {
+        seen.set(board.toText(), v.error);
+        if (tt.probe(board.keyHi(), board.keyLo()) && tt.hit.move !== 0 && board.tacticalOrder(tt.hit.move) > 0) tactical++;
+      });
+      return { visited: acc.stats.visited, seen, tactical };
+    };
+    const quiet = run('quiet');
+    const calm = run('calm');
+    expect(quiet.tactical).toBeGreaterThan(0);
+    expect(calm.tactical).toBe(0);
+    expect(calm.visited).toBe(quiet.visited - quiet.tactical);
+    for (const [fen, error] of calm.seen) expect(quiet.seen.get(fen)).toBe(error);
+    expect(() => deltaFromTransTbl(rec, tt, adapter, new DeltaAccumulator(adapter.featureSet.size), { minDepth: 1, eta: 1, walk: 'all', update: 'calm' })).toThrow(
+      "update 'calm' needs the 'searched' walk",
+    );
+  });
+});
+
 describe('frozen features', () => {
   it('keep their weights while the others learn', () => {
     const acc = new DeltaAccumulator(3);
