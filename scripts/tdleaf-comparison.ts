@@ -4,11 +4,20 @@
  * online TD-Leaf on (after every game the live weights move by that game's update, exactly as
  * `learning.online` does on lichess/floodgate: the game's JSON-lines log, then `onGameFinished`),
  * and measure the rating before and after with the match runner (same ladder, same openings, fixed
- * weights), optionally also TreeStrap's weights on the same footing.
+ * weights), optionally also TreeStrap's weights on the same footing (`--treestrap auto`: the shipped
+ * `models/<game>-linear.json`, read after learning, when its provenance says TreeStrap made it).
+ * Learning plays one game at a time, colours alternating, two games against each ladder engine in turn;
+ * each game plays with the weights the previous game's update wrote.
  *
  *   node dist/scripts/tdleaf-comparison.js --game chess --learn-games 100 --eval-games 20 --out bench-results/tdleaf-chess
- *       [--ladder 'name=sf-0,cmd=/usr/games/stockfish,option.Skill Level=0;...'] [--tc 10+0.1] [--byoyomi MS] [--treestrap FILE]
+ *       [--ladder 'name=sf-0,cmd=/usr/games/stockfish,option.Skill Level=0;...'] [--tc 10+0.1] [--byoyomi MS] [--treestrap FILE|auto]
  *       [--alpha 1000] [--lambda 0.7] [--cap 10] [--openings data/openings/chess-balanced.epd] [--seed 1]
+ *       [--kishi-nodes N] [--phases before,learn,after,treestrap] [--after-name kishi-after] [--merge A/report.json,B/report.json]
+ *
+ * `--kishi-nodes` gives Kishi a fixed number of nodes per move instead of the clock (give the ladder
+ * `nodes=` in its specs too): on a loaded machine, clocks measure the scheduler (engines losing on time
+ * by a few ms), nodes do not. `--phases` runs part of the experiment (say `before` in one process and
+ * `learn,after` in another, same arguments otherwise), and `--merge` fits the ratings over their reports.
  *
  * Kishi plays in-process (the alpha-beta engine inline, tournament search) under the clock; the
  * ladder engines are processes. Ratings come from one Bradley-Terry fit of every measured player
@@ -16,7 +25,7 @@
  * 95% intervals. Output: `<out>/report.json`, `<out>/ratings.txt`, the weights after learning, the
  * learning games' logs and the weights history.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config/load.js';
@@ -57,6 +66,10 @@ const { values: a } = parseArgs({
     cap: { type: 'string' },
     openings: { type: 'string' },
     seed: { type: 'string', default: '1' },
+    'kishi-nodes': { type: 'string' },
+    phases: { type: 'string', default: 'before,learn,after,treestrap' },
+    merge: { type: 'string' },
+    'after-name': { type: 'string', default: 'kishi-after' },
   },
 });
 
@@ -74,6 +87,9 @@ const DEFAULT_LADDER: Record<GameKind, string> = {
 const ladderSpecs = (a.ladder ?? DEFAULT_LADDER[game]).split(';').map((s) => parseEngineSpec(s).unwrap());
 const clock = parseClockText(a.tc!).unwrap();
 const tc: TimeControl = { ...clock, byoyomiMs: Number(a.byoyomi), marginMs: 300 };
+/** Kishi's time control: the clock, or a fixed number of nodes per move (`--kishi-nodes`: no clock, no losses on time). */
+const kishiTc: TimeControl =
+  a['kishi-nodes'] !== undefined ? { incMs: 0, byoyomiMs: 0, movesPerSession: 0, marginMs: 300, nodes: Number(a['kishi-nodes']) } : tc;
 /** A ladder engine's time control: its own `movetime=`/`nodes=`/`depth=` from the spec, else the match's clock. */
 const tcOf = (spec: EngineSpec): TimeControl => {
   const t = spec.time;
@@ -128,7 +144,7 @@ class InlinePlayer implements Player {
 
 const kishiEntry = (name: string, weightsFile: string, record?: Map<string, GoResult>): MatchEngineEntry => ({
   spec: { name, command: 'kishi-inline', args: [], options: {}, time: {}, kishi: false },
-  tc,
+  tc: kishiTc,
   factory: async () => {
     const w = loadWeightsFile(weightsFile, game);
     if (w.isErr) throw w.error;
@@ -181,7 +197,7 @@ function writeGameLog(r: GameRecord, kishiName: string, searches: Map<string, Go
     start: r.opening.start,
     ourSide,
     players: { first: { name: r.players.first }, second: { name: r.players.second } },
-    ...(tc.baseMs !== undefined ? { clock: { initialMs: tc.baseMs, incrementMs: tc.incMs, ...(tc.byoyomiMs > 0 ? { byoyomiMs: tc.byoyomiMs } : {}) } } : {}),
+    ...(kishiTc.baseMs !== undefined ? { clock: { initialMs: kishiTc.baseMs, incrementMs: kishiTc.incMs, ...(kishiTc.byoyomiMs > 0 ? { byoyomiMs: kishiTc.byoyomiMs } : {}) } } : {}),
     engine: kishiName,
     startedAt: r.startedAt,
   });
@@ -208,6 +224,22 @@ function writeGameLog(r: GameRecord, kishiName: string, searches: Map<string, Go
   w.finish({ winner: r.end.winner ?? null, status: r.end.reason, plies: all.length, endedAt: new Date().toISOString() });
 }
 
+/** Writes what is measured so far (`<out>/partial.json`), so that a run stopped early still has its numbers. */
+function partial(state: Record<string, unknown>): void {
+  writeFileSync(join(out, 'partial.json'), `${JSON.stringify({ at: new Date().toISOString(), game, ...state }, null, 1)}\n`);
+}
+
+/** The TreeStrap weights to measure: a file, or with `auto` the shipped `models/<game>-linear.json` when TreeStrap made it. */
+function treestrapWeights(option: string | undefined): { file?: string; why: string } {
+  if (option === undefined) return { why: 'no --treestrap given' };
+  const file = resolveModelPath(option === 'auto' ? `models/${game}-linear.json` : option);
+  const w = loadWeightsFile(file, game);
+  if (w.isErr) return { why: `${file}: ${w.error.message}` };
+  const method = w.value.manifest.provenance.method;
+  if (option === 'auto' && !/strap/i.test(method)) return { why: `${file} has provenance method '${method}', not TreeStrap` };
+  return { file, why: method };
+}
+
 async function main(): Promise<void> {
   const t0 = Date.now();
   const seed = Number(a.seed);
@@ -227,52 +259,78 @@ async function main(): Promise<void> {
       ...(a.cap !== undefined ? { maxChangePerGameCp: Number(a.cap) } : {}),
     },
   };
-  log(`${game}: ladder ${ladderSpecs.map((s) => s.name).join(', ')}; tc ${a.tc}; start ${start}; learning ${JSON.stringify(config.learning)}`);
+  log(`${game}: kishi ${a['kishi-nodes'] !== undefined ? `${a['kishi-nodes']} nodes/move` : `tc ${a.tc}`}; phases ${a.phases}; ladder ${ladderSpecs.map((s) => s.name).join(', ')}; tc ${a.tc}; start ${start}; learning ${JSON.stringify(config.learning)}`);
 
+  const phases = new Set(a.phases!.split(','));
   // 1. Before: the starting weights, fixed.
   const before = join(out, `${game}-before.json`);
   copyFileSync(start, before);
-  log(`measuring kishi-before (${evalGames} games per ladder engine)`);
-  const results: PairingResult[] = await measure(kishiEntry('kishi-before', before), evalGames, seed);
+  const results: PairingResult[] = [];
+  if (phases.has('before')) {
+    log(`measuring kishi-before (${evalGames} games per ladder engine)`);
+    results.push(...(await measure(kishiEntry('kishi-before', before), evalGames, seed)));
+    partial({ phase: 'before', results });
+  }
 
-  // 2. Learning: online TD-Leaf against the ladder in turn, a pair of games (colours swapped) at a time.
-  const updates: { game: number; opponent: string; result: string; status: string; reason?: string; largestChange?: number }[] = [];
+  // 2. Learning: online TD-Leaf against the ladder in turn, one game at a time (colours alternate), so that
+  // every game plays with the weights the previous game's update wrote, as `learning.online` does on a server.
+  const updates: { game: number; opponent: string; colour: Side; result: string; reason: string; status: string; skipped?: string; largestChange?: number }[] = [];
   const tally = { wins: 0, draws: 0, losses: 0 };
-  for (let g = 0; g < learnGames; g += 2) {
-    const opp = ladderSpecs[(g / 2) % ladderSpecs.length]!;
+  for (let g = 1; phases.has('learn') && g <= learnGames; g++) {
+    const opp = ladderSpecs[Math.floor((g - 1) / 2) % ladderSpecs.length]!;
     const searches = new Map<string, GoResult>();
     const records: GameRecord[] = [];
+    const kishi = kishiEntry('kishi-learning', live, searches);
+    const other: MatchEngineEntry = { spec: opp, tc: tcOf(opp) };
     await runMatch({
       ...matchBase(seed * 1000 + g + 17),
-      engines: [kishiEntry('kishi-learning', live, searches), { spec: opp, tc: tcOf(opp) }],
-      games: Math.min(2, learnGames - g),
+      engines: g % 2 === 1 ? [kishi, other] : [other, kishi],
+      games: 1,
       onEvent: (e) => {
         if (e.type === 'game') records.push(e.record);
       },
     });
-    for (const r of records) {
-      const n = g + r.id;
-      const file = join(out, 'logs', `learn-${String(n).padStart(4, '0')}.jsonl`);
-      writeGameLog(r, 'kishi-learning', searches, file);
-      const res = await onGameFinished(file, config);
-      const ourSide: Side = r.players.first === 'kishi-learning' ? 'first' : 'second';
-      const result = r.end.winner === undefined ? 'draw' : r.end.winner === ourSide ? 'win' : 'loss';
-      tally[result === 'win' ? 'wins' : result === 'draw' ? 'draws' : 'losses']++;
-      updates.push({ game: n, opponent: opp.name!, result, status: res.status, ...(res.reason !== undefined ? { reason: String(res.reason) } : {}), ...(res.largestChange !== undefined ? { largestChange: res.largestChange } : {}) });
-      log(`  learn game ${n} vs ${opp.name}: ${result} (${r.end.reason}); ${res.status}${res.reason ? ` ${res.reason}` : ''}${res.largestChange !== undefined ? `, largest change ${res.largestChange.toFixed(2)} cp` : ''}`);
+    const r = records[0];
+    if (r === undefined) {
+      log(`  learn game ${g} vs ${opp.name}: no game record`);
+      continue;
     }
+    const file = join(out, 'logs', `learn-${String(g).padStart(4, '0')}.jsonl`);
+    writeGameLog(r, 'kishi-learning', searches, file);
+    const res = await onGameFinished(file, config);
+    const ourSide: Side = r.players.first === 'kishi-learning' ? 'first' : 'second';
+    const result = r.end.winner === undefined ? 'draw' : r.end.winner === ourSide ? 'win' : 'loss';
+    tally[result === 'win' ? 'wins' : result === 'draw' ? 'draws' : 'losses']++;
+    updates.push({
+      game: g,
+      opponent: opp.name!,
+      colour: ourSide,
+      result,
+      reason: r.end.reason,
+      status: res.status,
+      ...(res.reason !== undefined ? { skipped: String(res.reason) } : {}),
+      ...(res.largestChange !== undefined ? { largestChange: res.largestChange } : {}),
+    });
+    log(`  learn game ${g} vs ${opp.name} (kishi ${ourSide}): ${result} (${r.end.reason}); ${res.status}${res.reason ? ` ${res.reason}` : ''}${res.largestChange !== undefined ? `, largest change ${res.largestChange.toFixed(2)} cp` : ''}`);
+    if (g % 10 === 0) partial({ phase: 'learning', learnt: g, learningResults: tally, results });
   }
   const after = join(out, `${game}-after.json`);
   copyFileSync(live, after);
 
   // 3. After: the learnt weights, fixed, on the same openings.
-  log(`measuring kishi-after`);
-  results.push(...(await measure(kishiEntry('kishi-after', after), evalGames, seed)));
-  // 4. TreeStrap's weights on the same footing, when given.
-  if (a.treestrap !== undefined) {
-    log(`measuring kishi-treestrap (${a.treestrap})`);
-    results.push(...(await measure(kishiEntry('kishi-treestrap', resolveModelPath(a.treestrap)), evalGames, seed)));
+  if (phases.has('after')) {
+    log(`measuring ${a['after-name']}`);
+    results.push(...(await measure(kishiEntry(a['after-name']!, after), evalGames, seed)));
+    partial({ phase: 'after', learningResults: tally, results });
   }
+  // 4. TreeStrap's weights on the same footing, when given (`auto`: the shipped weights, read now, when TreeStrap made them).
+  const treestrap = phases.has('treestrap') ? treestrapWeights(a.treestrap) : { why: 'phase not run' };
+  if (treestrap.file !== undefined) {
+    const copy = join(out, `${game}-treestrap.json`);
+    copyFileSync(treestrap.file, copy);
+    log(`measuring kishi-treestrap (${treestrap.file}, copied to ${copy})`);
+    results.push(...(await measure(kishiEntry('kishi-treestrap', copy), evalGames, seed)));
+  } else log(`no TreeStrap weights measured: ${treestrap.why}`);
 
   const anchor = ladderSpecs[0]!.name!;
   const fit = fitBradleyTerry(results, { anchors: { [anchor]: 0 } });
@@ -282,12 +340,16 @@ async function main(): Promise<void> {
     kind: 'kishi-tdleaf-comparison',
     game,
     tc: a.tc,
+    kishiNodes: kishiTc.nodes ?? null,
+    phases: [...phases],
+    command: process.argv.slice(1).join(' '),
     ladder: ladderSpecs.map((s) => ({ name: s.name, command: s.command, options: s.options, time: s.time })),
     anchor: `${anchor} = 0`,
     learnGames,
     evalGamesPerOpponent: evalGames,
     learning: config.learning,
     learningResults: tally,
+    treestrap: treestrap.file ?? `none: ${treestrap.why}`,
     updates,
     results,
     ratings: fit.players.map((p) => ({ name: p.name, status: p.status, rating: p.rating, low: p.low, high: p.high, games: p.games, points: p.points })),
@@ -298,4 +360,22 @@ async function main(): Promise<void> {
   log(`done in ${report.durationS} s; ${out}/report.json`);
 }
 
-await main();
+/** `--merge A/report.json,B/report.json`: one rating fit over the pairings of several runs (same ladder). */
+function merge(files: readonly string[]): void {
+  const reports = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { results: PairingResult[]; anchor: string });
+  const anchor = ladderSpecs[0]!.name!;
+  const fit = fitBradleyTerry(
+    reports.flatMap((r) => r.results),
+    { anchors: { [anchor]: 0 } },
+  );
+  const table = formatTable(ratingTableRows(fit));
+  writeFileSync(join(out, 'ratings.txt'), `${table}\n`);
+  writeFileSync(
+    join(out, 'merged.json'),
+    `${JSON.stringify({ kind: 'kishi-tdleaf-comparison-merged', game, from: files, anchor: `${anchor} = 0`, ratings: fit.players.map((p) => ({ name: p.name, status: p.status, rating: p.rating, low: p.low, high: p.high, games: p.games, points: p.points })) }, null, 1)}\n`,
+  );
+  console.log(table);
+}
+
+if (a.merge !== undefined) merge(a.merge.split(','));
+else await main();

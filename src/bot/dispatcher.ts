@@ -3,6 +3,12 @@
  * variant. Players come from one factory (the alpha-beta or MCTS engine, `src/player/factory.ts`) and are
  * pooled: a game leases one, and its release returns it (after `newGame()`) for the next game, so a
  * worker thread is not started per game. Each game has its own Player because games think at once.
+ *
+ * Finished games come back here too: a server hands each finished game's log (its result line written)
+ * to `gameRecorded`, directly or through the game's lease, and the dispatcher runs `onGameRecorded`
+ * (online TD-Leaf learning in `kishi run`, src/learning/tdleaf/online.ts). `acquire` waits for the
+ * updates still running before it readies a Player, so the next game plays with the weights they wrote
+ * (the Players reload them at `newGame()`, src/learning/tdleaf/reloading-player.ts).
  */
 import type { GameKind } from '../core/game.js';
 import { Result } from '../core/result.js';
@@ -17,11 +23,15 @@ export interface PlayerLease {
   readonly player: Player;
   /** Gives the Player back; `broken` closes it instead of pooling it (it failed mid-game). */
   release(broken?: boolean): Promise<void>;
+  /** The game's log is complete (`Dispatcher.gameRecorded`); may come before or after `release`. */
+  gameRecorded?(logFile: string): void;
 }
 
 export interface DispatcherOptions {
   /** Idle Players kept per game kind. */
   readonly maxIdle?: number;
+  /** Runs for every finished game's log (online learning); its failures are the hook's to report. */
+  readonly onGameRecorded?: (logFile: string) => Promise<unknown>;
 }
 
 export class Dispatcher {
@@ -31,12 +41,32 @@ export class Dispatcher {
   private readonly probes = new Map<GameKind, Player>();
   private closed = false;
   private readonly maxIdle: number;
+  private readonly onGameRecorded: ((logFile: string) => Promise<unknown>) | undefined;
+  /** `onGameRecorded` runs not yet settled. */
+  private readonly recording = new Set<Promise<unknown>>();
 
   constructor(
     private readonly factory: PlayerFactory,
     opts: DispatcherOptions = {},
   ) {
     this.maxIdle = opts.maxIdle ?? 4;
+    this.onGameRecorded = opts.onGameRecorded;
+  }
+
+  /** A game finished and its log `logFile` is complete: runs `onGameRecorded` (the next `acquire` waits for it). */
+  gameRecorded(logFile: string): void {
+    const hook = this.onGameRecorded;
+    if (hook === undefined) return;
+    const run: Promise<unknown> = Promise.resolve()
+      .then(() => hook(logFile))
+      .catch(() => undefined)
+      .finally(() => this.recording.delete(run));
+    this.recording.add(run);
+  }
+
+  /** Resolves once every `onGameRecorded` run started so far has settled. */
+  async recorded(): Promise<void> {
+    while (this.recording.size > 0) await Promise.all([...this.recording]);
   }
 
   /** Creates a first Player for each game kind (fails early when no engine can be made). */
@@ -64,9 +94,13 @@ export class Dispatcher {
     return this.probes.get(game)?.name ?? 'kishi';
   }
 
-  /** Leases a Player for one game, ready for a new game. */
+  /** Leases a Player for one game, ready for a new game (after the updates of games finished so far). */
   async acquire(game: GameKind, variant: string): Promise<Result<PlayerLease, KishiError>> {
     if (this.closed) return Result.err(new KishiError('ERR_CLOSED', 'the dispatcher is closed'));
+    if (this.recording.size > 0) {
+      await this.recorded();
+      if (this.closed) return Result.err(new KishiError('ERR_CLOSED', 'the dispatcher is closed'));
+    }
     const pool = this.pool(game);
     let player: Player | undefined;
     const index = pool.findIndex((p) => p.supports(game, variant));
@@ -101,6 +135,7 @@ export class Dispatcher {
         if (broken || this.closed || this.pool(game).length >= this.maxIdle) await leased.close().catch(() => {});
         else this.pool(game).push(leased);
       },
+      gameRecorded: (logFile) => this.gameRecorded(logFile),
     });
   }
 
@@ -109,9 +144,10 @@ export class Dispatcher {
     return this.leased.size;
   }
 
-  /** Closes every Player, idle or lent. */
+  /** Closes every Player, idle or lent, after the updates still running. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.recording.size > 0) await this.recorded();
     const all = new Set<Player>([...this.leased, ...[...this.idle.values()].flat(), ...this.probes.values()]);
     this.idle.clear();
     this.leased.clear();

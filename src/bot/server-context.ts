@@ -14,7 +14,11 @@ import type { GameServer } from './server.js';
 export interface ServerContext {
   readonly config: KishiConfig;
   readonly secrets: Secrets;
-  /** Leases a Player per game (`acquire(game, variant)`), shared by every server. */
+  /**
+   * Leases a Player per game (`acquire(game, variant)`), shared by every server. A server hands each
+   * finished game's log back with `dispatcher.gameRecorded(file)` (or the lease's `gameRecorded`): the
+   * hook of online learning (`learning.online`), never called for games an external engine played.
+   */
   readonly dispatcher: Dispatcher;
 }
 

@@ -9,6 +9,11 @@
  * usage, a bad config or a missing secret (one line naming the environment variable).
  * The first SIGINT/SIGTERM stops accepting games and finishes (or resigns, per `lichess.onShutdown`) the
  * games in progress; a second one leaves at once.
+ *
+ * Online learning (`learning.online: true`): every server hands each finished game's log to the
+ * dispatcher (`gameRecorded`), which runs TD-Leaf on it (`onGameFinished`, src/learning/tdleaf/online.ts:
+ * never aborted games or games lost on time to the network); the Players are wrapped by
+ * `reloadingPlayerFactory`, so the next game plays with the weights the update wrote.
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -21,6 +26,9 @@ import type { KishiConfig } from '../config/schema.js';
 import { Dispatcher } from '../bot/dispatcher.js';
 import type { PlayerFactory } from '../bot/dispatcher.js';
 import type { ServerFactory } from '../bot/server-context.js';
+import { onGameFinished, weightsStamp } from '../learning/tdleaf/online.js';
+import type { OnlineOutcome } from '../learning/tdleaf/online.js';
+import { reloadingPlayerFactory } from '../learning/tdleaf/reloading-player.js';
 import { configureLogging, childLogger } from '../log/logger.js';
 import { registerSecret } from '../log/redact.js';
 import { fileTranscript } from '../log/transcript.js';
@@ -80,6 +88,8 @@ export interface RunOptions {
   readonly signals?: SignalSource;
   /** Lines for the user (stderr). */
   readonly say?: (line: string) => void;
+  /** Each online-learning outcome (tests; they are logged either way). */
+  readonly onLearnt?: (outcome: OnlineOutcome, logFile: string) => void;
 }
 
 /** Where stop requests come from (process signals in production, a test's controller otherwise). */
@@ -100,6 +110,20 @@ export const processSignals: SignalSource = {
   },
 };
 
+/** Online TD-Leaf on one finished game's log; logs what it did. */
+async function learnFrom(file: string, opts: RunOptions): Promise<OnlineOutcome> {
+  const log = childLogger('learning');
+  const outcome = await onGameFinished(file, opts.config);
+  for (const p of outcome.problems) log.warn(p);
+  const game = `${outcome.game ?? '?'} game ${outcome.gameId ?? file}`;
+  if (outcome.status === 'updated') {
+    log.info(`${game}: weights ${outcome.weightsFile} updated (${outcome.changedWeights} changed, largest ${outcome.largestChange?.toFixed(2)} cp)`);
+  } else if (outcome.status === 'error') log.error(`${game}: not learnt from: ${outcome.reason}`);
+  else log.info(`${game}: not learnt from (${outcome.reason ?? outcome.status})`);
+  opts.onLearnt?.(outcome, file);
+  return outcome;
+}
+
 /** Starts every enabled server and serves until they stop; returns the exit code. */
 export async function runServers(opts: RunOptions): Promise<number> {
   const say = opts.say ?? ((line: string) => console.error(line));
@@ -109,7 +133,14 @@ export async function runServers(opts: RunOptions): Promise<number> {
     say('kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled)');
     return 2;
   }
-  const dispatcher = new Dispatcher(opts.playerFactory);
+  const online = opts.config.learning.online;
+  const dispatcher = new Dispatcher(
+    online ? reloadingPlayerFactory(opts.playerFactory, (game) => weightsStamp(opts.config, game)) : opts.playerFactory,
+    online ? { onGameRecorded: (file) => learnFrom(file, opts) } : {},
+  );
+  if (online && opts.config.lichess.enabled && !opts.config.lichess.records.gameLog) {
+    say('kishi run: learning.online is on but lichess.records.gameLog is off: lichess games will not be learnt from');
+  }
   const games = [...new Set(factories.flatMap((f) => f.games))];
   const prepared = await dispatcher.prepare(games);
   if (prepared.isErr) {

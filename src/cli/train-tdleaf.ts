@@ -171,7 +171,12 @@ export function runTrainTdLeaf(o: TrainTdLeafCliOptions, io: TrainIo, argv: read
   try {
     writeFileAtomic(
       out,
-      serializeWeights(fs, theta, { method: 'tdleaf', command: `kishi ${argv.join(' ')}`, games: summary.used, date: new Date().toISOString(), notes }),
+      serializeWeights(
+        fs,
+        theta,
+        { method: 'tdleaf', command: `kishi ${argv.join(' ')}`, games: summary.used, date: new Date().toISOString(), notes },
+        weights.value.manifest.evalGrain,
+      ),
     );
   } catch (e) {
     io.err(`kishi train tdleaf: cannot write ${out}: ${(e as Error).message}`);

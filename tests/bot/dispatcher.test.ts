@@ -50,4 +50,49 @@ describe('dispatcher', () => {
     const r = await d.prepare(['chess']);
     expect(r.isErr && r.error.message).toBe('no engine available for chess: weights file models/chess-linear.json not found');
   });
+
+  it('hands finished games to onGameRecorded, and readies the next Player only after those runs', async () => {
+    const events: string[] = [];
+    let finish: (() => void) | undefined;
+    const d = new Dispatcher(
+      async () => {
+        const p = new FirstLegalPlayer();
+        const newGame = p.newGame.bind(p);
+        p.newGame = async () => {
+          events.push('newGame');
+          await newGame();
+        };
+        return p;
+      },
+      {
+        onGameRecorded: (file) => {
+          events.push(`learn ${file}`);
+          return new Promise<void>((resolve) => {
+            finish = () => {
+              events.push(`learnt ${file}`);
+              resolve();
+            };
+          });
+        },
+      },
+    );
+    (await d.prepare(['chess'])).unwrap();
+    const a = (await d.acquire('chess', 'standard')).unwrap();
+    a.gameRecorded?.('g1.jsonl');
+    await a.release();
+    const next = d.acquire('chess', 'standard');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual(['newGame', 'learn g1.jsonl']);
+    finish!();
+    (await next).unwrap();
+    expect(events).toEqual(['newGame', 'learn g1.jsonl', 'learnt g1.jsonl', 'newGame']);
+    // A failing hook does not stop the dispatcher; without a hook, nothing runs.
+    const failing = new Dispatcher(async () => new FirstLegalPlayer(), { onGameRecorded: async () => Promise.reject(new Error('disk full')) });
+    failing.gameRecorded('g2.jsonl');
+    expect((await failing.acquire('chess', 'standard')).isOk).toBe(true);
+    const none = new Dispatcher(async () => new FirstLegalPlayer());
+    none.gameRecorded('g3.jsonl');
+    await none.recorded();
+    await Promise.all([d.close(), failing.close(), none.close()]);
+  });
 });

@@ -150,7 +150,7 @@ export async function onGameFinished(logFile: string, config: OnlineConfig): Pro
         `last game ${gameKey(log)}; started from ${prev.method === 'tdleaf-online' ? (prev.notes?.split('started from ')[1] ?? 'unknown') : `${prev.method}${prev.date ? ` (${prev.date})` : ''}`}`,
     };
     try {
-      writeFileAtomic(weightsFile, serializeWeights(fs, theta, provenance));
+      writeFileAtomic(weightsFile, serializeWeights(fs, theta, provenance, loaded.value.manifest.evalGrain));
       appendFileSync(
         historyPath(weightsFile),
         `${JSON.stringify({ game: gameKey(log), file: logFile, at: provenance.date, samples: report.samples, result: report.result, largestChange: report.largestChange, changed })}\n`,

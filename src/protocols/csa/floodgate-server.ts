@@ -358,9 +358,14 @@ export function usiPlayerSource(config: KishiConfig, spec: string): PlayerSource
  * The CSA bot on `config.csa`, after checking the login (CSA_PASSWORD must hold the secret part). Players
  * come from `players`, or from the external USI engine of `csa.engine` when one is set.
  */
-export function createCsaBot(config: KishiConfig, secrets: Secrets, players: PlayerSource): Result<CsaBot, ConfigError> {
+export function createCsaBot(
+  config: KishiConfig,
+  secrets: Secrets,
+  players: PlayerSource,
+  hooks: Pick<CsaBotOptions, 'onGameEnd'> = {},
+): Result<CsaBot, ConfigError> {
   const opts = csaBotOptions(config, secrets);
   if (opts.isErr) return Result.err(opts.error);
   const source = config.csa.engine !== '' ? usiPlayerSource(config, config.csa.engine) : players;
-  return Result.ok(new CsaBot(opts.value, source));
+  return Result.ok(new CsaBot({ ...opts.value, ...hooks }, source));
 }

@@ -23,13 +23,22 @@ export function dispatcherSource(dispatcher: Dispatcher): PlayerSource {
   };
 }
 
-/** `createCsaServer({ config, secrets, dispatcher })`: a bad login config is an `ERR_CONFIG` error listing every problem. */
+/**
+ * `createCsaServer({ config, secrets, dispatcher })`: a bad login config is an `ERR_CONFIG` error listing every problem.
+ * Each finished game's log goes back to the dispatcher (`gameRecorded`: online learning), unless an
+ * external engine (`csa.engine`) played it.
+ */
 export function createCsaServer(ctx: {
   readonly config: KishiConfig;
   readonly secrets: Secrets;
   readonly dispatcher: Dispatcher;
 }): Result<GameServer, KishiError> {
-  const bot = createCsaBot(ctx.config, ctx.secrets, dispatcherSource(ctx.dispatcher));
+  const ours = ctx.config.csa.engine === '';
+  const bot = createCsaBot(ctx.config, ctx.secrets, dispatcherSource(ctx.dispatcher), {
+    onGameEnd: (_finished, files) => {
+      if (ours && files.gameLog !== undefined) ctx.dispatcher.gameRecorded(files.gameLog);
+    },
+  });
   if (bot.isErr) return Result.err(new KishiError('ERR_CONFIG', bot.error.message));
   return Result.ok(bot.value);
 }

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import type { GameKind } from '../../../src/core/game.js';
 import { CHESS_FEATURES } from '../../../src/eval/linear/chess-features.js';
-import { parseWeights } from '../../../src/eval/linear/weights.js';
+import { parseWeights, serializeWeights } from '../../../src/eval/linear/weights.js';
 import { historyPath, onGameFinished, weightsStamp, type OnlineConfig } from '../../../src/learning/tdleaf/online.js';
 import { reloadingPlayerFactory } from '../../../src/learning/tdleaf/reloading-player.js';
 import { previousVersionPath } from '../../../src/learning/tdleaf/atomic-write.js';
@@ -105,6 +105,21 @@ describe('online TD-Leaf: onGameFinished', () => {
     const manifest = parseWeights(readFileSync(s.weights, 'utf8'), CHESS_FEATURES, s.weights).unwrap().manifest;
     expect(manifest.provenance.games).toBe(3);
     expect(readFileSync(historyPath(s.weights), 'utf8').trim().split('\n').length).toBe(3);
+  });
+
+  it("keeps the weights' evaluation grain (manifest.evalGrain) across updates", async () => {
+    const s = setup();
+    const named = parseWeights(s.original, CHESS_FEATURES, s.weights).unwrap();
+    writeFileSync(s.weights, serializeWeights(CHESS_FEATURES, named.theta, named.manifest.provenance, 10));
+    const r = await onGameFinished(writeScript(join(s.dir, 'logs'), 'grain', { ...TOY_GAME, gameId: 'grain' }), s.config);
+    expect(r.status).toBe('updated');
+    const after = parseWeights(readFileSync(s.weights, 'utf8'), CHESS_FEATURES, s.weights).unwrap();
+    expect(after.manifest.evalGrain).toBe(10);
+    // Learning never rounds: the same update as without a grain.
+    const plain = setup();
+    await onGameFinished(writeScript(join(plain.dir, 'logs'), 'grain', { ...TOY_GAME, gameId: 'grain' }), plain.config);
+    expect([...after.theta]).toEqual([...theta(plain.weights)]);
+    expect(after.theta[knight]).not.toBe(300);
   });
 });
 

@@ -39,7 +39,7 @@ describe('online learning on lichess (kishi run, local lichess server)', () => {
   it('learns after each finished game, never from an aborted one, and the next game plays with the new weights', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-lichess-online-'));
     const weights = join(dir, 'chess-live.json');
-    copyFileSync('models/chess-linear.json', weights);
+    copyFileSync('models/chess-material.json', weights);
     const original = readFileSync(weights, 'utf8');
     const server = new LichessTestServer({ bot: { username: 'LearnBot', token: TOKEN }, keepAliveMs: 100, firstMoveMs: 1500 });
     await server.start();
