@@ -10,9 +10,10 @@ import type { Command } from 'commander';
 import { register as registerTdLeaf } from './train-tdleaf.js';
 import { register as registerRatings } from './train-ratings.js';
 import { register as registerTreestrap } from './train-treestrap.js';
+import { register as registerAlphaZero } from './train-alphazero.js';
 
 /** The subcommand registrars of `kishi train`. */
-export const TRAIN_SUBCOMMANDS: readonly ((train: Command) => void)[] = [registerTreestrap, registerRatings, registerTdLeaf];
+export const TRAIN_SUBCOMMANDS: readonly ((train: Command) => void)[] = [registerTreestrap, registerRatings, registerTdLeaf, registerAlphaZero];
 
 export function register(program: Command): void {
   const train = program.command('train').description('learn the evaluation weights (TreeStrap from self-play; more learners to come)');

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from .chunks import read_chunk
-from .model import ENCODINGS, PolicyValueNet, export_onnx
+from .model import ENCODINGS, PolicyValueNet, export_onnx, scalar_value
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
@@ -54,12 +54,13 @@ def reference_outputs(model: PolicyValueNet, chunk_path: str) -> list[dict]:
     model.eval()
     with torch.no_grad():
         p, v = model(x)
+        v = scalar_value(model, v)
     out = []
     for i in range(n):
         meta = json.loads(c["texts"][i])
         a, b = c["pol_start"][i], c["pol_start"][i + 1]
         pri = masked_softmax(p[i].numpy(), c["pol_index"][a:b].astype(np.int64))
-        ref = {"start": meta["start"], "moves": meta["moves"], "value": round(float(v[i, 0]), 7),
+        ref = {"start": meta["start"], "moves": meta["moves"], "value": round(float(v[i]), 7),
                "priors": {m: round(float(q), 7) for m, q in zip(meta["legal"], pri)}}
         if meta.get("chess960"):
             ref["chess960"] = True

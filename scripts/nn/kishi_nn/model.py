@@ -3,7 +3,8 @@
 Input  `input`  [N, planes, H, W] float32 (the encodings of src/nn/*-encoding.ts).
 Output `policy` [N, policyPlanes * H * W] logits, flattened NCHW so that the index is
         `plane * H * W + square`, exactly the policy index of the encodings.
-Output `value`  [N, 1] in [-1, 1] (tanh), the expected outcome for the side to move.
+Output `value`  [N, 1] in [-1, 1] (tanh), the expected outcome for the side to move; or, for a net
+        made with `wdl=True`, output `wdl` [N, 3] win/draw/loss logits (the runtime uses W - L).
 
 Tower: a 3x3 input convolution, `blocks` residual blocks of two 3x3 convolutions (batch norm,
 ReLU), then a convolutional policy head (3x3 conv, 1x1 conv to the policy planes) and a value
@@ -37,8 +38,9 @@ class Block(nn.Module):
 
 
 class PolicyValueNet(nn.Module):
-    def __init__(self, encoding: str, blocks: int, filters: int, value_hidden: int = 128) -> None:
+    def __init__(self, encoding: str, blocks: int, filters: int, value_hidden: int = 128, wdl: bool = False) -> None:
         super().__init__()
+        self.wdl = wdl
         e = ENCODINGS[encoding]
         self.encoding = encoding
         self.blocks_n = blocks
@@ -51,14 +53,14 @@ class PolicyValueNet(nn.Module):
         self.policy_out = nn.Conv2d(filters, e["policy_planes"], 1)
         self.value_conv = ConvBn(filters, 32, 1)
         self.value_fc = nn.Linear(32 * self.h * self.w, value_hidden)
-        self.value_out = nn.Linear(value_hidden, 1)
+        self.value_out = nn.Linear(value_hidden, 3 if wdl else 1)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         t = self.tower(torch.relu(self.stem(x)))
         p = self.policy_out(torch.relu(self.policy_conv(t))).flatten(1)
         v = torch.relu(self.value_conv(t)).flatten(1)
-        v = torch.tanh(self.value_out(torch.relu(self.value_fc(v))))
-        return p, v
+        v = self.value_out(torch.relu(self.value_fc(v)))
+        return p, (v if self.wdl else torch.tanh(v))
 
     def architecture(self) -> dict:
         return {
@@ -66,7 +68,7 @@ class PolicyValueNet(nn.Module):
             "blocks": self.blocks_n,
             "filters": self.filters,
             "policyHead": "conv3x3-relu-conv1x1",
-            "valueHead": f"conv1x1(32)-fc({self.value_hidden})-fc(1)-tanh",
+            "valueHead": f"conv1x1(32)-fc({self.value_hidden})-fc(3)-wdl" if self.wdl else f"conv1x1(32)-fc({self.value_hidden})-fc(1)-tanh",
             "parameters": sum(p.numel() for p in self.parameters()),
         }
 
@@ -81,11 +83,19 @@ def export_onnx(model: PolicyValueNet, path: str) -> None:
         dummy,
         path,
         input_names=["input"],
-        output_names=["policy", "value"],
-        dynamic_axes={"input": {0: "batch"}, "policy": {0: "batch"}, "value": {0: "batch"}},
+        output_names=["policy", "wdl" if model.wdl else "value"],
+        dynamic_axes={"input": {0: "batch"}, "policy": {0: "batch"}, ("wdl" if model.wdl else "value"): {0: "batch"}},
         opset_version=13,
         do_constant_folding=True,
     )
+
+
+def scalar_value(model: PolicyValueNet, v: torch.Tensor) -> torch.Tensor:
+    """The value [N] in [-1, 1] from the value output: tanh as is, WDL logits as softmax W - L."""
+    if getattr(model, "wdl", False):
+        q = torch.softmax(v, dim=1)
+        return q[:, 0] - q[:, 2]
+    return v[:, 0]
 
 
 def shogi_mirror_permutation() -> "torch.Tensor":
