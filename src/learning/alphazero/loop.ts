@@ -25,39 +25,23 @@
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import { referenceChunk } from '../../../scripts/nn/reference-inputs.js';
 import { firstEntry, promotedEntry, writeCurves } from './curve.js';
 import { gateDecision, type GateRunner } from './gate.js';
 import { BOOTSTRAP_PHASE, type BootstrapRunner } from './loop-bootstrap.js';
+import type { SelfplayOptions } from './selfplay.js';
 import type { SelfplayGameSummary } from './selfplay-game.js';
 import { removeStaleChunkTemps, scanSelfplayChunks } from './selfplay-chunks.js';
 import { generationRecord, loadState, newState, RESUMABLE_SETTINGS, saveState, type LoopSettings, type LoopState, type NetRef } from './state.js';
 import type { TrainJob, TrainRunner } from './train-process.js';
 
 /** What the loop needs of self-play (src/learning/alphazero/selfplay.ts `runSelfplay`, or a fake). */
-export interface LoopSelfplayOptions {
-  readonly game: GameKind;
-  readonly model: string;
-  readonly outDir: string;
-  readonly games: number;
-  readonly firstGameIndex: number;
-  readonly workers: number;
-  readonly concurrentGames: number;
-  readonly playouts: number;
-  readonly fastPlayouts?: number;
-  readonly fullSearchShare?: number;
-  readonly temperatureMoves: number;
-  readonly resignValue?: number;
-  readonly maxPlies?: number;
-  readonly gamesPerChunk: number;
-  readonly seed: number;
-  readonly phase: string;
-  readonly meta?: Readonly<Record<string, unknown>>;
-  readonly signal?: AbortSignal;
-  readonly onGame?: (g: SelfplayGameSummary) => void;
-}
+export type LoopSelfplayOptions = Pick<
+  SelfplayOptions,
+  | 'game' | 'model' | 'outDir' | 'games' | 'firstGameIndex' | 'workers' | 'concurrentGames' | 'playouts' | 'fastPlayouts'
+  | 'fullSearchShare' | 'temperatureMoves' | 'resignValue' | 'maxPlies' | 'gamesPerChunk' | 'seed' | 'phase' | 'meta' | 'signal' | 'onGame'
+>;
 export interface LoopSelfplayReport {
   readonly games: number;
   readonly positions: number;
