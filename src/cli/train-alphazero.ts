@@ -56,6 +56,8 @@ interface AlphaZeroCliOptions {
   gateThreshold: string;
   gateConcurrency: string;
   gateOpenings?: string;
+  drawScore: string;
+  selfplayDrawScore: string;
   bootstrapGames: string;
   bootstrapNodes: string;
   bootstrapSteps: string;
@@ -116,6 +118,7 @@ export function settingsFromOptions(o: AlphaZeroCliOptions): LoopSettings {
       threshold: real(o.gateThreshold, '--gate-threshold', (x) => x > 0 && x <= 1),
       concurrency: int(o.gateConcurrency, '--gate-concurrency', 1),
       ...(o.gateOpenings !== undefined ? { openings: resolve(o.gateOpenings) } : {}),
+      drawScore: real(o.drawScore, '--draw-score', (x) => x >= -1 && x <= 1),
     },
     bootstrapGames: int(o.bootstrapGames, '--bootstrap-games'),
     bootstrapNodes: int(o.bootstrapNodes, '--bootstrap-nodes', 1),
@@ -168,6 +171,10 @@ export function register(train: Command): void {
     .option('--sprt <params>', 'gate SPRT (kishi match --sprt)', 'elo0=0,elo1=30,alpha=0.05,beta=0.1')
     .option('--gate-threshold <score>', 'fixed gate: score needed', '0.55')
     .option('--gate-concurrency <n>', 'gate games at once', '1')
+    // -0.5: at the gates' few playouts the priors dominate, and -0.1 / -0.3 still left 40 / 37 of 40
+    // chess gate games repetitions (.kishi/notes/issue10-drawscore.md).
+    .option('--draw-score <x>', 'MCTS draw score of both gate engines in [-1, 1] (Lc0 DrawScore: negative avoids repetition draws; 0 plain)', '-0.5')
+    .option('--selfplay-draw-score <x>', 'MCTS draw score in self-play, in [-1, 1] (0: plain; the recorded root values stay raw)', '0')
     .option('--gate-openings <file>', 'gate opening file (default chess data/openings/chess-balanced.epd, shogi ../shared/data/shogi/taya36.sfen)')
     .option('--bootstrap-games <n>', 'bootstrap phase: alpha-beta self-play games (Giraffe-style labels) before training the first net', '0')
     .option('--bootstrap-nodes <n>', 'alpha-beta nodes per bootstrap move', '4000')
@@ -215,6 +222,7 @@ export function register(train: Command): void {
             settings,
             generations: int(opts.generations, '--generations'),
             signal: abort.signal,
+            selfplayDrawScore: real(opts.selfplayDrawScore, '--selfplay-draw-score', (x) => x >= -1 && x <= 1),
             command: ['kishi', ...process.argv.slice(2)].map((a) => (/[\s,]/.test(a) ? JSON.stringify(a) : a)).join(' '),
           },
           {

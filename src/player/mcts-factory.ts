@@ -15,6 +15,7 @@ import { childLogger } from '../log/logger.js';
 import { checkModelFiles } from '../nn/model-file.js';
 import type { AlphaBetaPlayer } from './alphabeta-player.js';
 import { AutoPlayer } from './auto-player.js';
+import { DRAW_SCORE_ENV, MODEL_ENV } from '../search/mcts/options.js';
 import { MctsPlayer } from './mcts-player.js';
 import type { Player } from './player.js';
 import { resolveModelPath } from './weights-file.js';
@@ -23,23 +24,46 @@ import { resolveModelPath } from './weights-file.js';
 export type NnPlayerConfig = Pick<EngineConfig, 'moveOverheadMs'> & Partial<Pick<EngineConfig, 'chessModel' | 'shogiModel' | 'mctsMinClockMs'>>;
 
 /**
- * The model path for `game` (resolved): the config's, or, when the config names none (the UCI/USI
- * front-ends pass no model path), the INT8 net `models/<game>-int8.onnx` if it exists (2-4x
- * faster, see models/README.md), else `models/<game>.onnx`.
+ * The environment variable naming the net when the config names none (`KISHI_MCTS_MODEL`; the
+ * UCI/USI front-ends name none when `ModelFile` is empty): the gate matches also name each engine's
+ * net this way (`/usr/bin/env KISHI_MCTS_MODEL=... node bin/kishi.js uci`).
  */
-export const modelPathOf = (config: NnPlayerConfig, game: GameKind): string => {
+export { MODEL_ENV };
+
+/**
+ * The model path for `game` (resolved): the config's, or, when the config names none (UCI/USI
+ * `ModelFile` empty), `KISHI_MCTS_MODEL` if set, else the INT8 net
+ * `models/<game>-int8.onnx` if it exists (2-4x faster, see models/README.md), else `models/<game>.onnx`.
+ */
+export const modelPathOf = (config: NnPlayerConfig, game: GameKind, env: NodeJS.ProcessEnv = process.env): string => {
   const named = game === 'chess' ? config.chessModel : config.shogiModel;
   if (named !== undefined) return resolveModelPath(named);
+  const fromEnv = env[MODEL_ENV];
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return resolveModelPath(fromEnv.trim());
   const int8 = resolveModelPath(`models/${game}-int8.onnx`);
   return existsSync(int8) ? int8 : resolveModelPath(`models/${game}.onnx`);
 };
 
-/** `search: mcts`. */
+export { DRAW_SCORE_ENV };
+
+/** The draw score from `env` (`KISHI_MCTS_DRAW_SCORE`): undefined when unset or empty, `ERR_CONFIG` when not a number in [-1, 1]. */
+export const drawScoreFromEnv = (env: NodeJS.ProcessEnv = process.env): Result<number | undefined, KishiError> => {
+  const raw = env[DRAW_SCORE_ENV];
+  if (raw === undefined || raw.trim() === '') return Result.ok(undefined);
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v < -1 || v > 1) return Result.err(new KishiError('ERR_CONFIG', `${DRAW_SCORE_ENV}=${raw}: expected a number in [-1, 1]`));
+  return Result.ok(v);
+};
+
+/** `search: mcts` (the draw score comes from `KISHI_MCTS_DRAW_SCORE`, as the gate matches set it). */
 export const createMctsPlayer = (config: NnPlayerConfig, game: GameKind): Result<MctsPlayer, KishiError> => {
   const path = modelPathOf(config, game);
   const check = checkModelFiles(path, game);
   if (check.isErr) return Result.err(check.error);
-  return Result.ok(new MctsPlayer({ game, modelPath: path, moveOverheadMs: config.moveOverheadMs }));
+  const drawScore = drawScoreFromEnv();
+  if (drawScore.isErr) return Result.err(drawScore.error);
+  const options = drawScore.value !== undefined && drawScore.value !== 0 ? { options: { drawScore: drawScore.value } } : {};
+  return Result.ok(new MctsPlayer({ game, modelPath: path, moveOverheadMs: config.moveOverheadMs, ...options }));
 };
 
 /** `search: auto`: alpha-beta must be available; MCTS joins when its model passes the start-up check. */

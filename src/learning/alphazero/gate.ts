@@ -19,6 +19,7 @@ import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import { kishiLauncher } from '../../match/engine/engine-spec.js';
 import { packageRoot } from '../../player/weights-file.js';
+import { DRAW_SCORE_ENV, MODEL_ENV } from '../../search/mcts/options.js';
 
 export const GATE_MODES = ['sprt', 'fixed'] as const;
 export type GateMode = (typeof GATE_MODES)[number];
@@ -37,6 +38,12 @@ export interface GateConfig {
   readonly concurrency: number;
   /** Opening file (default: `defaultGateOpenings`). Deterministic nets need varied starts, or every pair repeats one game. */
   readonly openings?: string;
+  /**
+   * MCTS draw score of both engines (`MctsOptions.drawScore`, passed as `KISHI_MCTS_DRAW_SCORE`):
+   * negative makes each side avoid repetition draws when it is not losing, so that gates between
+   * near-equal nets end in results rather than shuffling (undefined / 0: plain draws).
+   */
+  readonly drawScore?: number;
 }
 
 /**
@@ -152,17 +159,26 @@ export function engineConfigText(game: GameKind, model: string, logDir: string):
   ].join('\n');
 }
 
-/** The `kishi match` arguments of a gate. */
-export function gateMatchArgs(r: GateRequest, candidateConfig: string, bestConfig: string): string[] {
+/**
+ * The engine spec of one gate side: the net is named twice, by the side's config (the UCI/USI
+ * `ModelFile` default) and by `KISHI_MCTS_MODEL` through `/usr/bin/env` (per engine, unlike the
+ * match's own environment), so a config without a model still plays the right net.
+ */
+export function gateEngineSpec(name: string, game: GameKind, model: string, config: string, launcher: string, node: string): string {
+  return `name=${name},cmd=/usr/bin/env,args=${MODEL_ENV}=${model} ${node} ${launcher} ${game === 'chess' ? 'uci' : 'usi'} --config ${config}`;
+}
+
+/** The `kishi match` arguments of a gate (`launcher`: bin/kishi.js, `node`: the Node binary of the engines). */
+export function gateMatchArgs(r: GateRequest, candidateConfig: string, bestConfig: string, launcher = kishiLauncher() ?? 'bin/kishi.js', node = process.execPath): string[] {
   const c = r.config;
   const args = [
     'match',
     '--game',
     r.game,
     '-e',
-    `name=candidate,cmd=kishi,args=--config ${candidateConfig}`,
+    gateEngineSpec('candidate', r.game, resolve(r.candidate), candidateConfig, launcher, node),
     '-e',
-    `name=best,cmd=kishi,args=--config ${bestConfig}`,
+    gateEngineSpec('best', r.game, resolve(r.best), bestConfig, launcher, node),
     '--nodes',
     String(c.playouts),
     '--games',
@@ -185,7 +201,15 @@ export function gateMatchArgs(r: GateRequest, candidateConfig: string, bestConfi
   return args;
 }
 
-/** Runs the gate as `node bin/kishi.js match ...` and reads its summary.json. */
+/** The environment of the gate's `kishi match` (its engines inherit it): the draw score when set, else none inherited either. */
+export function gateEnv(c: GateConfig, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env = { ...base };
+  delete env[DRAW_SCORE_ENV];
+  if (c.drawScore !== undefined && c.drawScore !== 0) env[DRAW_SCORE_ENV] = String(c.drawScore);
+  return env;
+}
+
+/** Runs the gate as `node bin/kishi.js match ...` (with `KISHI_MCTS_DRAW_SCORE` when the gate has a draw score) and reads its summary.json. */
 export const runKishiMatchGate: GateRunner = (r) =>
   new Promise((done) => {
     const launcher = kishiLauncher();
@@ -196,10 +220,12 @@ export const runKishiMatchGate: GateRunner = (r) =>
     const best = resolve(r.outDir, 'best.yaml');
     writeFileSync(cand, engineConfigText(r.game, resolve(r.candidate), logDir));
     writeFileSync(best, engineConfigText(r.game, resolve(r.best), logDir));
-    const args = gateMatchArgs(r, cand, best);
-    const command = ['node', launcher, ...args.map((a) => (/[\s,=]/.test(a) ? JSON.stringify(a) : a))].join(' ');
+    const args = gateMatchArgs(r, cand, best, launcher);
+    const env = gateEnv(r.config);
+    const prefix = env[DRAW_SCORE_ENV] !== undefined ? [`${DRAW_SCORE_ENV}=${env[DRAW_SCORE_ENV]}`] : [];
+    const command = [...prefix, 'node', launcher, ...args.map((a) => (/[\s,=]/.test(a) ? JSON.stringify(a) : a))].join(' ');
     writeFileSync(join(r.outDir, 'command.txt'), `${command}\n`);
-    const child = spawn(process.execPath, [launcher, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [launcher, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const onAbort = (): void => {
       child.kill('SIGINT');
     };

@@ -74,6 +74,8 @@ export interface LoopOptions {
   readonly signal?: AbortSignal;
   /** The command line, recorded in the state's events at every start (provenance). */
   readonly command?: string;
+  /** MCTS draw score of self-play (default 0: draws worth 0; the gates' own is `settings.gate.drawScore`). */
+  readonly selfplayDrawScore?: number;
 }
 
 export interface LoopResult {
@@ -377,6 +379,7 @@ export async function runLoop(o: LoopOptions, deps: LoopDeps): Promise<Result<Lo
               ...(s().maxPlies !== undefined ? { maxPlies: s().maxPlies! } : {}),
               gamesPerChunk: s().gamesPerChunk,
               seed: s().seed,
+              ...(o.selfplayDrawScore !== undefined && o.selfplayDrawScore !== 0 ? { drawScore: o.selfplayDrawScore } : {}),
               phase: 'selfplay',
               meta: { generation: g, bestGeneration: best.generation, loop: 'kishi train alphazero' },
               ...(o.signal !== undefined ? { signal: o.signal } : {}),

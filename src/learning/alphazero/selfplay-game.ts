@@ -50,6 +50,8 @@ export interface SelfplayGameSettings {
   /** Leaves one search collects per net call. */
   readonly searchBatch: number;
   readonly seed: number;
+  /** MCTS draw score (`MctsOptions.drawScore`; undefined: 0). The records' root values stay raw W/N. */
+  readonly drawScore?: number;
 }
 
 /** What happened in one game (`result` from the first player's view). */
@@ -101,6 +103,7 @@ export const selfplaySearchOptions = (s: SelfplayGameSettings, seed: number, ful
   maxEdges: 4_000_000,
   noiseEpsilon: full ? s.dirichletFrac : 0,
   noiseAlpha: s.dirichletAlpha,
+  drawScore: s.drawScore ?? 0,
   seed: (seed ^ (full ? 0x5bd1e995 : 0x1b873593)) >>> 0,
 });
 

@@ -57,6 +57,8 @@ export interface SelfplayOptions {
   /** Root Dirichlet noise concentration (default 0.3 chess, 0.15 shogi) and weight (default 0.25). */
   readonly dirichletAlpha?: number;
   readonly dirichletFrac?: number;
+  /** MCTS draw score of both sides in [-1, 1] (`MctsOptions.drawScore`, default 0). */
+  readonly drawScore?: number;
   /** Resign when the side to move's root Q < -resignValue and the opponent's was > resignValue one ply before. Unset: never. */
   readonly resignValue?: number;
   /** Share of would-resign games played out as false-positive checks (default 0.1). */
@@ -148,6 +150,8 @@ export const resolveSelfplaySettings = (o: SelfplayOptions): Result<SelfplayGame
   const alpha = o.dirichletAlpha ?? (o.game === 'chess' ? 0.3 : 0.15);
   if (!(frac >= 0 && frac <= 1)) return usage(`dirichletFrac must be in [0, 1], not ${frac}`);
   if (!(alpha > 0)) return usage(`dirichletAlpha must be > 0, not ${alpha}`);
+  const drawScore = o.drawScore ?? 0;
+  if (!(drawScore >= -1 && drawScore <= 1)) return usage(`drawScore must be in [-1, 1], not ${drawScore}`);
   if (o.resignValue !== undefined && !(o.resignValue > 0 && o.resignValue < 1)) return usage(`resignValue must be in (0, 1), not ${o.resignValue}`);
   const check = o.resignPlayoutShare ?? 0.1;
   if (!(check >= 0 && check <= 1)) return usage(`resignPlayoutShare must be in [0, 1], not ${check}`);
@@ -170,6 +174,7 @@ export const resolveSelfplaySettings = (o: SelfplayOptions): Result<SelfplayGame
     maxPlies,
     searchBatch,
     seed: o.seed >>> 0,
+    ...(drawScore !== 0 ? { drawScore } : {}),
   });
 };
 
@@ -338,6 +343,7 @@ export async function runSelfplay(o: SelfplayOptions): Promise<Result<SelfplayRe
     maxPlies: settings.maxPlies,
     searchBatch: settings.searchBatch,
     seed: settings.seed,
+    ...(settings.drawScore !== undefined ? { drawScore: settings.drawScore } : {}),
     ...(o.meta ?? {}),
   };
   const done = new Map<number, SelfplayGameRecord>();

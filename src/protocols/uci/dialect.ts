@@ -16,6 +16,8 @@ export interface EngineSettings {
   ponder: boolean;
   /** The weights file of this protocol's game. */
   evalFile: string;
+  /** The MCTS net of this protocol's game (`''`: the default lookup of src/player/mcts-factory.ts `modelPathOf`). */
+  modelFile: string;
   /** UCI_Chess960 (chess only). */
   chess960: boolean;
 }

@@ -330,6 +330,12 @@ export class EngineSession {
         this.rebuild = true;
         return;
       }
+      case 'modelFile':
+        // Checked when the player is built: with Search auto a missing or corrupt net falls back to alpha-beta.
+        if (value === s.modelFile) return;
+        s.modelFile = value as string;
+        this.rebuild = true;
+        return;
       case 'search':
         if (value === s.search) return;
         s.search = value as string;
@@ -479,6 +485,7 @@ export class EngineSession {
       moveOverheadMs: s.moveOverheadMs,
       chessWeights: s.evalFile,
       shogiWeights: s.evalFile,
+      ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
     };
     const made = this.opts.makePlayer(config, this.dialect.game);
     if (made.isErr) return Result.err(made.error);

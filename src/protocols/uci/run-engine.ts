@@ -39,6 +39,7 @@ export function engineSettings(config: KishiConfig, dialect: Dialect, moveOverhe
     moveOverheadMs,
     ponder: e.ponder,
     evalFile: dialect.game === 'chess' ? e.chessWeights : e.shogiWeights,
+    modelFile: dialect.game === 'chess' ? e.chessModel : e.shogiModel,
     chess960: false,
   };
 }

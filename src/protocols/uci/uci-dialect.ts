@@ -24,6 +24,7 @@ export const UCI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'ponder', name: 'Ponder', type: 'check', default: d.ponder, aliases: ['USI_Ponder'] },
   { key: 'moveOverheadMs', name: 'Move Overhead', type: 'spin', default: d.moveOverheadMs, min: 0, max: 60000, aliases: ['USI_MoveOverhead'] },
   { key: 'evalFile', name: 'EvalFile', type: 'string', default: d.evalFile },
+  { key: 'modelFile', name: 'ModelFile', type: 'string', default: d.modelFile, aliases: ['WeightsFile'] },
   { key: 'search', name: 'Search', type: 'combo', default: d.search, vars: SEARCH_VARS },
   { key: 'chess960', name: 'UCI_Chess960', type: 'check', default: d.chess960 },
 ];

@@ -27,6 +27,7 @@ export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
     aliases: ['USI_MoveOverhead', 'NetworkDelay'],
   },
   { key: 'evalFile', name: 'EvalFile', type: 'filename', default: d.evalFile },
+  { key: 'modelFile', name: 'ModelFile', type: 'filename', default: d.modelFile, aliases: ['WeightsFile'] },
   { key: 'search', name: 'Search', type: 'combo', default: d.search, vars: SEARCH_VARS },
 ];
 

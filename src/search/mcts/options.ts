@@ -34,7 +34,21 @@ export interface MctsOptions {
   readonly maxEdges: number;
   /** Seed of the noise and temperature. */
   readonly seed: number;
+  /**
+   * Lc0's DrawScore: the value in [-1, 1] of a draw by the rules inside the tree (repetition /
+   * sennichite draw, fifty-move rule, stalemate, insufficient material) for the side to move at the
+   * root; the opponent sees such a draw as its negation. Negative: the root side avoids draws when
+   * it is not losing (contempt). 0: draws are worth 0 (plain AlphaZero). Draws are counted per node
+   * and the score is added when Q is read, so it follows the current root (tree reuse, self-play)
+   * and the raw W/N (self-play value targets) stays unbiased.
+   */
+  readonly drawScore: number;
 }
+
+/** The environment variable the MCTS player reads its draw score from (`KISHI_MCTS_DRAW_SCORE`, in [-1, 1]; gates set it). */
+export const DRAW_SCORE_ENV = 'KISHI_MCTS_DRAW_SCORE';
+/** The environment variable naming the MCTS player's net when its config names none (see player/mcts-factory.ts). */
+export const MODEL_ENV = 'KISHI_MCTS_MODEL';
 
 /** Defaults for matches: greedy, no noise. */
 export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
@@ -52,6 +66,7 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   temperaturePlies: 0,
   maxEdges: 8_000_000,
   seed: 1,
+  drawScore: 0,
 });
 
 /** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */

@@ -241,7 +241,7 @@ export class MctsSearch {
         move: t.edgeMove[e]!,
         prior: t.edgePrior[e]!,
         visits: c >= 0 ? t.visits[c]! : 0,
-        q: c >= 0 ? t.q(c) : 0,
+        q: c >= 0 ? this.rootChildQ(c) : 0,
         proven: terminal ? 0 - t.termValue[c]! : undefined,
       });
     }
@@ -350,7 +350,7 @@ export class MctsSearch {
       let depth = 0;
       path[0] = 0;
       while (t.firstEdge[node]! >= 0 && (t.flags[node]! & FLAG_TERMINAL) === 0 && depth < MAX_PATH - 1) {
-        const e = this.selectEdge(node, depth === 0);
+        const e = this.selectEdge(node, depth);
         const child = t.childOf(e);
         board.make(t.edgeMove[e]!);
         node = child;
@@ -361,7 +361,7 @@ export class MctsSearch {
 
       const flags = t.flags[node]!;
       if ((flags & FLAG_TERMINAL) !== 0) {
-        this.backup(path, depth, t.termValue[node]!);
+        this.backup(path, depth, t.termValue[node]!, 0, t.termValue[node] === 0);
         terminals++;
         if (depth === 0) {
           // Only a terminal root (never searched) gets here; give up.
@@ -388,7 +388,7 @@ export class MctsSearch {
             t.flags[parent] = (t.flags[parent]! & ~FLAG_PENDING) | FLAG_TERMINAL;
             t.termValue[parent] = 1;
           }
-          this.backup(path, depth, tv);
+          this.backup(path, depth, tv, 0, tv === 0);
           terminals++;
         } else {
           t.flags[node]! |= FLAG_PENDING;
@@ -417,7 +417,7 @@ export class MctsSearch {
    * (the first such in edge order); its score is computed once the visited policy is known.
    * Ties go to the lower edge index, as in a plain scan.
    */
-  private selectEdge(node: number, isRoot: boolean): number {
+  private selectEdge(node: number, depth: number): number {
     const t = this.tree;
     const o = this.options;
     const first = t.firstEdge[node]!;
@@ -428,6 +428,10 @@ export class MctsSearch {
     const flags = t.flags;
     const children = t.edgeChild;
     const priors = t.edgePrior;
+    const draws = t.draws;
+    // The draw score of the side to move at `node` (it moves into the children): the root side's
+    // `drawScore` at even depths, its negation at odd ones.
+    const ds = depth % 2 === 0 ? o.drawScore : -o.drawScore;
     const nParent = visits[node]! + virtual[node]!;
     const cs = cpuct(o, nParent) * Math.sqrt(Math.max(nParent, 1));
     let visitedPolicy = 0;
@@ -441,8 +445,8 @@ export class MctsSearch {
       let q: number;
       let n = 0;
       if (c >= 0) n = visits[c]! + virtual[c]!;
-      if (c >= 0 && (flags[c]! & FLAG_TERMINAL) !== 0) q = -t.termValue[c]!;
-      else if (n > 0) q = (valueSum[c]! - virtual[c]!) / n;
+      if (c >= 0 && (flags[c]! & FLAG_TERMINAL) !== 0) q = t.termValue[c] === 0 ? ds : -t.termValue[c]!;
+      else if (n > 0) q = (ds === 0 ? valueSum[c]! - virtual[c]! : valueSum[c]! - virtual[c]! + ds * draws[c]!) / n;
       else {
         if (p > freshPrior) {
           freshPrior = p;
@@ -459,16 +463,19 @@ export class MctsSearch {
     }
     if (fresh >= 0) {
       // The node's value from its own side to move's view is minus its W/N.
-      const parentQ = visits[node]! > 0 ? -valueSum[node]! / visits[node]! : 0;
-      const fpu = parentQ - (isRoot ? o.fpuReductionRoot : o.fpuReduction) * Math.sqrt(visitedPolicy);
+      const parentQ = visits[node]! > 0 ? (ds === 0 ? -valueSum[node]! : -valueSum[node]! + ds * draws[node]!) / visits[node]! : 0;
+      const fpu = parentQ - (depth === 0 ? o.fpuReductionRoot : o.fpuReduction) * Math.sqrt(visitedPolicy);
       const score = fpu + (cs * freshPrior) / 1;
       if (best < 0 || score > bestScore || (score === bestScore && fresh < best)) best = fresh;
     }
     return best;
   }
 
-  /** Adds `v` (the value for the side to move at `path[depth]`) along the path with alternating sign; removes the virtual visit. */
-  private backup(path: Int32Array, depth: number, v: number, offset = 0): void {
+  /**
+   * Adds `v` (the value for the side to move at `path[depth]`) along the path with alternating
+   * sign; removes the virtual visit. `draw`: a draw by the rules, counted for the draw score.
+   */
+  private backup(path: Int32Array, depth: number, v: number, offset = 0, draw = false): void {
     const t = this.tree;
     let s = -v;
     for (let d = depth; d >= 0; d--) {
@@ -476,8 +483,18 @@ export class MctsSearch {
       t.visits[node]!++;
       t.valueSum[node]! += s;
       t.virtual[node]!--;
+      if (draw) t.draws[node]!++;
       s = -s;
     }
+  }
+
+  /** Q of a root child from the root side's view, with the draw score (what the search maximises). */
+  private rootChildQ(c: number): number {
+    const t = this.tree;
+    const n = t.visits[c]!;
+    if (n === 0) return 0;
+    const d = this.options.drawScore;
+    return d === 0 ? t.valueSum[c]! / n : (t.valueSum[c]! + d * t.draws[c]!) / n;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@
  * ```
  * Per node: visits N, value sum W (from the view of the player who made the move into the node,
  * i.e. the parent's side to move, so a parent maximises W/N over its children), virtual visits in
- * flight, the edge range, and flags (terminal with its value, waiting for the net).
+ * flight, the edge range, flags (terminal with its value, waiting for the net), and the number of
+ * terminal draws among its visits (W counts them as 0; the draw score is added when Q is read).
  */
 
 /** Node flag: the rules end the game here; `termValue` holds the value for the side to move. */
@@ -31,6 +32,8 @@ export class Tree {
   edgeCount = new Int32Array(INITIAL_NODES);
   flags = new Uint8Array(INITIAL_NODES);
   termValue = new Float32Array(INITIAL_NODES);
+  /** Terminal draws (by the rules) backed up through the node, for the draw score (see MctsOptions.drawScore). */
+  draws = new Float64Array(INITIAL_NODES);
   nodeCount = 0;
   // Edges.
   edgeMove = new Int32Array(INITIAL_EDGES);
@@ -61,6 +64,7 @@ export class Tree {
     this.edgeCount[i] = 0;
     this.flags[i] = 0;
     this.termValue[i] = 0;
+    this.draws[i] = 0;
     return i;
   }
 
@@ -111,7 +115,7 @@ export class Tree {
 
   /** Bytes held by the arrays (for `hashfull`-like reporting). */
   get bytes(): number {
-    return this.visits.length * 29 + this.edgeMove.length * 12;
+    return this.visits.length * 37 + this.edgeMove.length * 12;
   }
 
   /**
@@ -129,6 +133,7 @@ export class Tree {
       t.valueSum[to] = this.valueSum[from]!;
       t.flags[to] = this.flags[from]! & FLAG_TERMINAL;
       t.termValue[to] = this.termValue[from]!;
+      t.draws[to] = this.draws[from]!;
       const first = this.firstEdge[from]!;
       if (first < 0) continue;
       const count = this.edgeCount[from]!;
@@ -161,6 +166,7 @@ export class Tree {
     this.edgeCount = grow(this.edgeCount, (k) => new Int32Array(k));
     this.flags = grow(this.flags, (k) => new Uint8Array(k));
     this.termValue = grow(this.termValue, (k) => new Float32Array(k));
+    this.draws = grow(this.draws, (k) => new Float64Array(k));
   }
 
   private growEdges(): void {

@@ -77,14 +77,14 @@ describe('gate match', () => {
       'engine:\n  search: mcts\n  shogiModel: "/r/nets/gen-3-int8.onnx"\nlog:\n  level: warn\n  dir: "/r/gate/gen-3/logs"\n  transcripts: false\n',
     );
     const req: GateRequest = { game: 'shogi', candidate: '/c.onnx', best: '/b.onnx', outDir: '/r/gate/gen-3', config: { ...sprt, openings: '/books/taya36.sfen' }, seed: 9 };
-    expect(gateMatchArgs(req, '/r/c.yaml', '/r/b.yaml')).toEqual([
+    expect(gateMatchArgs(req, '/r/c.yaml', '/r/b.yaml', '/k/bin/kishi.js', '/usr/bin/node')).toEqual([
       'match',
       '--game',
       'shogi',
       '-e',
-      'name=candidate,cmd=kishi,args=--config /r/c.yaml',
+      'name=candidate,cmd=/usr/bin/env,args=KISHI_MCTS_MODEL=/c.onnx /usr/bin/node /k/bin/kishi.js usi --config /r/c.yaml',
       '-e',
-      'name=best,cmd=kishi,args=--config /r/b.yaml',
+      'name=best,cmd=/usr/bin/env,args=KISHI_MCTS_MODEL=/b.onnx /usr/bin/node /k/bin/kishi.js usi --config /r/b.yaml',
       '--nodes',
       '50',
       '--games',

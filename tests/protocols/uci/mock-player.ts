@@ -92,6 +92,7 @@ export const DEFAULTS: EngineSettings = {
   moveOverheadMs: 50,
   ponder: false,
   evalFile: 'models/test.json',
+  modelFile: '',
   chess960: false,
 };
 

@@ -22,6 +22,7 @@ describe('UCI handshake and options', () => {
       'option name Ponder type check default false',
       'option name Move Overhead type spin default 50 min 0 max 60000',
       'option name EvalFile type string default models/test.json',
+      'option name ModelFile type string default',
       'option name Search type combo default auto var auto var alphabeta var mcts',
       'option name UCI_Chess960 type check default false',
       'uciok',
@@ -79,6 +80,21 @@ describe('UCI handshake and options', () => {
     expect(h.players.length).toBe(2);
     expect(h.players[0]!.closed).toBe(true);
     expect(h.player().config.chessWeights).toBe('models/other.json');
+  });
+
+  it('passes ModelFile (or Lc0\'s WeightsFile) to the Player as the net of both games, none when empty', async () => {
+    const h = harness(uciDialect, {}, { modelFile: 'nets/a.onnx' });
+    h.send('isready');
+    await h.waitLine((l) => l === 'readyok');
+    expect(h.player().config).toMatchObject({ chessModel: 'nets/a.onnx', shogiModel: 'nets/a.onnx' });
+    h.send('setoption name WeightsFile value nets/b.onnx', 'isready');
+    await h.session.idle();
+    expect(h.players.length).toBe(2);
+    expect(h.player().config.chessModel).toBe('nets/b.onnx');
+    h.send('setoption name ModelFile value', 'isready');
+    await h.session.idle();
+    expect(h.players.length).toBe(3);
+    expect(h.player().config.chessModel).toBeUndefined();
   });
 
   it('reports a Player that cannot be made, and still answers go with a legal move', async () => {

@@ -22,6 +22,7 @@ describe('USI handshake and options', () => {
       'option name USI_Ponder type check default false',
       'option name MoveOverhead type spin default 50 min 0 max 60000',
       'option name EvalFile type filename default models/test.json',
+      'option name ModelFile type filename default <empty>',
       'option name Search type combo default auto var auto var alphabeta var mcts',
       'usiok',
     ]);
