@@ -21,7 +21,7 @@ import type { Player } from './player.js';
 import { resolveModelPath } from './weights-file.js';
 
 /** What the net-based players read of the engine config; model settings default to the config schema's defaults. */
-export type NnPlayerConfig = Pick<EngineConfig, 'moveOverheadMs'> & Partial<Pick<EngineConfig, 'chessModel' | 'shogiModel' | 'mctsMinClockMs'>>;
+export type NnPlayerConfig = Pick<EngineConfig, 'moveOverheadMs'> & Partial<Pick<EngineConfig, 'chessModel' | 'shogiModel' | 'mctsMinClockMs' | 'mctsDrawScore'>>;
 
 /**
  * The environment variable naming the net when the config names none (`KISHI_MCTS_MODEL`; the
@@ -55,14 +55,18 @@ export const drawScoreFromEnv = (env: NodeJS.ProcessEnv = process.env): Result<n
   return Result.ok(v);
 };
 
-/** `search: mcts` (the draw score comes from `KISHI_MCTS_DRAW_SCORE`, as the gate matches set it). */
+/**
+ * `search: mcts`. The draw score: `KISHI_MCTS_DRAW_SCORE` (in [-1, 1]) when set, as the gate matches
+ * set it for both engines, else `mctsDrawScore` (per cent, the config key and UCI/USI `DrawScore`).
+ */
 export const createMctsPlayer = (config: NnPlayerConfig, game: GameKind): Result<MctsPlayer, KishiError> => {
   const path = modelPathOf(config, game);
   const check = checkModelFiles(path, game);
   if (check.isErr) return Result.err(check.error);
-  const drawScore = drawScoreFromEnv();
-  if (drawScore.isErr) return Result.err(drawScore.error);
-  const options = drawScore.value !== undefined && drawScore.value !== 0 ? { options: { drawScore: drawScore.value } } : {};
+  const fromEnv = drawScoreFromEnv();
+  if (fromEnv.isErr) return Result.err(fromEnv.error);
+  const drawScore = fromEnv.value ?? (config.mctsDrawScore ?? 0) / 100;
+  const options = drawScore !== 0 ? { options: { drawScore } } : {};
   return Result.ok(new MctsPlayer({ game, modelPath: path, moveOverheadMs: config.moveOverheadMs, ...options }));
 };
 

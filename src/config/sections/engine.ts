@@ -15,6 +15,7 @@ export interface EngineConfig {
   readonly chessModel: string;
   readonly shogiModel: string;
   readonly mctsMinClockMs: number;
+  readonly mctsDrawScore: number;
 }
 
 export const engineSection = section('The built-in engine, shared by every server.', {
@@ -38,5 +39,12 @@ export const engineSection = section('The built-in engine, shared by every serve
     minimum: 0,
     default: 10000,
     description: 'with search auto: below this remaining clock, milliseconds, alpha-beta plays instead of MCTS',
+  },
+  mctsDrawScore: {
+    type: 'integer',
+    minimum: -100,
+    maximum: 100,
+    default: 0,
+    description: "MCTS: what a draw by the rules is worth to the side to move at the root, per cent of a win (Lc0's DrawScore; negative avoids repetitions)",
   },
 });

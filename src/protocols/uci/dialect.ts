@@ -18,6 +18,8 @@ export interface EngineSettings {
   evalFile: string;
   /** The MCTS net of this protocol's game (`''`: the default lookup of src/player/mcts-factory.ts `modelPathOf`). */
   modelFile: string;
+  /** MCTS draw score, per cent of a win for the side to move at the root (config `engine.mctsDrawScore`). */
+  drawScore: number;
   /** UCI_Chess960 (chess only). */
   chess960: boolean;
 }

@@ -336,6 +336,11 @@ export class EngineSession {
         s.modelFile = value as string;
         this.rebuild = true;
         return;
+      case 'drawScore':
+        if (value === s.drawScore) return;
+        s.drawScore = value as number;
+        this.rebuild = true;
+        return;
       case 'search':
         if (value === s.search) return;
         s.search = value as string;
@@ -486,6 +491,7 @@ export class EngineSession {
       chessWeights: s.evalFile,
       shogiWeights: s.evalFile,
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
+      mctsDrawScore: s.drawScore,
     };
     const made = this.opts.makePlayer(config, this.dialect.game);
     if (made.isErr) return Result.err(made.error);

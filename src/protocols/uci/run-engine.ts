@@ -40,6 +40,7 @@ export function engineSettings(config: KishiConfig, dialect: Dialect, moveOverhe
     ponder: e.ponder,
     evalFile: dialect.game === 'chess' ? e.chessWeights : e.shogiWeights,
     modelFile: dialect.game === 'chess' ? e.chessModel : e.shogiModel,
+    drawScore: e.mctsDrawScore,
     chess960: false,
   };
 }

@@ -1,12 +1,12 @@
 /**
  * The gate's draw score and per-engine nets: `gateEnv` sets `KISHI_MCTS_DRAW_SCORE` only for a
  * non-zero draw score (and never inherits one), the engine spec names each net through
- * `/usr/bin/env KISHI_MCTS_MODEL=...` (the UCI/USI front-ends ignore the config's model path), and
- * the MCTS player factory reads both variables.
+ * `/usr/bin/env KISHI_MCTS_MODEL=...` (besides the side's config), the MCTS player factory reads
+ * both variables, and the config's `mctsDrawScore` (per cent) when the variable is unset.
  */
 import { describe, expect, test } from 'vitest';
 import { gateEngineSpec, gateEnv, type GateConfig } from '../../../src/learning/alphazero/gate.js';
-import { drawScoreFromEnv, modelPathOf } from '../../../src/player/mcts-factory.js';
+import { createMctsPlayer, drawScoreFromEnv, modelPathOf } from '../../../src/player/mcts-factory.js';
 
 const cfg: GateConfig = { mode: 'fixed', games: 40, playouts: 32, sprt: '', threshold: 0.55, concurrency: 2 };
 
@@ -30,6 +30,21 @@ describe('gate draw score', () => {
     expect(modelPathOf({ moveOverheadMs: 0 }, 'chess', { KISHI_MCTS_MODEL: '/n/x.onnx' })).toBe('/n/x.onnx');
     // A model named by the config wins over the environment.
     expect(modelPathOf({ moveOverheadMs: 0, chessModel: '/c/y.onnx' }, 'chess', { KISHI_MCTS_MODEL: '/n/x.onnx' })).toBe('/c/y.onnx');
+  });
+
+  test('without the variable, the config key mctsDrawScore (per cent) is the draw score', async () => {
+    const saved = process.env.KISHI_MCTS_DRAW_SCORE;
+    delete process.env.KISHI_MCTS_DRAW_SCORE;
+    try {
+      const p = createMctsPlayer({ moveOverheadMs: 0, chessModel: 'models/chess.onnx', mctsDrawScore: -30 }, 'chess').unwrap();
+      expect(p.settings.options?.drawScore).toBe(-0.3);
+      await p.close();
+      const q = createMctsPlayer({ moveOverheadMs: 0, chessModel: 'models/chess.onnx' }, 'chess').unwrap();
+      expect(q.settings.options).toBeUndefined();
+      await q.close();
+    } finally {
+      if (saved !== undefined) process.env.KISHI_MCTS_DRAW_SCORE = saved;
+    }
   });
 });
 

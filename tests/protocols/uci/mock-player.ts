@@ -93,6 +93,7 @@ export const DEFAULTS: EngineSettings = {
   ponder: false,
   evalFile: 'models/test.json',
   modelFile: '',
+  drawScore: 0,
   chess960: false,
 };
 

@@ -23,6 +23,7 @@ describe('UCI handshake and options', () => {
       'option name Move Overhead type spin default 50 min 0 max 60000',
       'option name EvalFile type string default models/test.json',
       'option name ModelFile type string default',
+      'option name DrawScore type spin default 0 min -100 max 100',
       'option name Search type combo default auto var auto var alphabeta var mcts',
       'option name UCI_Chess960 type check default false',
       'uciok',
@@ -95,6 +96,10 @@ describe('UCI handshake and options', () => {
     await h.session.idle();
     expect(h.players.length).toBe(3);
     expect(h.player().config.chessModel).toBeUndefined();
+    h.send('setoption name DrawScore value -30', 'isready');
+    await h.session.idle();
+    expect(h.players.length).toBe(4);
+    expect(h.player().config.mctsDrawScore).toBe(-30);
   });
 
   it('reports a Player that cannot be made, and still answers go with a legal move', async () => {

@@ -23,6 +23,7 @@ describe('USI handshake and options', () => {
       'option name MoveOverhead type spin default 50 min 0 max 60000',
       'option name EvalFile type filename default models/test.json',
       'option name ModelFile type filename default <empty>',
+      'option name DrawScore type spin default 0 min -100 max 100',
       'option name Search type combo default auto var auto var alphabeta var mcts',
       'usiok',
     ]);
