@@ -24,7 +24,7 @@ import type { KishiConfig } from '../config/schema.js';
 import { GAME_KINDS, type GameKind } from '../core/game.js';
 import { serializeWeights } from '../eval/linear/weights.js';
 import { formatGameLogProblem, readGameLogDir } from '../learning/records/game-log-reader.js';
-import { previousVersionPath, writeFileAtomic } from '../learning/tdleaf/atomic-write.js';
+import { previousVersionPath, writeFileAtomic } from '../learning/atomic-write.js';
 import { parseDateOption } from '../learning/tdleaf/game-filter.js';
 import { liveWeightsPath } from '../learning/tdleaf/online.js';
 import { topChanges, trainTdLeaf } from '../learning/tdleaf/trainer.js';

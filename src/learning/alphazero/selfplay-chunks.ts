@@ -9,9 +9,10 @@
  * the search settings, and `gameList` (one summary per game), so the directory can be counted from
  * headers alone.
  */
-import { closeSync, fsyncSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { EncodingSpec } from '../../nn/encoding.js';
 import { CHUNK_MAGIC, ChunkWriter, type ChunkHeader } from '../../nn/training-chunk.js';
 import type { SelfplayGameRecord } from './selfplay-game.js';
@@ -25,29 +26,8 @@ const TEMP_PREFIX = '.sp-';
 export const selfplayChunkName = (first: number, last: number): string =>
   `sp-${String(first).padStart(INDEX_DIGITS, '0')}-${String(last).padStart(INDEX_DIGITS, '0')}.knr`;
 
-/** Writes `bytes` to `file` atomically (see the module comment). Throws on I/O errors. */
-export const writeBytesAtomic = (file: string, bytes: Uint8Array): void => {
-  const dir = dirname(file);
-  const temp = join(dir, `.${basename(file)}.tmp-${process.pid}-${Date.now()}`);
-  const fd = openSync(temp, 'wx', 0o644);
-  try {
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
-  let dfd: number | undefined;
-  try {
-    dfd = openSync(dir, 'r');
-    fsyncSync(dfd);
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename is atomic all the same.
-  } finally {
-    if (dfd !== undefined) closeSync(dfd);
-  }
-};
+/** Writes `bytes` to `file` atomically (src/learning/atomic-write.ts; chunk names are unique, so no `.prev`). */
+export const writeBytesAtomic = (file: string, bytes: Uint8Array): void => writeFileAtomic(file, bytes, { keepPrevious: false });
 
 /** The chunk bytes of `games` (consecutive indices, in order); `meta` is extended with the game list. */
 export const selfplayChunkBytes = (spec: EncodingSpec, games: readonly SelfplayGameRecord[], meta: Record<string, unknown>): Uint8Array => {

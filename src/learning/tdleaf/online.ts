@@ -25,7 +25,7 @@ import { serializeWeights, type WeightsProvenance } from '../../eval/linear/weig
 import { featureSetOf, loadWeightsFile, resolveModelPath } from '../../player/weights-file.js';
 import type { GameLogProblem } from '../records/game-log-reader.js';
 import { formatGameLogProblem, readGameLogFile } from '../records/game-log-reader.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { SkipReason } from './game-filter.js';
 import { gameKey, topChanges, trainTdLeaf } from './trainer.js';
 

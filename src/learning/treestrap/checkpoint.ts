@@ -5,16 +5,16 @@
  * File format (`checkpoint.json`), two parts:
  *   line 1: {"format":"kishi-treestrap-checkpoint","version":1,"sha256":"<hex of the body>","bytes":<body length>}
  *   rest:   the body, JSON ({@link CheckpointBody})
- * Writing: the text goes to `<file>.tmp-<pid>` in the same directory, which is fsynced and closed,
- * then renamed over the file, and the directory is fsynced (so the rename itself is durable).
+ * Writing: atomic (src/learning/atomic-write.ts: a synced temporary file renamed over the file, then
+ * the directory synced, so the rename itself is durable).
  * Reading checks the header, the length and the digest before parsing the body, and refuses a
  * file that fails any check with `ERR_CHECKPOINT` saying what is wrong and what to do.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
+import { writeFileAtomic as writeAtomic } from '../atomic-write.js';
 
 export const CHECKPOINT_FORMAT = 'kishi-treestrap-checkpoint';
 export const CHECKPOINT_VERSION = 1;
@@ -155,33 +155,8 @@ export const parseCheckpoint = (text: string, file: string): Result<CheckpointBo
   return Result.ok(parsed);
 };
 
-/** Writes `text` to `file` atomically: temporary file, fsync, rename, fsync of the directory. */
-export const writeFileAtomic = (file: string, text: string): void => {
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  try {
-    const dfd = openSync(dirname(file), 'r');
-    try {
-      fsyncSync(dfd);
-    } finally {
-      closeSync(dfd);
-    }
-  } catch {
-    // Some file systems cannot fsync a directory; the rename is still atomic.
-  }
-};
+/** Writes `text` to `file` atomically (src/learning/atomic-write.ts), without keeping a `.prev`. */
+export const writeFileAtomic = (file: string, text: string): void => writeAtomic(file, text, { keepPrevious: false });
 
 /** Saves a checkpoint atomically. */
 export const saveCheckpoint = (file: string, body: CheckpointBody): void => writeFileAtomic(file, formatCheckpoint(body));

@@ -1,8 +1,9 @@
 /**
- * Atomic replacement of a file (the live weights): readers, and a bot that starts at any moment, see
- * the old version or the new one, never a mix or a partial file, even if the writer is killed.
+ * Atomic replacement of a file (the live weights, TreeStrap checkpoints, AlphaZero loop state and
+ * training chunks): readers, and a bot that starts at any moment, see the old version or the new
+ * one, never a mix or a partial file, even if the writer is killed.
  *
- * 1. The new text goes to a temporary file in the same directory (same file system), is written in
+ * 1. The new content goes to a temporary file in the same directory (same file system), is written in
  *    chunks, flushed with fsync and closed.
  * 2. The current version, if any, is kept as `<file>.prev` through a hard link (made under a temporary
  *    name and renamed over the old `.prev`, so `.prev` too is always complete).
@@ -66,20 +67,20 @@ export const removeStaleTemps = (file: string): void => {
   }
 };
 
-/** Replaces `file` with `text` atomically (see the module comment). Throws on I/O errors. */
-export function writeFileAtomic(file: string, text: string, opts: AtomicWriteOptions = {}): void {
+/** Replaces `file` with `data` (text as UTF-8) atomically (see the module comment). Throws on I/O errors. */
+export function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
   const dir = dirname(file);
   removeStaleTemps(file);
   const temp = join(dir, `${tempPrefix(file)}${process.pid}-${counter++}`);
-  const data = Buffer.from(text, 'utf8');
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const chunk = Math.max(1, opts.chunkBytes ?? 65536);
   // Step 1. Temporary file, written, synced and closed.
   const fd = openSync(temp, 'wx', 0o644);
   try {
-    for (let off = 0; off < data.length; off += chunk) {
-      const end = Math.min(data.length, off + chunk);
+    for (let off = 0; off < bytes.length; off += chunk) {
+      const end = Math.min(bytes.length, off + chunk);
       let pos = off;
-      while (pos < end) pos += writeSync(fd, data, pos, end - pos);
+      while (pos < end) pos += writeSync(fd, bytes, pos, end - pos);
       opts.onStep?.('temp-chunk');
     }
     fsyncSync(fd);
@@ -87,15 +88,21 @@ export function writeFileAtomic(file: string, text: string, opts: AtomicWriteOpt
     closeSync(fd);
   }
   opts.onStep?.('temp-synced');
-  // Step 2. The current version kept as .prev (a hard link, renamed into place).
-  if (opts.keepPrevious !== false && existsSync(file)) {
-    const prevTemp = join(dir, `${tempPrefix(file)}prev-${process.pid}-${counter++}`);
-    linkSync(file, prevTemp);
-    renameSync(prevTemp, previousVersionPath(file));
-    opts.onStep?.('previous-kept');
+  try {
+    // Step 2. The current version kept as .prev (a hard link, renamed into place).
+    if (opts.keepPrevious !== false && existsSync(file)) {
+      const prevTemp = join(dir, `${tempPrefix(file)}prev-${process.pid}-${counter++}`);
+      linkSync(file, prevTemp);
+      renameSync(prevTemp, previousVersionPath(file));
+      opts.onStep?.('previous-kept');
+    }
+    // Step 3. The new version in place.
+    renameSync(temp, file);
+  } catch (e) {
+    // A failed write leaves nothing behind (the file itself is untouched).
+    removeStaleTemps(file);
+    throw e;
   }
-  // Step 3. The new version in place.
-  renameSync(temp, file);
   fsyncDir(dir);
   opts.onStep?.('renamed');
 }
