@@ -14,13 +14,15 @@
  *   npx tsc -p . && node dist/scripts/nn/make-bootstrap-data.js --game chess --positions 30000 \
  *     --nodes 4000 --out records/nn/chess-bootstrap --seed 1
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import type { GameKind } from '../../src/core/game.js';
+import { bootstrapOpenings } from '../../src/learning/alphazero/loop-bootstrap.js';
+import { scoreToValue } from '../../src/learning/alphazero/value-target.js';
 import { ChunkWriter, type ChunkRecord } from '../../src/nn/training-chunk.js';
 import { AlphaBetaEngine, SIGNAL_WORDS } from '../../src/player/alphabeta-engine.js';
-import { loadWeightsFile, packageRoot } from '../../src/player/weights-file.js';
+import { loadWeightsFile } from '../../src/player/weights-file.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import type { MctsBoard } from '../../src/search/mcts/mcts-board.js';
 import { Rng } from '../../src/search/mcts/rng.js';
@@ -50,26 +52,8 @@ const weights = loadWeightsFile(game === 'chess' ? 'models/chess-linear.json' : 
 const engine = new AlphaBetaEngine({ game, theta: weights.theta, hashMb: 32, moveOverheadMs: 0 });
 const signal = new Int32Array(new SharedArrayBuffer(4 * SIGNAL_WORDS));
 
-const openings =
-  game === 'chess'
-    ? readFileSync(join(packageRoot(), 'data/openings/chess-balanced.epd'), 'utf8')
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => {
-          const f = l.split(' ');
-          const hm = /hmvc (\d+)/.exec(l)?.[1] ?? '0';
-          const fm = /fmvn (\d+)/.exec(l)?.[1] ?? '1';
-          return `${f[0]} ${f[1]} ${f[2]} ${f[3]} ${hm} ${fm}`;
-        })
-    : ['startpos'];
+const openings = bootstrapOpenings(game);
 
-/** Engine score -> value in [-1, 1] for the side to move (chess: the inverse of Lc0's Q->cp map; shogi: tanh(cp/600)). */
-const scoreToValue = (score: { cp: number } | { mate: number } | undefined): number => {
-  if (score === undefined) return NaN;
-  if ('mate' in score) return score.mate > 0 ? 1 : -1;
-  if (game === 'chess') return Math.atan(score.cp / 111.714640912) / 1.5620688421;
-  return Math.tanh(score.cp / 600);
-};
 
 const makeBoard = (start: string): MctsBoard =>
   game === 'chess' ? ChessMctsBoard.fromText(start, []).unwrap() : ShogiMctsBoard.fromText(start, []).unwrap();
@@ -114,7 +98,8 @@ while (written < target) {
     }
     const best = board.parseMove(r.move);
     if (best === 0) throw new Error(`engine move ${r.move} not legal in ${board.toText()}`);
-    const value = scoreToValue(r.info?.score);
+    const score = r.info?.score;
+    const value = score === undefined ? NaN : scoreToValue(game, score);
     const planes = new Float32Array(board.spec.inputSize);
     board.encode(planes, 0);
     const indices = new Int32Array(n);

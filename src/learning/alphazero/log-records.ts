@@ -36,6 +36,7 @@ import type { MctsBoard } from '../../search/mcts/mcts-board.js';
 import { ShogiMctsBoard } from '../../search/mcts/shogi-mcts-board.js';
 import { skipReason, type GameFilter } from '../tdleaf/game-filter.js';
 import { writeBytesAtomic } from './selfplay-chunks.js';
+import { scoreToValue as engineScoreToValue } from './value-target.js';
 
 export const ONLINE_SIDES = ['both', 'ours'] as const;
 export type OnlineSides = (typeof ONLINE_SIDES)[number];
@@ -66,20 +67,12 @@ export interface LogRecordsReport {
   readonly problems: string[];
 }
 
-/** Lc0's Q -> centipawn map, inverted: what our MCTS logs as centipawns back to its Q. */
-const centipawnsToQ = (cp: number): number => Math.atan(cp / 111.714640912) / 1.5620688421;
-
 /**
- * A logged score as a value in [-1, 1] for the mover. Mate scores are +-1. Centipawns: through the
- * inverse of the MCTS's Q -> cp map for chess and for MCTS engines (exact for MCTS logs), and
- * `tanh(cp / 600)` for the shogi alpha-beta engine: the same maps as the bootstrap data
- * (scripts/nn/make-bootstrap-data.ts), so online and bootstrap value targets share one scale.
+ * A logged score as a value in [-1, 1] for the mover, on the bootstrap data's scale
+ * (value-target.ts): exact for MCTS logs, whose centipawns came from Lc0's Q -> cp map.
  */
-export const scoreToValue = (score: GameLogSearch['score'], game: GameKind, engine: string | undefined): number => {
-  if ('mate' in score) return score.mate > 0 ? 1 : -1;
-  if (game === 'chess' || (engine ?? '').toLowerCase().includes('mcts')) return centipawnsToQ(score.cp);
-  return Math.tanh(score.cp / 600);
-};
+export const scoreToValue = (score: GameLogSearch['score'], game: GameKind, engine: string | undefined): number =>
+  engineScoreToValue(game, score, (engine ?? '').toLowerCase().includes('mcts'));
 
 /** The file name of a game's chunk. */
 export const onlineChunkName = (server: string, gameId: string): string => `on-${`${server}-${gameId}`.replace(/[^A-Za-z0-9_.-]/g, '_')}.knr`;

@@ -23,6 +23,7 @@ import { Rng } from '../../search/mcts/rng.js';
 import { ShogiMctsBoard } from '../../search/mcts/shogi-mcts-board.js';
 import { removeStaleChunkTemps, scanSelfplayChunks, selfplayChunkBytes, selfplayChunkName, writeBytesAtomic } from './selfplay-chunks.js';
 import { gameSeed, type SelfplayGameRecord, type SelfplayGameSummary } from './selfplay-game.js';
+import { scoreToValue } from './value-target.js';
 
 export const BOOTSTRAP_PHASE = 'bootstrap-alphabeta';
 
@@ -53,15 +54,9 @@ export interface BootstrapReport {
 
 export type BootstrapRunner = (o: BootstrapOptions) => Promise<Result<BootstrapReport, KishiError>>;
 
-/** Engine score -> value for the side to move (chess: inverse of Lc0's Q->cp map; shogi: tanh(cp/600)), as make-bootstrap-data.ts. */
-const scoreToValue = (game: GameKind, score: { cp: number } | { mate: number } | undefined): number => {
-  if (score === undefined) return Number.NaN;
-  if ('mate' in score) return score.mate > 0 ? 1 : -1;
-  if (game === 'chess') return Math.atan(score.cp / 111.714640912) / 1.5620688421;
-  return Math.tanh(score.cp / 600);
-};
-
-const chessOpenings = (): string[] => {
+/** The start positions of the bootstrap games (chess: data/openings/chess-balanced.epd as FENs). */
+export const bootstrapOpenings = (game: GameKind): string[] => {
+  if (game !== 'chess') return ['startpos'];
   const file = join(packageRoot(), 'data/openings/chess-balanced.epd');
   if (!existsSync(file)) return ['startpos'];
   return readFileSync(file, 'utf8')
@@ -117,7 +112,8 @@ function playBootstrapGame(engine: AlphaBetaEngine, signalWords: Int32Array, gam
     }
     const best = board.parseMove(r.move);
     if (best === 0) throw new Error(`engine move ${r.move} not legal in ${board.toText()}`);
-    const value = scoreToValue(game, r.info?.score);
+    const score = r.info?.score;
+    const value = score === undefined ? Number.NaN : scoreToValue(game, score);
     board.encode(buf, 0);
     for (let i = 0; i < size; i++) planes.push(buf[i]!);
     const idx = new Int32Array(n);
@@ -176,7 +172,7 @@ export const runAlphaBetaBootstrap: BootstrapRunner = async (o) => {
   if (weights.isErr) return Result.err(weights.error);
   const engine = new AlphaBetaEngine({ game: o.game, theta: weights.value.theta, hashMb: 32, moveOverheadMs: 0 });
   const signalWords = new Int32Array(new SharedArrayBuffer(4 * SIGNAL_WORDS));
-  const openings = o.game === 'chess' ? chessOpenings() : ['startpos'];
+  const openings = bootstrapOpenings(o.game);
   const spec = makeBoard(o.game, 'startpos').spec;
   const started = performance.now();
   const files: string[] = [];
