@@ -237,6 +237,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=0.02)
+    ap.add_argument("--lr-final", type=float, default=None, help="cosine decay of the learning rate from --lr to this over the run's steps (default: constant)")
     ap.add_argument("--momentum", type=float, default=0.9)
     ap.add_argument("--weight-decay", type=float, default=1e-4)
     ap.add_argument("--value-mix", type=float, default=0.5, help="weight of the search value against the game result in the value target")
@@ -359,6 +360,10 @@ def main() -> None:
     t_data = t_compute = 0.0
     t0 = time.time()
     for s in range(1, args.steps + 1):
+        if args.lr_final is not None:  # cosine annealing (Loshchilov & Hutter 2017) within this call
+            lr = args.lr_final + 0.5 * (args.lr - args.lr_final) * (1 + math.cos(math.pi * (s - 1) / max(1, args.steps - 1)))
+            for g in opt.param_groups:
+                g["lr"] = lr
         a = time.time()
         idx = np.sort(rng.choice(train_idx, size=args.batch, replace=True, p=probs))
         batch = batch_tensors(data, idx, args.value_mix, device, mirror, rng)
@@ -376,7 +381,7 @@ def main() -> None:
         if s % args.log_every == 0 or s == args.steps:
             rec = {"step": step0 + s, "policyLoss": round(float(run[0] / k), 4), "valueLoss": round(float(run[1] / k), 4),
                    "valueMse": round(float(run[2] / k), 4), "top1": round(float(run[3] / k), 4),
-                   "samplesPerSecond": round(s * args.batch / (c - t0), 1)}
+                   "lr": round(opt.param_groups[0]["lr"], 8), "samplesPerSecond": round(s * args.batch / (c - t0), 1)}
             history.append(rec)
             print(json.dumps(rec), flush=True)
             run[:] = 0
@@ -414,7 +419,7 @@ def main() -> None:
         "stepsThisRun": args.steps,
         "samples": samples_total,
         "batch": args.batch,
-        "optimizer": f"SGD nesterov momentum {args.momentum}, lr {args.lr}, weight decay {args.weight_decay}",
+        "optimizer": f"SGD nesterov momentum {args.momentum}, lr {args.lr}" + (f" cosine to {args.lr_final}" if args.lr_final is not None else "") + f", weight decay {args.weight_decay}",
         "loss": f"masked policy cross-entropy + {args.value_weight} * value {'WDL cross-entropy' if wdl else 'MSE'} "
                 f"against {args.value_mix} * search value + {round(1 - args.value_mix, 4)} * game result; L2 by weight decay",
         "startedFrom": os.path.relpath(src) if src is not None else "random initialisation",

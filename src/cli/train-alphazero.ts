@@ -41,6 +41,7 @@ interface AlphaZeroCliOptions {
   steps: string;
   batch: string;
   lr: string;
+  lrFinal?: string;
   weightDecay: string;
   windowGames: string;
   phaseWeights: string;
@@ -102,6 +103,7 @@ export function settingsFromOptions(o: AlphaZeroCliOptions): LoopSettings {
     stepsPerGeneration: int(o.steps, '--steps', 1),
     batch: int(o.batch, '--batch', 1),
     lr: real(o.lr, '--lr', (x) => x > 0),
+    ...(o.lrFinal !== undefined ? { lrFinal: real(o.lrFinal, '--lr-final', (x) => x > 0) } : {}),
     weightDecay: real(o.weightDecay, '--weight-decay', (x) => x >= 0),
     windowGames: int(o.windowGames, '--window-games'),
     phaseWeights: o.phaseWeights,
@@ -156,7 +158,8 @@ export function register(train: Command): void {
     .option('--games-per-chunk <n>', 'games per chunk file', '10')
     .option('--steps <n>', 'training steps per generation', '500')
     .option('--batch <n>', 'training batch', '256')
-    .option('--lr <x>', 'SGD learning rate (constant)', '0.02')
+    .option('--lr <x>', 'SGD learning rate (constant unless --lr-final)', '0.02')
+    .option('--lr-final <x>', 'cosine decay of the learning rate to this within each training call (a short bootstrap or generation converges further)')
     .option('--weight-decay <x>', 'L2 (SGD weight decay)', '0.0001')
     .option('--window-games <n>', 'sliding window: train on the newest chunks holding at most this many games (0: all)', '20000')
     .option('--phase-weights <list>', 'sampling weight per phase, phase=weight,... (0 drops a phase)', 'bootstrap-alphabeta=0.5,selfplay=1,online=1')

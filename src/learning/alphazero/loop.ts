@@ -227,6 +227,7 @@ export async function runLoop(o: LoopOptions, deps: LoopDeps): Promise<Result<Lo
     steps,
     batch: s().batch,
     lr: s().lr,
+    ...(s().lrFinal !== undefined ? { lrFinal: s().lrFinal } : {}),
     weightDecay: s().weightDecay,
     valueLoss: s().valueLoss,
     valueMix: s().valueMix,

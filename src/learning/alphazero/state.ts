@@ -46,6 +46,8 @@ export interface LoopSettings {
   readonly stepsPerGeneration: number;
   readonly batch: number;
   readonly lr: number;
+  /** Cosine decay of the learning rate to this within each training call (undefined: constant `lr`). */
+  readonly lrFinal?: number;
   readonly weightDecay: number;
   readonly windowGames: number;
   /** `phase=weight,...` for train.py. */
@@ -84,6 +86,7 @@ export const RESUMABLE_SETTINGS = [
   'phaseWeights',
   'windowGames',
   'lr',
+  'lrFinal',
 ] as const;
 
 export const LOOP_STEPS = ['bootstrap-data', 'bootstrap-train', 'selfplay', 'train', 'gate', 'promote'] as const;

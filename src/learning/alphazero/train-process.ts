@@ -53,6 +53,8 @@ export interface TrainJob {
   readonly steps: number;
   readonly batch: number;
   readonly lr: number;
+  /** Cosine decay of the learning rate to this over the job's steps (train.py --lr-final). */
+  readonly lrFinal?: number;
   readonly weightDecay: number;
   readonly valueLoss: 'mse' | 'wdl';
   readonly valueMix: number;
@@ -76,7 +78,9 @@ export function trainArgs(j: TrainJob): string[] {
   if (j.phaseWeights !== '') a.push('--phase-weights', j.phaseWeights);
   if (j.init !== undefined) a.push('--init', j.init);
   if (j.resume !== undefined) a.push('--resume', j.resume);
-  a.push('--lr', String(j.lr), '--weight-decay', String(j.weightDecay), '--value-loss', j.valueLoss, '--value-mix', String(j.valueMix));
+  a.push('--lr', String(j.lr));
+  if (j.lrFinal !== undefined) a.push('--lr-final', String(j.lrFinal));
+  a.push('--weight-decay', String(j.weightDecay), '--value-loss', j.valueLoss, '--value-mix', String(j.valueMix));
   if (j.mirror) a.push('--mirror');
   a.push('--threads', String(j.threads), '--seed', String(j.seed), '--blocks', String(j.blocks), '--filters', String(j.filters));
   a.push('--checkpoint', j.checkpoint, '--out', j.out, '--report', j.report, '--method', j.method, '--notes', j.notes);

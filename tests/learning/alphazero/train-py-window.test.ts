@@ -58,6 +58,13 @@ describe.skipIf(skip)('train.py window, phases and resume', () => {
     const second = run(['--resume', join(dir, 't.pt')]);
     expect([second['steps'], second['stepsThisRun'], second['samples']]).toEqual([4, 2, 16]);
     expect((second['history'] as { step: number }[]).map((h) => h.step)).toEqual([3, 4]);
+    // --lr-final: cosine from --lr at the first step of the call to --lr-final at its last.
+    const third = run(['--resume', join(dir, 't.pt'), '--lr', '0.1', '--lr-final', '0.01']);
+    expect((third['history'] as { step: number; lr: number }[]).map((h) => [h.step, h.lr])).toEqual([
+      [5, 0.1],
+      [6, 0.01],
+    ]);
+    expect(second['history'] as { lr: number }[]).toEqual([expect.objectContaining({ lr: 0.02 }), expect.objectContaining({ lr: 0.02 })]);
     // The checkpoint was written through a temporary file and a rename: no leftovers.
     expect(readdirSync(dir).filter((n) => n.includes('.tmp'))).toEqual([]);
   }, 120_000);
