@@ -4,22 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src/bot/dispatcher.js';
 import { runServers, SERVER_FACTORIES } from '../../src/cli/run.js';
-import type { SignalSource } from '../../src/cli/run.js';
+import { Signals } from './signals.js';
 import { parseConfig } from '../../src/config/load.js';
 import { LichessTestServer } from '../../src/testing/lichess-server/server.js';
 import { FirstLegalPlayer } from '../protocols/lichess/helpers/test-player.js';
 
 const TOKEN = ['lip', 'RunTestToken0123456789'].join('_');
-
-class Signals implements SignalSource {
-  private handler: ((graceful: boolean) => void) | undefined;
-  onStop(handler: (graceful: boolean) => void): void {
-    this.handler = handler;
-  }
-  send(graceful: boolean): void {
-    this.handler?.(graceful);
-  }
-}
 
 describe('kishi run', () => {
   it('has a server factory per config section, lichess and csa', () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runServers } from '../../../src/cli/run.js';
-import type { SignalSource } from '../../../src/cli/run.js';
+import { Signals } from '../../bot/signals.js';
 import { parseConfig } from '../../../src/config/load.js';
 import type { OnlineOutcome } from '../../../src/learning/tdleaf/online.js';
 import { historyPath } from '../../../src/learning/tdleaf/online.js';
@@ -16,16 +16,6 @@ import { LichessTestServer } from '../../../src/testing/lichess-server/server.js
 import { learningPlayerFactory } from '../../bot/learning-player.js';
 
 const TOKEN = ['lip', 'OnlineLearnToken0123456789'].join('_');
-
-class Signals implements SignalSource {
-  private handler: ((graceful: boolean) => void) | undefined;
-  onStop(handler: (graceful: boolean) => void): void {
-    this.handler = handler;
-  }
-  send(graceful: boolean): void {
-    this.handler?.(graceful);
-  }
-}
 
 const until = async (pred: () => boolean, ms = 20_000): Promise<void> => {
   const end = Date.now() + ms;
