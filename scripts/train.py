@@ -15,6 +15,8 @@ Data and window
   each phase (`meta.phase`); 0 drops the phase before the window is taken; unlisted phases get
   `--default-phase-weight`. Batches are drawn with replacement, probability proportional to the
   weight (AlphaZero samples the window uniformly: all weights 1).
+  `--holdout 0.02` of the window is held out for the before/after losses: whole games by default
+  (`--holdout-by game`, see `game_ids`), so the holdout is independent of the training games.
 
 Loss
   masked policy cross-entropy against the chunk's policy target (illegal moves masked out of the
@@ -127,6 +129,47 @@ def select_window(dirs: list[str], weights: dict[str, float], default_weight: fl
         chosen.append(it)
         total += it["games"]
     return list(reversed(chosen))
+
+
+def game_ids(texts: list[str]) -> np.ndarray:
+    """A game number per position, for holding out whole games.
+
+    Online-log records name their game (`|game=<server>/<id>`); otherwise a position starts a new game
+    when its move counter (`|moves=N`, bootstrap records; `|ply=N`, self-play) is 0 or does not follow
+    the previous one's. Positions without either get a game of their own (so the split is by position).
+    """
+    out = np.empty(len(texts), np.int64)
+    names: dict[str, int] = {}
+    gid, prev = -1, None
+    for i, t in enumerate(texts):
+        fields = dict(f.split("=", 1) for f in t.split("|")[1:] if "=" in f)
+        if "game" in fields:
+            out[i] = names.setdefault(fields["game"], len(names) + len(texts))
+            continue
+        counter = fields.get("moves", fields.get("ply"))
+        n = int(counter) if counter is not None and counter.isdigit() else None
+        if n is None or n == 0 or prev is None or n != prev + 1:
+            gid += 1
+        prev = n
+        out[i] = gid
+    return out
+
+
+def split_holdout(texts: list[str], share: float, by: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(holdout, train) position indices, sorted: `share` of the positions (by position), or of the games
+    (by game: whole games, so the holdout measures positions the net has seen nothing of)."""
+    n = len(texts)
+    if n < 50 or share <= 0:
+        return np.zeros(0, np.int64), np.arange(n)
+    if by == "position":
+        perm = rng.permutation(n)
+        n_hold = int(n * share)
+        return np.sort(perm[:n_hold]), np.sort(perm[n_hold:])
+    gids = game_ids(texts)
+    uniq = np.unique(gids)
+    held = rng.permutation(uniq)[: max(1, int(round(len(uniq) * share)))]
+    mask = np.isin(gids, held)
+    return np.flatnonzero(mask), np.flatnonzero(~mask)
 
 
 # ---- loss -----------------------------------------------------------------------------------------
@@ -242,7 +285,9 @@ def main() -> None:
     ap.add_argument("--weight-decay", type=float, default=1e-4)
     ap.add_argument("--value-mix", type=float, default=0.5, help="weight of the search value against the game result in the value target")
     ap.add_argument("--value-weight", type=float, default=1.0)
-    ap.add_argument("--holdout", type=float, default=0.02, help="share of the window's positions held out (random, fixed by --seed)")
+    ap.add_argument("--holdout", type=float, default=0.02, help="share of the window held out (random, fixed by --seed)")
+    ap.add_argument("--holdout-by", choices=["game", "position"], default="game",
+                    help="hold out whole games (default: the holdout is independent of the training games) or single positions")
     ap.add_argument("--mirror", action="store_true", help="shogi: mirror half of each batch left-right")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
@@ -285,16 +330,14 @@ def main() -> None:
         ph["games"] += it["games"]
         ph["positions"] += n
     n = len(data)
-    n_hold = int(n * args.holdout) if n >= 50 else 0
-    perm = rng.permutation(n)
-    hold_idx = np.sort(perm[:n_hold])
-    train_idx = np.sort(perm[n_hold:])
+    hold_idx, train_idx = split_holdout(data.texts, args.holdout, args.holdout_by, rng)
+    n_hold = len(hold_idx)
     probs = pos_weight[train_idx] / pos_weight[train_idx].sum()
     games = sum(it["games"] for it in window)
     first_games = [it["header"].get("meta", {}).get("firstGameIndex") for it in window]
     print(f"data: {n} positions, {games} games from {len(files)} chunks; phases "
           + ", ".join(f"{k} {v['games']} games/{v['positions']} pos (w {v['weight']})" for k, v in sorted(per_phase.items()))
-          + f"; holdout {n_hold}", flush=True)
+          + f"; holdout {n_hold} (by {args.holdout_by})", flush=True)
 
     # Model and optimizer.
     src = None
@@ -407,6 +450,7 @@ def main() -> None:
             "positions": n,
             "trainPositions": int(len(train_idx)),
             "holdoutPositions": n_hold,
+            "holdoutBy": args.holdout_by,
             "perPhase": per_phase,
             "windowGames": args.window_games,
             "chunks": len(files),
