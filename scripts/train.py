@@ -16,7 +16,9 @@ Data and window
   `--default-phase-weight`. Batches are drawn with replacement, probability proportional to the
   weight (AlphaZero samples the window uniformly: all weights 1).
   `--holdout 0.02` of the window is held out for the before/after losses: whole games by default
-  (`--holdout-by game`, see `game_ids`), so the holdout is independent of the training games.
+  (`--holdout-by game`, see `game_ids`), so the holdout is independent of the training games;
+  `--holdout-every N` also measures it during training (the history's `holdout`), to see where more
+  steps start to overfit.
 
 Loss
   masked policy cross-entropy against the chunk's policy target (illegal moves masked out of the
@@ -292,6 +294,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--log-every", type=int, default=100)
+    ap.add_argument("--holdout-every", type=int, default=0,
+                    help="also measure the holdout at logged steps that are multiples of this (history[].holdout; 0: before and after only)")
     ap.add_argument("--checkpoint", default=None, help="write the resumable checkpoint here (.pt)")
     ap.add_argument("--out", default=None, help="export ONNX here; the manifest goes next to it")
     ap.add_argument("--int8", default=None, help="also write the INT8 (QDQ) variant here")
@@ -400,7 +404,7 @@ def main() -> None:
     history = []
     run = np.zeros(4)
     k = 0
-    t_data = t_compute = 0.0
+    t_data = t_compute = t_eval = 0.0
     t0 = time.time()
     for s in range(1, args.steps + 1):
         if args.lr_final is not None:  # cosine annealing (Loshchilov & Hutter 2017) within this call
@@ -424,12 +428,17 @@ def main() -> None:
         if s % args.log_every == 0 or s == args.steps:
             rec = {"step": step0 + s, "policyLoss": round(float(run[0] / k), 4), "valueLoss": round(float(run[1] / k), 4),
                    "valueMse": round(float(run[2] / k), 4), "top1": round(float(run[3] / k), 4),
-                   "lr": round(opt.param_groups[0]["lr"], 8), "samplesPerSecond": round(s * args.batch / (c - t0), 1)}
+                   "lr": round(opt.param_groups[0]["lr"], 8), "samplesPerSecond": round(s * args.batch / (c - t0 - t_eval), 1)}
+            if args.holdout_every > 0 and s % args.holdout_every == 0 and s < args.steps and n_hold > 0:
+                # The holdout curve shows where more steps stop helping (overfitting); its time is
+                # left out of the training rates.
+                rec["holdout"] = evaluate()
+                t_eval += time.time() - c
             history.append(rec)
             print(json.dumps(rec), flush=True)
             run[:] = 0
             k = 0
-    train_seconds = time.time() - t0
+    train_seconds = time.time() - t0 - t_eval
     after = evaluate()
     if after is not None:
         print(f"holdout after: {json.dumps(after)}", flush=True)
@@ -481,7 +490,7 @@ def main() -> None:
     report = {"steps": steps_total, "stepsThisRun": args.steps, "samples": samples_total, "samplesPerSecond": round(sps, 1),
               "secondsTrain": round(train_seconds, 2), "secondsData": round(t_data, 2), "secondsCompute": round(t_compute, 2),
               "device": str(device), "threads": args.threads, "games": games, "positions": n, "perPhase": per_phase,
-              "holdoutBefore": before, "holdoutAfter": after, "history": history, "encoding": encoding,
+              "holdoutPositions": n_hold, "holdoutBy": args.holdout_by, "holdoutBefore": before, "holdoutAfter": after, "history": history, "encoding": encoding,
               "checkpoint": args.checkpoint, "commit": git_commit()}
     if args.out is not None:
         base = args.out[:-5] if args.out.endswith(".onnx") else args.out

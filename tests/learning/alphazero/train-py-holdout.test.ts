@@ -2,11 +2,15 @@
  * scripts/train.py's holdout split: by default whole games are held out (bootstrap records count
  * `|moves=N`, self-play `|ply=N`, online-log records name their game), so the holdout loss is measured
  * on games the net never trained on; `--holdout-by position` keeps the old random positions.
- * Skipped only when KISHI_SKIP_TORCH=1 (train.py imports torch).
+ * `--holdout-every` adds the holdout losses to the training history. Skipped only when
+ * KISHI_SKIP_TORCH=1 (train.py imports torch).
  */
 import { spawnSync } from 'node:child_process';
-import { dirname } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runSelfplay } from '../../../src/learning/alphazero/selfplay.js';
 import { resolvePython, trainScript } from '../../../src/learning/alphazero/train-process.js';
 
 const skip = process.env['KISHI_SKIP_TORCH'] === '1';
@@ -65,4 +69,32 @@ print(json.dumps({"n": len(texts), "games": len(set(ids.tolist())), "hold": len(
     // Random positions touch far more games than a whole-game split of the same share.
     expect(out['posGames'] as number).toBeGreaterThan(20);
   });
+
+  it('reports whole held-out games and, with --holdout-every, a holdout curve', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kishi-az-holdout-'));
+    // Games 0-4 of 12 plies, 5-9 of 7 (the scripted net never ends a game before the ply limit).
+    const lengths: number[] = [];
+    for (const [first, maxPlies] of [[0, 12], [5, 7]] as const) {
+      const sp = (
+        await runSelfplay({ game: 'chess', model: 'mock:uniform', outDir: join(dir, 'sp'), games: 5, firstGameIndex: first, workers: 0, concurrentGames: 2, playouts: 4, temperatureMoves: 4, maxPlies, gamesPerChunk: 5, seed: 7, phase: 'selfplay' })
+      ).unwrap();
+      lengths.push(...sp.summaries.map((g) => g.positions));
+    }
+    expect(lengths).toEqual([12, 12, 12, 12, 12, 7, 7, 7, 7, 7]);
+    const report = join(dir, 'report.json');
+    const args = [trainScript(), '--data', join(dir, 'sp'), '--steps', '3', '--batch', '4', '--blocks', '1', '--filters', '4', '--threads', '1', '--log-every', '1', '--holdout', '0.3', '--holdout-every', '2', '--report', report];
+    const r = spawnSync(resolvePython().unwrap(), args, { encoding: 'utf8' });
+    expect(r.status, r.stderr + r.stdout).toBe(0);
+    const rep = JSON.parse(readFileSync(report, 'utf8')) as { holdoutPositions: number; holdoutBy: string; history: { step: number; holdout?: unknown }[] };
+    // 30% of 10 games = 3 whole games (21, 26, 31 or 36 positions); 30% of the positions would be 28.
+    expect(rep.holdoutBy).toBe('game');
+    expect([21, 26, 31, 36]).toContain(rep.holdoutPositions);
+    // Holdout at step 2 only: not at 1 (not a multiple) nor at the last step (that is holdoutAfter).
+    expect(rep.history.map((h) => [h.step, h.holdout !== undefined])).toEqual([
+      [1, false],
+      [2, true],
+      [3, false],
+    ]);
+    expect(rep.history[1]!.holdout).toEqual({ policyLoss: expect.any(Number), valueLoss: expect.any(Number), valueMse: expect.any(Number), top1: expect.any(Number) });
+  }, 120_000);
 });
