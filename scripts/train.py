@@ -16,7 +16,8 @@ Data and window
   `--default-phase-weight`. Batches are drawn with replacement, probability proportional to the
   weight (AlphaZero samples the window uniformly: all weights 1).
   `--holdout 0.02` of the window is held out for the before/after losses: whole games by default
-  (`--holdout-by game`, see `game_ids`), so the holdout is independent of the training games;
+  (`--holdout-by game`, see `game_ids`; a window of too few games for that share is split by
+  position, and the report says which), so the holdout is independent of the training games;
   `--holdout-every N` also measures it during training (the history's `holdout`), to see where more
   steps start to overfit.
 
@@ -157,21 +158,24 @@ def game_ids(texts: list[str]) -> np.ndarray:
     return out
 
 
-def split_holdout(texts: list[str], share: float, by: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """(holdout, train) position indices, sorted: `share` of the positions (by position), or of the games
-    (by game: whole games, so the holdout measures positions the net has seen nothing of)."""
+def split_holdout(texts: list[str], share: float, by: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, str]:
+    """(holdout, train) position indices, sorted, and the split used: `share` of the positions (by
+    position), or of the games (by game: whole games, so the holdout measures positions the net has
+    seen nothing of). A window too small to hold out a whole game at that share (fewer than about
+    1 / (2 * share) games) is split by position instead, so tiny runs keep a holdout and training data."""
     n = len(texts)
     if n < 50 or share <= 0:
-        return np.zeros(0, np.int64), np.arange(n)
-    if by == "position":
-        perm = rng.permutation(n)
-        n_hold = int(n * share)
-        return np.sort(perm[:n_hold]), np.sort(perm[n_hold:])
-    gids = game_ids(texts)
-    uniq = np.unique(gids)
-    held = rng.permutation(uniq)[: max(1, int(round(len(uniq) * share)))]
-    mask = np.isin(gids, held)
-    return np.flatnonzero(mask), np.flatnonzero(~mask)
+        return np.zeros(0, np.int64), np.arange(n), by
+    if by == "game":
+        gids = game_ids(texts)
+        uniq = np.unique(gids)
+        k = int(round(len(uniq) * share))
+        if 1 <= k < len(uniq):
+            mask = np.isin(gids, rng.permutation(uniq)[:k])
+            return np.flatnonzero(mask), np.flatnonzero(~mask), "game"
+    perm = rng.permutation(n)
+    n_hold = int(n * share)
+    return np.sort(perm[:n_hold]), np.sort(perm[n_hold:]), "position"
 
 
 # ---- loss -----------------------------------------------------------------------------------------
@@ -334,14 +338,14 @@ def main() -> None:
         ph["games"] += it["games"]
         ph["positions"] += n
     n = len(data)
-    hold_idx, train_idx = split_holdout(data.texts, args.holdout, args.holdout_by, rng)
+    hold_idx, train_idx, holdout_by = split_holdout(data.texts, args.holdout, args.holdout_by, rng)
     n_hold = len(hold_idx)
     probs = pos_weight[train_idx] / pos_weight[train_idx].sum()
     games = sum(it["games"] for it in window)
     first_games = [it["header"].get("meta", {}).get("firstGameIndex") for it in window]
     print(f"data: {n} positions, {games} games from {len(files)} chunks; phases "
           + ", ".join(f"{k} {v['games']} games/{v['positions']} pos (w {v['weight']})" for k, v in sorted(per_phase.items()))
-          + f"; holdout {n_hold} (by {args.holdout_by})", flush=True)
+          + f"; holdout {n_hold} (by {holdout_by})", flush=True)
 
     # Model and optimizer.
     src = None
@@ -459,7 +463,7 @@ def main() -> None:
             "positions": n,
             "trainPositions": int(len(train_idx)),
             "holdoutPositions": n_hold,
-            "holdoutBy": args.holdout_by,
+            "holdoutBy": holdout_by,
             "perPhase": per_phase,
             "windowGames": args.window_games,
             "chunks": len(files),
@@ -490,7 +494,7 @@ def main() -> None:
     report = {"steps": steps_total, "stepsThisRun": args.steps, "samples": samples_total, "samplesPerSecond": round(sps, 1),
               "secondsTrain": round(train_seconds, 2), "secondsData": round(t_data, 2), "secondsCompute": round(t_compute, 2),
               "device": str(device), "threads": args.threads, "games": games, "positions": n, "perPhase": per_phase,
-              "holdoutPositions": n_hold, "holdoutBy": args.holdout_by, "holdoutBefore": before, "holdoutAfter": after, "history": history, "encoding": encoding,
+              "holdoutPositions": n_hold, "holdoutBy": holdout_by, "holdoutBefore": before, "holdoutAfter": after, "history": history, "encoding": encoding,
               "checkpoint": args.checkpoint, "commit": git_commit()}
     if args.out is not None:
         base = args.out[:-5] if args.out.endswith(".onnx") else args.out

@@ -1,9 +1,9 @@
 /**
  * scripts/train.py's holdout split: by default whole games are held out (bootstrap records count
  * `|moves=N`, self-play `|ply=N`, online-log records name their game), so the holdout loss is measured
- * on games the net never trained on; `--holdout-by position` keeps the old random positions.
- * `--holdout-every` adds the holdout losses to the training history. Skipped only when
- * KISHI_SKIP_TORCH=1 (train.py imports torch).
+ * on games the net never trained on; `--holdout-by position` keeps the old random positions, as does
+ * a window too small to hold out a whole game at the share. `--holdout-every` adds the holdout losses
+ * to the training history. Skipped only when KISHI_SKIP_TORCH=1 (train.py imports torch).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -52,14 +52,21 @@ describe.skipIf(skip)('train.py holdout split', () => {
 rng = np.random.default_rng(3)
 texts = [f"fen|moves={k}" for g in range(200) for k in range(int(rng.integers(1, 7)))]
 ids = train.game_ids(texts)
-hold, tr = train.split_holdout(texts, 0.1, "game", np.random.default_rng(1))
+hold, tr, by = train.split_holdout(texts, 0.1, "game", np.random.default_rng(1))
 held_games = set(ids[hold].tolist())
-hold_p, tr_p = train.split_holdout(texts, 0.1, "position", np.random.default_rng(1))
-print(json.dumps({"n": len(texts), "games": len(set(ids.tolist())), "hold": len(hold), "train": len(tr),
+hold_p, tr_p, by_p = train.split_holdout(texts, 0.1, "position", np.random.default_rng(1))
+small = texts[: int(np.flatnonzero(ids == 19)[-1]) + 1]
+hold_s, tr_s, by_s = train.split_holdout(small, 0.02, "game", np.random.default_rng(1))
+print(json.dumps({"by": [by, by_p, by_s], "small": [len(small), len(hold_s), len(tr_s)], "n": len(texts), "games": len(set(ids.tolist())), "hold": len(hold), "train": len(tr),
   "heldGames": len(held_games), "overlap": len(held_games & set(ids[tr].tolist())),
   "sortedDisjoint": bool(np.all(np.diff(hold) > 0) and np.all(np.diff(tr) > 0) and not set(hold.tolist()) & set(tr.tolist())),
   "posHold": len(hold_p), "posTrain": len(tr_p), "posGames": len(set(ids[hold_p].tolist()))}))`) as Record<string, number | boolean>;
     expect(out['games']).toBe(200);
+    // The first 20 games (50 or more positions): 2% of them rounds to no game, so that window is split by position.
+    expect(out['by']).toEqual(['game', 'position', 'position']);
+    const [small, holdSmall, trainSmall] = out['small'] as unknown as number[];
+    expect(small).toBeGreaterThanOrEqual(50);
+    expect([holdSmall, holdSmall! + trainSmall!]).toEqual([Math.floor(small! * 0.02), small]);
     expect(out['heldGames']).toBe(20);
     expect(out['overlap']).toBe(0);
     expect(out['sortedDisjoint']).toBe(true);
