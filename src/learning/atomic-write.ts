@@ -47,10 +47,8 @@ const fsyncDir = (dir: string): void => {
   }
 };
 
-/** Removes temporary files left by writers of `file` that were killed mid-update. */
-export const removeStaleTemps = (file: string): void => {
-  const dir = dirname(file);
-  const prefix = tempPrefix(file);
+/** Deletes the files of `dir` whose names `doomed` picks (a missing directory or file is not an error). */
+export const removeFilesWhere = (dir: string, doomed: (name: string) => boolean): void => {
   let names: string[] = [];
   try {
     names = readdirSync(dir);
@@ -58,13 +56,19 @@ export const removeStaleTemps = (file: string): void => {
     return;
   }
   for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
+    if (!doomed(name)) continue;
     try {
       unlinkSync(join(dir, name));
     } catch {
       // Gone already.
     }
   }
+};
+
+/** Removes temporary files left by writers of `file` that were killed mid-update. */
+export const removeStaleTemps = (file: string): void => {
+  const prefix = tempPrefix(file);
+  removeFilesWhere(dirname(file), (name) => name.startsWith(prefix));
 };
 
 /** Replaces `file` with `data` (text as UTF-8) atomically (see the module comment). Throws on I/O errors. */

@@ -9,10 +9,10 @@
  * the search settings, and `gameList` (one summary per game), so the directory can be counted from
  * headers alone.
  */
-import { closeSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { removeFilesWhere, writeFileAtomic } from '../atomic-write.js';
 import type { EncodingSpec } from '../../nn/encoding.js';
 import { CHUNK_MAGIC, ChunkWriter, type ChunkHeader } from '../../nn/training-chunk.js';
 import type { SelfplayGameRecord } from './selfplay-game.js';
@@ -151,20 +151,8 @@ const processAlive = (pid: number): boolean => {
 };
 
 /** Removes temporary files of writers killed before their rename (those of live processes stay). */
-export const removeStaleChunkTemps = (dir: string): void => {
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+export const removeStaleChunkTemps = (dir: string): void =>
+  removeFilesWhere(dir, (name) => {
     const m = /\.tmp-(\d+)-\d+$/.exec(name);
-    if (!name.startsWith(TEMP_PREFIX) || m === null || processAlive(Number(m[1]))) continue;
-    try {
-      unlinkSync(join(dir, name));
-    } catch {
-      // Gone already.
-    }
-  }
-};
+    return name.startsWith(TEMP_PREFIX) && m !== null && !processAlive(Number(m[1]));
+  });
