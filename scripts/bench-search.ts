@@ -10,6 +10,7 @@
  * Build, then run: npx tsc -p . && node dist/scripts/bench-search.js [--nodes N] [--wac] [--wac-ms MS] [--quick]
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
@@ -18,6 +19,7 @@ import { ChessLinearEval } from '../src/eval/linear/chess-eval.js';
 import { chessMaterialTheta, shogiMaterialTheta } from '../src/eval/linear/material.js';
 import { ShogiLinearEval } from '../src/eval/linear/shogi-eval.js';
 import { createAlphaBetaPlayer } from '../src/player/factory.js';
+import { packageRoot } from '../src/player/weights-file.js';
 import { ChessSearchBoard } from '../src/search/alphabeta/chess-board.js';
 import { MateSearch } from '../src/search/alphabeta/mate-search.js';
 import { searchOptions } from '../src/search/alphabeta/options.js';
@@ -35,7 +37,8 @@ const option = (name: string, fallback: number): number => {
 };
 const quick = flag('--quick');
 const NODES = option('--nodes', quick ? 200_000 : 1_000_000);
-const DATA = '/work/shared/data';
+/** The vendored suites (data/suites/README.md). */
+const SUITES = join(packageRoot(), 'data', 'suites');
 
 const CHESS_POSITIONS = [
   'startpos',
@@ -117,7 +120,7 @@ const benchTsume = (): void => {
   console.log(`\n3. tsume, first 200 problems: alpha-beta at ${budget} nodes ("mate within N plies" found) | mate search (checks only)`);
   const mate = new MateSearch(16);
   for (const plies of [3, 5]) {
-    const lines = readFileSync(`${DATA}/shogi/tsume_mate-${plies}-ply.sfen`, 'utf8').split('\n').filter(Boolean).slice(0, 200);
+    const lines = readFileSync(join(SUITES, `tsume_mate-${plies}-ply.sfen`), 'utf8').split('\n').filter(Boolean).slice(0, 200);
     let ab = 0;
     let ms = 0;
     const c0 = process.cpuUsage();
@@ -141,7 +144,7 @@ const benchTsume = (): void => {
 const benchWac = (): void => {
   const ms = option('--wac-ms', 1000);
   console.log(`\n4. WAC 300 at ${ms} ms per position (wall clock)`);
-  const lines = readFileSync(`${DATA}/chess/wac300.epd`, 'utf8').split('\n').filter(Boolean);
+  const lines = readFileSync(join(SUITES, 'wac300.epd'), 'utf8').split('\n').filter(Boolean);
   let solved = 0;
   let first100 = 0;
   lines.forEach((line, i) => {

@@ -22,6 +22,7 @@ import { Dispatcher } from '../src/bot/dispatcher.js';
 import { loadConfig, parseConfig } from '../src/config/load.js';
 import type { GameKind } from '../src/core/game.js';
 import { createPlayer } from '../src/player/factory.js';
+import { packageRoot } from '../src/player/weights-file.js';
 import type { GoRequest, GoResult, Player } from '../src/player/player.js';
 import { LichessBot } from '../src/protocols/lichess/bot.js';
 import { ChessLine } from '../src/protocols/lichess/chess-line.js';
@@ -100,7 +101,7 @@ class Schemas {
   checked = 0;
   readonly examples: string[] = [];
   constructor() {
-    const dir = '/work/shared/specs/lichess/bundled';
+    const dir = join(packageRoot(), 'tests', 'fixtures', 'lichess', 'schemas');
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     for (const f of readdirSync(dir)) this.v.set(f.replace(/\.json$/, ''), ajv.compile(JSON.parse(readFileSync(join(dir, f), 'utf8')) as object));
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Copies a net promoted by the AlphaZero loop into models/ with provenance in its manifests.
 
-  python3 scripts/nn/ship-alphazero-net.py --state /work/runs/issue10-loop --game chess \\
+  python3 scripts/nn/ship-alphazero-net.py --state runs/issue10-loop --game chess \\
       --command "kishi train alphazero ..." [--generation G] [--out-dir models]
 
 Takes `<state>/nets/gen-G.onnx` and `gen-G-int8.onnx` (G: the state's best generation), writes

@@ -5,7 +5,7 @@
  *   kishi match -e cmd=/usr/games/stockfish,name=sf -e "cmd=/usr/games/stockfish,name=sf-3,option.Skill Level=3" \
  *     --tc 10+0.1 --games 200 --openings data/openings/chess-balanced.epd --sprt elo0=0,elo1=10
  *   kishi match --game shogi -e /usr/games/fairy-stockfish -e /usr/games/gpsusi --tc 10 --byoyomi 1 \
- *     --openings ../shared/data/shogi/taya36.sfen
+ *     --openings data/openings/taya36.sfen
  *   kishi match --gauntlet -e cmd=kishi -e "name=sf0,cmd=/usr/games/stockfish,option.Skill Level=0,rating=1000" ...
  *
  * Exit codes: 0 done, 1 an engine could not be started or the output could not be written, 2 bad usage.

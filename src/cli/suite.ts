@@ -2,8 +2,8 @@
  * `kishi suite`: test positions against one engine (src/match/suite): chess EPD files (bm/am, STS
  * points) or shogi tsume SFEN files, at fixed nodes, depth or time per position.
  *
- *   kishi suite -e /usr/games/stockfish --nodes 100000 ../shared/data/chess/wac300.epd
- *   kishi suite --game shogi -e /usr/games/fairy-stockfish --movetime 200 ../shared/data/shogi/tsume_mate-3-ply.sfen
+ *   kishi suite -e /usr/games/stockfish --nodes 100000 data/suites/wac300.epd
+ *   kishi suite --game shogi -e /usr/games/fairy-stockfish --movetime 200 data/suites/tsume_mate-3-ply.sfen
  *
  * Prints the per-theme table and the totals; `--out` writes the JSON (every position's answer).
  * Exit codes: 0 done, 1 the engine could not be started, 2 bad usage or a bad file.

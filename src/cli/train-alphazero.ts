@@ -178,7 +178,7 @@ export function register(train: Command): void {
     // chess gate games repetitions (.kishi/notes/issue10-drawscore.md).
     .option('--draw-score <x>', 'MCTS draw score of both gate engines in [-1, 1] (Lc0 DrawScore: negative avoids repetition draws; 0 plain)', '-0.5')
     .option('--selfplay-draw-score <x>', 'MCTS draw score in self-play, in [-1, 1] (0: plain; the recorded root values stay raw)', '0')
-    .option('--gate-openings <file>', 'gate opening file (default chess data/openings/chess-balanced.epd, shogi ../shared/data/shogi/taya36.sfen)')
+    .option('--gate-openings <file>', 'gate opening file (default chess data/openings/chess-balanced.epd, shogi data/openings/taya36.sfen)')
     .option('--bootstrap-games <n>', 'bootstrap phase: alpha-beta self-play games (Giraffe-style labels) before training the first net', '0')
     .option('--bootstrap-nodes <n>', 'alpha-beta nodes per bootstrap move', '4000')
     .option('--bootstrap-steps <n>', 'training steps of the bootstrap net', '2000')

@@ -283,7 +283,7 @@ export function register(train: Command): void {
     .option('--hash <mb>', 'transposition table of the training search, MiB', '16')
     .option('--max-plies <n>', 'plies after which a training game is drawn (default chess 300, shogi 320)')
     .option('--seed <n>', 'seed of the initial weights and of the openings', '1')
-    .option('--book <file>', 'opening book (default chess data/openings/chess-balanced.epd, shogi ../shared/data/shogi/taya36.sfen)')
+    .option('--book <file>', 'opening book (default chess data/openings/chess-balanced.epd, shogi data/openings/taya36.sfen)')
     .option('--book-size <n>', 'openings taken from the book', '100')
     .option('--book-plies <n>', 'cut book lines to this many moves (default: shogi 8)')
     .option('--eval <when>', 'evaluation matches: "log" (after 1, 2, 4, 8, ... games), every N games, or 0 (only at the end)', 'log')

@@ -5,7 +5,7 @@
  * - chess: EPD or FEN (`<board> <turn> <castling> <ep> [halfmove fullmove] [EPD operations]`);
  *   or `startpos [moves ...]`, `fen <FEN> [moves ...]` (UCI moves);
  * - shogi: SFEN (`<board> <turn> <hands> [move number]`, optionally after `sfen `), followed by
- *   `moves ...`; or `startpos [moves ...]` (USI moves), e.g. ../shared/data/shogi/taya36.sfen.
+ *   `moves ...`; or `startpos [moves ...]` (USI moves), e.g. data/openings/taya36.sfen.
  *   A leading `position ` is accepted in both games.
  *
  * Each opening is checked with the rules adapter (position legal, moves legal) and its moves are

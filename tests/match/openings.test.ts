@@ -36,7 +36,7 @@ describe('opening files', () => {
   });
 
   it('loads all of taya36', () => {
-    const o = loadOpenings('shogi', 'standard', '/work/shared/data/shogi/taya36.sfen').unwrap();
+    const o = loadOpenings('shogi', 'standard', 'data/openings/taya36.sfen').unwrap();
     expect(o.length).toBe(1957);
     expect(o[0]!.moves.length).toBe(36);
     expect(o[0]!.moves.slice(0, 3)).toEqual(['2g2f', '8c8d', '6i7h']);

@@ -94,7 +94,7 @@ describe.skipIf(!haveEngine(STOCKFISH))('Stockfish vs Stockfish', () => {
 describe.skipIf(!haveEngine(FAIRY))('fairy-stockfish vs fairy-stockfish (shogi)', () => {
   it('plays from taya36 openings; the CSA records read back with shogiops', async () => {
     const out = tempDir('fairy');
-    const openings = loadOpenings('shogi', 'standard', '/work/shared/data/shogi/taya36.sfen');
+    const openings = loadOpenings('shogi', 'standard', 'data/openings/taya36.sfen');
     expect(openings.isOk).toBe(true);
     const m = await runMatch(
       matchConfig({

@@ -48,14 +48,14 @@ export interface GateConfig {
 
 /**
  * The default gate openings: chess data/openings/chess-balanced.epd, shogi the taya36 book
- * (../shared/data/shogi/taya36.sfen next to the package, as the other tools use it); undefined when
- * the file is missing (kishi match then plays its default starts).
+ * data/openings/taya36.sfen; undefined when the file is missing (kishi match then plays its default
+ * starts).
  */
 export function defaultGateOpenings(game: GameKind): string | undefined {
   const candidates =
     game === 'chess'
       ? [join(packageRoot(), 'data', 'openings', 'chess-balanced.epd')]
-      : [join(packageRoot(), 'data', 'openings', 'taya36.sfen'), resolve(packageRoot(), '..', 'shared', 'data', 'shogi', 'taya36.sfen')];
+      : [join(packageRoot(), 'data', 'openings', 'taya36.sfen')];
   return candidates.find((f) => existsSync(f));
 }
 

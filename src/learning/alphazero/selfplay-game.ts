@@ -1,5 +1,5 @@
 /**
- * One self-play game (AlphaZero, ../shared/seeds/004_*): MCTS from both sides with one net, root
+ * One self-play game (AlphaZero: Silver et al., Science 2018): MCTS from both sides with one net, root
  * Dirichlet noise, moves drawn by visit count for the opening plies, resignation with
  * false-positive checks, and the training records of the game.
  *

@@ -5,7 +5,7 @@
  *
  * Scale: KnightCap chose beta so that a one-pawn advantage squashes to 0.25 (Baxter, Tridgell and
  * Weaver, "KnightCap: a chess program that learns by combining TD(λ) with game-tree search", the
- * companion of seeds/001). Our evaluations are in centipawns (a pawn = 100, chess and shogi alike), so
+ * companion of the TD-Leaf paper). Our evaluations are in centipawns (a pawn = 100, chess and shogi alike), so
  * beta = atanh(0.25) / 100 = 0.0025541 per centipawn: +100 cp -> 0.25, +300 cp -> 0.65,
  * +900 cp -> 0.98.
  *

@@ -1,5 +1,5 @@
 /**
- * The TD-Leaf(λ) update of one game (Baxter, Tridgell and Weaver, seeds/001, equations (8) and (9)
+ * The TD-Leaf(λ) update of one game (Baxter, Tridgell and Weaver, "TDLeaf(λ)", equations (8) and (9)
  * applied to the principal leaves), pure.
  *
  * For our moves t = 0..N-1 (the positions we searched from), l_t is the leaf of the principal

@@ -1,6 +1,6 @@
 /**
  * The learning methods of Veness, Silver, Uther and Blair, "Bootstrapping from Game Tree Search"
- * (NIPS 2009; ../shared/seeds/000_*), and their step sizes.
+ * (NIPS 2009), and their step sizes.
  *
  * - `treestrap-ab`: after an alpha-beta search (training mode, table cleared first), every table
  *   entry reachable from the root and searched at least `d` plies deep is pulled towards the

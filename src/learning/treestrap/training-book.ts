@@ -1,7 +1,7 @@
 /**
  * The small opening book of the training games (the paper kept self-play diverse with "a small
  * opening book"): chess, the first `size` positions of data/openings/chess-balanced.epd; shogi, the
- * first `plies` moves of the lines of ../shared/data/shogi/taya36.sfen, duplicates dropped, the
+ * first `plies` moves of the lines of data/openings/taya36.sfen, duplicates dropped, the
  * first `size` of them. When the file is missing, a few built-in lines stand in.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { resolveModelPath } from '../../player/weights-file.js';
 
 export const DEFAULT_BOOKS: Readonly<Record<GameKind, string>> = {
   chess: 'data/openings/chess-balanced.epd',
-  shogi: '../shared/data/shogi/taya36.sfen',
+  shogi: 'data/openings/taya36.sfen',
 };
 
 /** Built-in stand-ins: common first moves. */

@@ -6,7 +6,7 @@
  *                                 ↑__________________________________________|  (x1 mode only)
  *
  * Each received line is handled in one switch on the state (style anchors, convention 9). Rules kept
- * here, from ../shared/docs/csa-usi.md and the transcripts in ../shared/data/csa/:
+ * here, from CSA protocol 1.2.1, shogi-server's code and the real-server transcripts in tests/fixtures/csa/:
  * - LOGIN `<user> <gameName>,<secret>` in CSA mode (floodgate pairs only logins with the secret part),
  *   `<user> <secret> x1` in x1 mode followed by `%%GAME <gameName> *`;
  * - AGREE a summary we can play, REJECT one we cannot parse;

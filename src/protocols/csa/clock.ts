@@ -1,5 +1,5 @@
 /**
- * The CSA server's clock, mirrored exactly (shogi-server `time_clock.rb`, ../shared/docs/csa-usi.md §1):
+ * The CSA server's clock, mirrored exactly (shogi-server `time_clock.rb`, CSA protocol 1.2.1):
  *
  * - a move is charged `t = max(floor(elapsed / unit), Least_Time_Per_Move)` units (`ceil` with
  *   `Time_Roundup:YES`), where `elapsed` runs from the moment the server sent the previous move (or START);

@@ -2,7 +2,7 @@
  * The login a CSA session uses, checked before any connection: floodgate pairs only logins of the form
  * `<gameName>,<secret>` (the secret makes the rating identity `name+MD5(secret)`); a login without the
  * secret part is accepted by the server but never paired ("Nobody found",
- * ../shared/data/csa/transcript-unrated-floodgate.txt), so it is refused here instead.
+ * tests/fixtures/csa/transcript-unrated-floodgate.txt), so it is refused here instead.
  */
 import { Result } from '../../core/result.js';
 import { ConfigError } from '../../config/load.js';

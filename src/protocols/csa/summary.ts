@@ -1,7 +1,7 @@
 /**
  * The CSA `Game_Summary` (protocol 1.2.1), parsed from its lines into plain data.
  *
- * Accepts everything shogi-server sends (see ../shared/docs/csa-usi.md §1) and what the spec and
+ * Accepts everything shogi-server sends (CSA protocol 1.2.1 as shogi-server implements it) and what the spec and
  * ShogiHome also allow: `Time_Unit` of `<n>sec|msec|min`, `Time_Roundup`, `Delay`, separate
  * `BEGIN Time+` / `BEGIN Time-` blocks for unequal time, and a Position block with hands (`P+00FU`,
  * `P-00AL`), a handicap line (`PI…`) and moves already played with their times (`+7776FU,T3`).

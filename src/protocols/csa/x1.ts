@@ -1,6 +1,6 @@
 /**
  * One-shot x1 (extended mode) queries: log in with `x1`, send `%%VERSION`, `%%WHO`, `%%LIST`… and collect
- * the `##[…]` answers, then log out (../shared/data/csa/transcript-x1.txt does exactly this).
+ * the `##[…]` answers, then log out (tests/fixtures/csa/transcript-x1.txt does exactly this).
  */
 import { KishiError, Result } from '../../core/result.js';
 import { registerSecret } from '../../log/redact.js';

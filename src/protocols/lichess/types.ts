@@ -1,6 +1,6 @@
 /**
  * The lichess Bot API's JSON shapes, written from the bundled JSON Schemas in
- * `../shared/specs/lichess/bundled/*.json` (api 2.0.165). Stream events are discriminated unions on `type`.
+ * the lichess-org/api OpenAPI spec (api 2.0.165; copies in tests/fixtures/lichess/schemas/). Stream events are discriminated unions on `type`.
  * Only fields Kishi reads are required here; the schemas are the full contract (the tests validate the
  * local server's messages against them).
  */

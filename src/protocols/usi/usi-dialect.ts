@@ -1,5 +1,5 @@
 /**
- * USI for shogi: options (names without spaces, see ../../../shared/docs/csa-usi.md section 3),
+ * USI for shogi: options (names without spaces: ShogiHome rejects option names containing spaces),
  * `position startpos|sfen <sfen> [moves ...]` checked with `ShogiGame`, `bestmove resign|win`
  * passed through, and perft.
  *

@@ -1,5 +1,5 @@
 /**
- * PUCT Monte Carlo tree search (AlphaZero, ../shared/seeds/004_*), with Lc0's refinements:
+ * PUCT Monte Carlo tree search (AlphaZero: Silver et al., Science 2018), with Lc0's refinements:
  * growing c_puct, reduction first-play urgency, and batched leaf collection under virtual loss.
  *
  * One iteration of `run`:

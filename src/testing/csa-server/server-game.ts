@@ -1,5 +1,5 @@
 /**
- * One game on the test CSA server, following what shogi-server did in ../shared/data/csa/:
+ * One game on the test CSA server, following what shogi-server did in the transcripts of tests/fixtures/csa/:
  * Game_Summary to both, AGREE/REJECT, START, moves echoed to both with `,T<units>` (comments stripped
  * and kept for the record), truncation and the time-up rule, illegal moves (and %CHUDAN, unknown `%`
  * commands) losing, a move sent out of turn queued and applied after the opponent's move, %TORYO,

@@ -1,5 +1,5 @@
 /**
- * A local CSA server for tests, reproducing what the official shogi-server did in ../shared/data/csa/:
+ * A local CSA server for tests, reproducing what the official shogi-server did in tests/fixtures/csa/:
  *
  * - `LOGIN <name> <password>` → `LOGIN:<name> OK` / `LOGIN:incorrect` (a 4-token line that is not x1 also
  *   gets the usage hint); x1 mode (`##[LOGIN] +OK x1`, `%%VERSION`, `%%WHO`, `%%LIST`, `%%GAME`);

@@ -2,7 +2,7 @@
  * A local lichess-compatible server for tests and the soak benchmark. It serves the Bot API endpoints Kishi
  * uses (event and game streams, moves, chat, abort, resign, draw, takeback, claim-victory, challenges,
  * account, ongoing games, online bots, token test, upgrade, game export), in the shapes of
- * `../shared/specs/lichess/bundled/*.json`, with lila's habits (false flags left out, replay of games and
+ * the lichess-org/api JSON Schemas (tests/fixtures/lichess/schemas/), with lila's habits (false flags left out, replay of games and
  * challenges when the event stream opens, one event stream per token, a second game stream with the same
  * User-Agent closing the first, a final `gameState` then close at game end). Games are validated with
  * chessops and their clocks run in real time. Opponents are scripted or simple engines (opponents.ts).

@@ -6,8 +6,8 @@ import { parseCsaPosition } from '../../../src/games/shogi/csa-position.js';
 import { STARTPOS_SFEN } from '../../../src/games/shogi/sfen.js';
 import { errorOf } from './helpers.js';
 
-// Copies of /work/shared/data/csa files (recorded from a real shogi-server run on loopback).
-const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+// Recorded from a real shogi-server run on loopback (tests/fixtures/README.md).
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/csa/${name}`, import.meta.url), 'utf8');
 
 /** Lines one player received between BEGIN Position and END Position in a transcript. */
 function positionBlock(transcript: string, player: string): string[] {

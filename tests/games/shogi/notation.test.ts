@@ -16,7 +16,7 @@ const play = (game: ShogiGame, usis: string): ShogiGame => {
 };
 
 describe('USI <-> CSA, fixed examples', () => {
-  // [moves played first, USI, CSA]; expected pairs from the CSA/USI fact sheet (shared/docs/csa-usi.md)
+  // [moves played first, USI, CSA]; expected pairs from the CSA/USI fact sheet (CSA protocol 1.2.1 and the USI protocol)
   const cases: [string, string, string][] = [
     ['', '7g7f', '+7776FU'],
     ['7g7f', '3c3d', '-3334FU'],

@@ -53,7 +53,7 @@ describe('runSuite', () => {
   });
 
   it.skipIf(!haveEngine(STOCKFISH))('Stockfish 15.1 solves four of the first five WAC positions at 50k nodes', async () => {
-    const file = '/work/shared/data/chess/wac300.epd';
+    const file = 'data/suites/wac300.epd';
     const positions = loadSuite(file, 'chess').unwrap().slice(0, 5);
     const s = await runSuite({
       engine: { command: STOCKFISH, args: [], options: { Threads: '1' }, time: {}, kishi: false },
@@ -71,7 +71,7 @@ describe('runSuite', () => {
   });
 
   it.skipIf(!haveEngine(FAIRY))('fairy-stockfish solves ten mate-in-1 and ten mate-in-3 tsume', async () => {
-    const files = ['/work/shared/data/shogi/tsume_mate-1-ply.sfen', '/work/shared/data/shogi/tsume_mate-3-ply.sfen'];
+    const files = ['data/suites/tsume_mate-1-ply.sfen', 'data/suites/tsume_mate-3-ply.sfen'];
     const positions = files.flatMap((f) => loadSuite(f, 'shogi').unwrap().slice(0, 10));
     const s = await runSuite({
       engine: { command: FAIRY, args: [], options: {}, time: {}, kishi: false },

@@ -1,6 +1,6 @@
 /**
  * Transcript replays: given the server's lines of each real shogi-server session in
- * /work/shared/data/csa/, our client sends the same lines the real client did, in the same order.
+ * tests/fixtures/csa/, our client sends the same lines the real client did, in the same order.
  * Moves come from a test double that plays the transcript's own moves (so the server's echoes fit);
  * keep-alive blank lines are the client's own business and left out of the comparison.
  */

@@ -1,5 +1,5 @@
 /**
- * Replays one participant's side of a shogi-server transcript (../shared/data/csa/transcript-*.txt):
+ * Replays one participant's side of a shogi-server transcript (tests/fixtures/csa/transcript-*.txt):
  * a TCP server that sends that participant's `<<` lines in order and, at each `>>` line, waits for the
  * client's next line and records it. Blank lines (keep-alives and their answers) are left out on both
  * sides: their timing is the client's own.
@@ -17,7 +17,7 @@ export interface TranscriptEvent {
 
 export function readTranscript(file: string): TranscriptEvent[] {
   const out: TranscriptEvent[] = [];
-  for (const raw of readFileSync(`/work/shared/data/csa/${file}`, 'utf8').split('\n')) {
+  for (const raw of readFileSync(new URL(`../../fixtures/csa/${file}`, import.meta.url), 'utf8').split('\n')) {
     const m = /^\s*([\d.]+)\s+(\S+)\s+(>>|<<)\s+"(.*)"$/.exec(raw);
     if (m) out.push({ t: Number(m[1]), who: m[2]!, dir: m[3] as '>>' | '<<', line: m[4]! });
   }

@@ -5,7 +5,7 @@ import { STARTPOS_SFEN } from '../../../src/protocols/csa/shogi-rules.js';
 
 /** The summary alice received in a real shogi-server transcript. */
 function transcriptSummary(file: string, who: string): string[] {
-  const lines = readFileSync(`/work/shared/data/csa/${file}`, 'utf8').split('\n');
+  const lines = readFileSync(new URL(`../../fixtures/csa/${file}`, import.meta.url), 'utf8').split('\n');
   const out: string[] = [];
   let on = false;
   for (const l of lines) {

@@ -38,7 +38,7 @@ describe('ndjson framing', () => {
 
   it('parses the bundled sample streams', () => {
     for (const f of ['event-stream.ndjson', 'bot-game-stream.ndjson']) {
-      const text = readFileSync(`/work/shared/specs/lichess/samples/${f}`, 'utf8');
+      const text = readFileSync(new URL(`../../fixtures/lichess/samples/${f}`, import.meta.url), 'utf8');
       const s = new NdjsonSplitter();
       let lines = 0;
       for (let i = 0; i < text.length; i += 7) lines += s.push(text.slice(i, i + 7)).lines.length;

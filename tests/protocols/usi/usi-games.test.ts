@@ -13,7 +13,7 @@ import { FAIRY, externalSpec, haveEngine, kishiBuilt, kishiSpec, median, playEng
 /** Round trips under load: see the note in ../uci/uci-games.test.ts. */
 const KISHI_OPTIONS = { USI_Hash: '16', MoveOverhead: '250' };
 const MARGIN_MS = 400;
-// fairy-stockfish names its options like Stockfish (with spaces; see shared/docs/csa-usi.md section 4).
+// fairy-stockfish names its options like Stockfish (with spaces, e.g. `Debug Log File`).
 const FAIRY_OPTIONS = { Hash: '16', Threads: '1' };
 
 describe.skipIf(!haveEngine(FAIRY) || !kishiBuilt())('kishi usi against fairy-stockfish', () => {

@@ -4,7 +4,7 @@ import { MateSearch } from '../../../src/search/alphabeta/mate-search.js';
 import { chessBoard, shogiBoard } from './helpers.js';
 
 const lines = (file: string, n: number): string[] =>
-  readFileSync(`/work/shared/data/shogi/${file}`, 'utf8').split('\n').filter(Boolean).slice(0, n);
+  readFileSync(new URL(`../../../data/suites/${file}`, import.meta.url), 'utf8').split('\n').filter(Boolean).slice(0, n);
 
 describe('mate search (go mate)', () => {
   it('finds checking mates in chess with the full line', () => {

@@ -17,7 +17,7 @@ const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resol
 
 describe('test suites at fixed node budgets', () => {
   it(`solves at least 80% of the first 100 WAC positions at ${WAC_NODES} nodes`, async () => {
-    const lines = readFileSync('/work/shared/data/chess/wac300.epd', 'utf8').split('\n').filter(Boolean).slice(0, 100);
+    const lines = readFileSync(new URL('../../../data/suites/wac300.epd', import.meta.url), 'utf8').split('\n').filter(Boolean).slice(0, 100);
     let solved = 0;
     const s = searcher('tournament', {}, 16);
     for (const line of lines) {
@@ -36,7 +36,7 @@ describe('test suites at fixed node budgets', () => {
   });
 
   it(`finds the mate in at most 3 plies in at least 95% of the first 200 tsume problems at ${TSUME_NODES} nodes`, async () => {
-    const lines = readFileSync('/work/shared/data/shogi/tsume_mate-3-ply.sfen', 'utf8').split('\n').filter(Boolean).slice(0, 200);
+    const lines = readFileSync(new URL('../../../data/suites/tsume_mate-3-ply.sfen', import.meta.url), 'utf8').split('\n').filter(Boolean).slice(0, 200);
     let solved = 0;
     const s = searcher('tournament', {}, 8);
     for (const sfen of lines) {

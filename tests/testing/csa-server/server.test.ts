@@ -1,4 +1,4 @@
-/** The test CSA server reproduces what shogi-server did in /work/shared/data/csa/. */
+/** The test CSA server reproduces what shogi-server did in tests/fixtures/csa/. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
 import type { TestServerOptions } from '../../../src/testing/csa-server/server.js';

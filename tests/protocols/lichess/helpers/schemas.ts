@@ -1,11 +1,12 @@
 /** Validates what the local server sends against the bundled lichess JSON Schemas (formats not checked). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import type { SentMessage } from '../../../../src/testing/lichess-server/server.js';
 
-export const BUNDLED_DIR = '/work/shared/specs/lichess/bundled';
+export const BUNDLED_DIR = fileURLToPath(new URL('../../../fixtures/lichess/schemas', import.meta.url));
 
 export class SchemaChecker {
   private readonly validators = new Map<string, ValidateFunction>();
