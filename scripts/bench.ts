@@ -16,7 +16,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { stringifyResultJson } from '../src/match/json.js';
+import { stringifyResultJson } from '../src/core/json.js';
 import { formatTable } from '../src/match/stats/index.js';
 import type { BenchModule, BenchRow } from './bench/lib/measure.js';
 

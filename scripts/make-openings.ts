@@ -30,7 +30,7 @@ import { parseUci } from 'chessops/util';
 import { normalizeMove } from 'chessops/chess';
 import { EngineClient } from '../src/match/engine/engine-client.js';
 import type { InfoFields } from '../src/match/engine/info.js';
-import { randomInt, seededRng } from '../src/match/rng.js';
+import { randomInt, seededRng } from '../src/core/rng.js';
 
 const { values } = parseArgs({
   options: {

@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config/load.js';
 import type { GameKind, Side } from '../src/core/game.js';
 import { KishiError, Result } from '../src/core/result.js';
-import { GameLogWriter } from '../src/learning/records/game-log.js';
+import { GameLogWriter } from '../src/records/game-log.js';
 import { leafEvaluator } from '../src/learning/tdleaf/leaf.js';
 import { onGameFinished, type OnlineConfig } from '../src/learning/tdleaf/online.js';
 import { PlayerEngine } from '../src/match/engine/player-engine.js';
@@ -42,7 +42,7 @@ import type { MatchConfig, MatchEngineEntry } from '../src/match/match-runner.js
 import { runMatch } from '../src/match/match-runner.js';
 import { pairingResults } from '../src/match/gauntlet.js';
 import { defaultOpenings, loadOpenings, type Opening } from '../src/match/openings.js';
-import { seededRng } from '../src/match/rng.js';
+import { seededRng } from '../src/core/rng.js';
 import { fitBradleyTerry, formatTable, ratingTableRows, type PairingResult } from '../src/match/stats/index.js';
 import type { TimeControl } from '../src/match/time-control.js';
 import { parseClockText } from '../src/match/time-control.js';

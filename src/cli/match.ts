@@ -29,7 +29,7 @@ import { probeEngines, runMatch } from '../match/match-runner.js';
 import type { Opening, OpeningOrder } from '../match/openings.js';
 import { OPENING_ORDERS, defaultOpenings, loadOpenings } from '../match/openings.js';
 import { formatMatchReport, formatProgressLine } from '../match/report.js';
-import { seededRng } from '../match/rng.js';
+import { seededRng } from '../core/rng.js';
 import type { SprtModel, SprtParams } from '../match/stats/index.js';
 import { SPRT_MODELS } from '../match/stats/index.js';
 import type { TimeControl } from '../match/time-control.js';

@@ -15,11 +15,11 @@ import { dirname } from 'node:path';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { KishiError, Result } from '../core/result.js';
-import { renderSvg } from '../match/plot/render.js';
-import type { CurvePoint, ResultFile } from '../match/plot/series.js';
-import { benchBars, curvePoints, ladderPoints, matchPoint, parseResultFile, suitePoint, themeBars } from '../match/plot/series.js';
-import type { VegaLiteSpec } from '../match/plot/specs.js';
-import { benchSpec, curveSpec, ladderSpec, themeSpec } from '../match/plot/specs.js';
+import { renderSvg } from '../plot/render.js';
+import type { CurvePoint, ResultFile } from '../plot/series.js';
+import { benchBars, curvePoints, ladderPoints, matchPoint, parseResultFile, suitePoint, themeBars } from '../plot/series.js';
+import type { VegaLiteSpec } from '../plot/specs.js';
+import { benchSpec, curveSpec, ladderSpec, themeSpec } from '../plot/specs.js';
 
 export const PLOT_KINDS = ['auto', 'curve', 'ladder', 'suite', 'bench'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];

@@ -16,7 +16,7 @@ import type { Command } from 'commander';
 import type { GameKind } from '../core/game.js';
 import { GAME_KINDS } from '../core/game.js';
 import { parseEngineSpec } from '../match/engine/engine-spec.js';
-import { stringifyResultJson } from '../match/json.js';
+import { stringifyResultJson } from '../core/json.js';
 import { parseNumber } from '../match/key-values.js';
 import { formatTable } from '../match/stats/index.js';
 import type { SuiteExpectation, SuiteLimits, SuitePosition, SuiteSummary } from '../match/suite/suite-runner.js';

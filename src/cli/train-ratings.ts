@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { loadCheckpoint, type PairingRecord } from '../learning/treestrap/checkpoint.js';
 import { fitSnapshots } from '../learning/treestrap/ratings.js';
-import { stringifyResultJson } from '../match/json.js';
+import { stringifyResultJson } from '../core/json.js';
 import { formatTable, ratingTableRows } from '../match/stats/index.js';
 import { plotCurve } from './train-treestrap.js';
 

@@ -23,7 +23,7 @@ import { loadConfig, parseConfig } from '../config/load.js';
 import type { KishiConfig } from '../config/schema.js';
 import { GAME_KINDS, type GameKind } from '../core/game.js';
 import { serializeWeights } from '../eval/linear/weights.js';
-import { formatGameLogProblem, readGameLogDir } from '../learning/records/game-log-reader.js';
+import { formatGameLogProblem, readGameLogDir } from '../records/game-log-reader.js';
 import { previousVersionPath, writeFileAtomic } from '../learning/atomic-write.js';
 import { parseDateOption } from '../learning/tdleaf/game-filter.js';
 import { liveWeightsPath } from '../learning/tdleaf/online.js';

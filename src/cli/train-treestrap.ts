@@ -28,9 +28,9 @@ import { DEFAULT_FROZEN, INIT_KINDS, PAPER_MIN_DEPTH, PAPER_STEP_SIZES, TREESTRA
 import { TABLE_WALKS, UPDATE_SETS, type TableWalk, type UpdateSet } from '../learning/treestrap/table-delta.js';
 import { REFERENCES, runTraining, type Reference, type TrainerProgress } from '../learning/treestrap/trainer.js';
 import { parseNumber } from '../match/key-values.js';
-import { renderSvg } from '../match/plot/render.js';
-import { curvePoints } from '../match/plot/series.js';
-import { curveSpec } from '../match/plot/specs.js';
+import { renderSvg } from '../plot/render.js';
+import { curvePoints } from '../plot/series.js';
+import { curveSpec } from '../plot/specs.js';
 import { parseClockText } from '../match/time-control.js';
 import { packageRoot } from '../player/weights-file.js';
 

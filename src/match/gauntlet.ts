@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringifyResultJson } from './json.js';
+import { stringifyResultJson } from '../core/json.js';
 import type { MatchConfig, MatchEngineEntry, MatchSummary } from './match-runner.js';
 import { runMatch } from './match-runner.js';
 import { fitBradleyTerry, formatTable, ratingTableRows } from './stats/index.js';

@@ -30,7 +30,7 @@ import type { MatchVariant } from './game-factory.js';
 import type { GameRecord } from './game-record.js';
 import { pgnResult, formatPgn } from './pgn.js';
 import { playGame } from './game-runner.js';
-import { stringifyResultJson } from './json.js';
+import { stringifyResultJson } from '../core/json.js';
 import type { TallySnapshot } from './match-tally.js';
 import { MatchTally } from './match-tally.js';
 import type { Opening, OpeningOrder } from './openings.js';

@@ -19,8 +19,8 @@ import { KishiError, Result } from '../core/result.js';
 import { chess960Fen } from '../games/chess/chess960.js';
 import type { MatchVariant } from './game-factory.js';
 import { createGame } from './game-factory.js';
-import type { Rng } from './rng.js';
-import { randomInt, seededRng, shuffled } from './rng.js';
+import type { Rng } from '../core/rng.js';
+import { randomInt, seededRng, shuffled } from '../core/rng.js';
 
 export interface Opening {
   /** `startpos` or the start FEN/SFEN. */

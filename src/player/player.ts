@@ -3,23 +3,11 @@
  * Requests and answers are plain data in text notation so that they cross worker-thread boundaries
  * unchanged: searches run in `worker_threads`, never on the thread that reads network streams.
  */
+import type { ClockState } from '../core/clock.js';
 import type { GameKind } from '../core/game.js';
 
-/** The clock as a front-end sees it when it asks for a move; all times in milliseconds. */
-export interface ClockState {
-  /** Time left for the first player (chess white, shogi sente/black). */
-  readonly firstMs: number;
-  /** Time left for the second player (chess black, shogi gote/white). */
-  readonly secondMs: number;
-  /** Fischer increment added after each move of the first player. */
-  readonly firstIncMs: number;
-  /** Fischer increment added after each move of the second player. */
-  readonly secondIncMs: number;
-  /** Shogi byoyomi per move once the main time is spent (0 when none). */
-  readonly byoyomiMs: number;
-  /** Moves until the next time control (0 or undefined: sudden death). */
-  readonly movesToGo?: number;
-}
+/** Re-exported: the Player API's requests carry the clock. */
+export type { ClockState };
 
 /** Hard limits for one search; any combination, the first one reached stops the search. */
 export interface SearchLimits {

@@ -7,7 +7,7 @@
  * controls and shogi byoyomi (with or without main time left).
  */
 import type { GameKind, Side } from '../core/game.js';
-import type { ClockState } from '../player/player.js';
+import type { ClockState } from '../core/clock.js';
 
 export interface TimeBudget {
   /** Do not start another iteration after this many milliseconds. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMatch } from '../../src/match/match-runner.js';
 import type { MatchEvent } from '../../src/match/match-runner.js';
-import { parseResultJson } from '../../src/match/json.js';
+import { parseResultJson } from '../../src/core/json.js';
 import { clockTc, entry, fakeSpec, matchConfig, nodesTc, tempDir } from './helpers.js';
 
 describe('forfeits', () => {

@@ -1,7 +1,7 @@
 """Exporting a trained net: the ONNX file, and the manifest next to it with reference outputs.
 
 Reference outputs are computed here with PyTorch on the reference positions that
-scripts/nn/reference-inputs.ts encodes (the TypeScript encoder is the only encoder; Python never
+src/learning/alphazero/reference-inputs.ts encodes (the TypeScript encoder is the only encoder; Python never
 re-implements it), so the test tests/nn/model.test.ts checks the whole chain: TS encoder ->
 onnxruntime-node -> masked softmax, against PyTorch at export time.
 """

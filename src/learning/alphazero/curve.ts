@@ -3,14 +3,14 @@
  * net (the bootstrap net, Elo 0), as the sum of the gate results along the chain of promotions.
  * Each gate's 95% interval adds in quadrature (independent matches), so the band widens along the
  * chain: honest, if loose. Written as two `kishi-curve` files (x = self-play games, x = trainer
- * steps) and drawn with the plot code of `kishi plot` (src/match/plot).
+ * steps) and drawn with the plot code of `kishi plot` (src/plot).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
-import { renderSvg } from '../../match/plot/render.js';
-import { curvePoints } from '../../match/plot/series.js';
-import { curveSpec } from '../../match/plot/specs.js';
+import { renderSvg } from '../../plot/render.js';
+import { curvePoints } from '../../plot/series.js';
+import { curveSpec } from '../../plot/specs.js';
 import type { GateMatchResult } from './gate.js';
 
 /** One promoted net on the curve. */

@@ -1,7 +1,7 @@
 /**
  * Training records from the logs of our online games (issue 10, deliverable 5: "the training loop
  * on logs of its online games"): finished lichess and floodgate games in the game-log format
- * (src/learning/records/game-log-reader.ts) become training chunks with `meta.phase = "online"`,
+ * (src/records/game-log-reader.ts) become training chunks with `meta.phase = "online"`,
  * which the AlphaZero loop can mix into its training window.
  *
  * Per position (the position before each move):
@@ -28,8 +28,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import type { GameLogSearch } from '../records/game-log.js';
-import { formatGameLogProblem, listGameLogs, readGameLogFile, type ReadGameLog } from '../records/game-log-reader.js';
+import type { GameLogSearch } from '../../records/game-log.js';
+import { formatGameLogProblem, listGameLogs, readGameLogFile, type ReadGameLog } from '../../records/game-log-reader.js';
 import { ChunkWriter } from '../../nn/training-chunk.js';
 import { ChessMctsBoard } from '../../search/mcts/chess-mcts-board.js';
 import type { MctsBoard } from '../../search/mcts/mcts-board.js';

@@ -26,7 +26,7 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
-import { referenceChunk } from '../../../scripts/nn/reference-inputs.js';
+import { referenceChunk } from './reference-inputs.js';
 import { firstEntry, promotedEntry, writeCurves } from './curve.js';
 import { gateDecision, type GateRunner } from './gate.js';
 import { BOOTSTRAP_PHASE, type BootstrapRunner } from './loop-bootstrap.js';

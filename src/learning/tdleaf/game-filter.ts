@@ -4,8 +4,8 @@
  * filtered by opponent rating, time control and date (batch), and by our own rating floor (online).
  */
 import { otherSide } from '../../core/game.js';
-import type { GameLogHeader } from '../records/game-log.js';
-import type { ReadGameLog } from '../records/game-log-reader.js';
+import type { GameLogHeader } from '../../records/game-log.js';
+import type { ReadGameLog } from '../../records/game-log-reader.js';
 
 export const SKIP_REASONS = [
   'other-game',

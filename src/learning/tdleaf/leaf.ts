@@ -22,7 +22,7 @@ import { EVAL_LIMIT, MATE, MAX_PLY } from '../../search/alphabeta/score.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import { RULE_DRAW, RULE_LOSS, RULE_NONE, RULE_WIN } from '../../search/alphabeta/search-board.js';
 import { ShogiSearchBoard } from '../../search/alphabeta/shogi-board.js';
-import type { ReadGameLog } from '../records/game-log-reader.js';
+import type { ReadGameLog } from '../../records/game-log-reader.js';
 import type { LeafSample } from './td-lambda.js';
 
 /** The chess variants the internal board plays. */

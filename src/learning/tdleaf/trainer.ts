@@ -5,7 +5,7 @@
  * learning (one game at a time). Pure apart from the logs it is given: it reads and writes nothing.
  */
 import type { FeatureSet } from '../../eval/linear/feature-registry.js';
-import type { ReadGameLog } from '../records/game-log-reader.js';
+import type { ReadGameLog } from '../../records/game-log-reader.js';
 import type { GameFilter, SkipReason } from './game-filter.js';
 import { skipReason } from './game-filter.js';
 import { gameSamples, isReplayProblem, leafEvaluator, resultForUs } from './leaf.js';

@@ -9,7 +9,7 @@ import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import type { Opening } from '../../match/openings.js';
 import { parseOpening, splitOpeningLine } from '../../match/openings.js';
-import { randomInt, seededRng } from '../../match/rng.js';
+import { randomInt, seededRng } from '../../core/rng.js';
 import { resolveModelPath } from '../../player/weights-file.js';
 
 export const DEFAULT_BOOKS: Readonly<Record<GameKind, string>> = {

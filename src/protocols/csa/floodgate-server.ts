@@ -14,7 +14,7 @@ import type { Secrets } from '../../config/load.js';
 import { ConfigError } from '../../config/load.js';
 import type { KishiConfig } from '../../config/schema.js';
 import { KishiError, Result } from '../../core/result.js';
-import { GameLogWriter } from '../../learning/records/game-log.js';
+import { GameLogWriter } from '../../records/game-log.js';
 import { childLogger } from '../../log/logger.js';
 import type { Transcript } from '../../log/transcript.js';
 import { fileTranscript, nullTranscript } from '../../log/transcript.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GameLogHeader } from '../../../src/learning/records/game-log.js';
-import { parseGameLogText } from '../../../src/learning/records/game-log-reader.js';
+import type { GameLogHeader } from '../../../src/records/game-log.js';
+import { parseGameLogText } from '../../../src/records/game-log-reader.js';
 import { lostToNetwork, parseDateOption, skipReason, speedOf, timeControlLabel } from '../../../src/learning/tdleaf/game-filter.js';
 import { TOY_GAME, linesText, scriptLines } from './helpers.js';
 

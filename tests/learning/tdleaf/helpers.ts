@@ -5,7 +5,7 @@ import { ChessLinearEval } from '../../../src/eval/linear/chess-eval.js';
 import { CHESS_FEATURES } from '../../../src/eval/linear/chess-features.js';
 import { ShogiLinearEval } from '../../../src/eval/linear/shogi-eval.js';
 import { serializeWeights } from '../../../src/eval/linear/weights.js';
-import type { GameLogHeader, GameLogLine, GameLogSearch } from '../../../src/learning/records/game-log.js';
+import type { GameLogHeader, GameLogLine, GameLogSearch } from '../../../src/records/game-log.js';
 import { ChessSearchBoard } from '../../../src/search/alphabeta/chess-board.js';
 import { ShogiSearchBoard } from '../../../src/search/alphabeta/shogi-board.js';
 import type { SearchBoard } from '../../../src/search/alphabeta/search-board.js';

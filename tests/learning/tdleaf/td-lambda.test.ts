@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHESS_FEATURES } from '../../../src/eval/linear/chess-features.js';
-import { parseGameLogText } from '../../../src/learning/records/game-log-reader.js';
+import { parseGameLogText } from '../../../src/records/game-log-reader.js';
 import { gameSamples, isReplayProblem, leafEvaluator } from '../../../src/learning/tdleaf/leaf.js';
 import { KNIGHTCAP_BETA, squash } from '../../../src/learning/tdleaf/squash.js';
 import type { LeafSample } from '../../../src/learning/tdleaf/td-lambda.js';

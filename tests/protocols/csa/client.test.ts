@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readGameLog } from '../../../src/learning/records/game-log.js';
+import { readGameLog } from '../../../src/records/game-log.js';
 import { CsaClient } from '../../../src/protocols/csa/client.js';
 import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
 import type { TestServerOptions } from '../../../src/testing/csa-server/server.js';

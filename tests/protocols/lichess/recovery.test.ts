@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readGameLog } from '../../../src/learning/records/game-log.js';
+import { readGameLog } from '../../../src/records/game-log.js';
 import type { Harness } from './helpers/harness.js';
 import { startBot, startHarness } from './helpers/harness.js';
 import { FirstLegalPlayer } from './helpers/test-player.js';

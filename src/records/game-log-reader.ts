@@ -52,7 +52,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { GAME_KINDS, SIDES } from '../../core/game.js';
+import { GAME_KINDS, SIDES } from '../core/game.js';
 import type { GameLogHeader, GameLogMove, GameLogResult } from './game-log.js';
 
 /** Versions of the format this reader understands. */

@@ -3,13 +3,13 @@
  * are installed (they are optional dependencies of `kishi plot`).
  */
 import { describe, expect, it } from 'vitest';
-import { buildChart, xOf } from '../../../src/cli/plot.js';
-import type { PlotCliOptions } from '../../../src/cli/plot.js';
-import { stringifyResultJson } from '../../../src/match/json.js';
-import { plotDepsAvailable, renderSvg } from '../../../src/match/plot/render.js';
-import type { ResultFile } from '../../../src/match/plot/series.js';
-import { ladderPoints, matchPoint, parseResultFile, suitePoint } from '../../../src/match/plot/series.js';
-import { estimatePentanomial, estimateWdl } from '../../../src/match/stats/index.js';
+import { buildChart, xOf } from '../../src/cli/plot.js';
+import type { PlotCliOptions } from '../../src/cli/plot.js';
+import { stringifyResultJson } from '../../src/core/json.js';
+import { plotDepsAvailable, renderSvg } from '../../src/plot/render.js';
+import type { ResultFile } from '../../src/plot/series.js';
+import { ladderPoints, matchPoint, parseResultFile, suitePoint } from '../../src/plot/series.js';
+import { estimatePentanomial, estimateWdl } from '../../src/match/stats/index.js';
 
 const match = (wins: number, draws: number, losses: number, penta: [number, number, number, number, number]): ResultFile => {
   const text = stringifyResultJson({

@@ -8,8 +8,8 @@
  *       { "x": 1000, "elo": 12.5, "low": -3.1, "high": 28.0, "series": "vs sf-0" }, ... ] }
  * (`low`/`high`: the 95% interval ends; `series` optional).
  */
-import { KishiError, Result } from '../../core/result.js';
-import { parseResultJson } from '../json.js';
+import { KishiError, Result } from '../core/result.js';
+import { parseResultJson } from '../core/json.js';
 
 /** One point of a learning curve. */
 export interface CurvePoint {

@@ -5,7 +5,7 @@
  * vega and vega-lite are loaded at run time, so the rest of Kishi builds and runs without them;
  * when they are missing, rendering fails with ERR_PLOT_DEPS naming the packages to install.
  */
-import { KishiError, Result } from '../../core/result.js';
+import { KishiError, Result } from '../core/result.js';
 import type { VegaLiteSpec } from './specs.js';
 
 /** The few entry points used, typed here so the build does not need the packages' types. */

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GameLogHeader } from '../../../src/learning/records/game-log.js';
-import { GameLogWriter } from '../../../src/learning/records/game-log.js';
+import type { GameLogHeader } from '../../src/records/game-log.js';
+import { GameLogWriter } from '../../src/records/game-log.js';
 import {
   GAME_LOG_READ_VERSIONS,
   formatGameLogProblem,
@@ -11,7 +11,7 @@ import {
   parseGameLogText,
   readGameLogDir,
   readGameLogFile,
-} from '../../../src/learning/records/game-log-reader.js';
+} from '../../src/records/game-log-reader.js';
 
 const header: GameLogHeader = {
   type: 'header',

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GameLogHeader } from '../../../src/learning/records/game-log.js';
-import { GameLogWriter, parseGameLog, readGameLog } from '../../../src/learning/records/game-log.js';
+import type { GameLogHeader } from '../../src/records/game-log.js';
+import { GameLogWriter, parseGameLog, readGameLog } from '../../src/records/game-log.js';
 
 const header: GameLogHeader = {
   type: 'header',

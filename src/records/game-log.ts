@@ -22,9 +22,9 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { GameKind, Side } from '../../core/game.js';
-import { Result } from '../../core/result.js';
-import { KishiError } from '../../core/result.js';
+import type { GameKind, Side } from '../core/game.js';
+import { Result } from '../core/result.js';
+import { KishiError } from '../core/result.js';
 
 export const GAME_LOG_VERSION = 1;
 

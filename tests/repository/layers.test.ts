@@ -1,0 +1,174 @@
+/**
+ * Imports flow downward. Each folder of src/ sits in one layer (LAYERS, lowest first); a module may
+ * import modules of its own folder and of folders in lower layers only: never a folder of its own
+ * layer (siblings stay independent), never a higher one, never anything outside src/ but packages
+ * (product code does not import scripts/ or tests/). No import cycle exists between modules.
+ * Type-only imports count: a type is a dependency of the design even when it vanishes at run time.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The layers, lowest first; the folders of one layer may not import each other. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['core'], //                       result, game kinds, clock, json, rng
+  ['games', 'books'], //             rules and notations; Polyglot books
+  ['log', 'config', 'records', 'plot'], // logging, the config schema, game records, charts
+  ['eval', 'nn'], //                 evaluators: linear, neural nets
+  ['search'], //                     alpha-beta, MCTS, time planning
+  ['player'], //                     the Player port and its implementations
+  ['match'], //                      engines, matches, suites, statistics
+  ['learning'], //                   TreeStrap, TD-Leaf, AlphaZero
+  ['bot'], //                        the player pool shared by the servers
+  ['protocols'], //                  lichess, CSA, UCI/USI front-ends
+  ['testing'], //                    local fake servers (tests and soak)
+  ['cli'], //                        commands
+  ['main.ts'], //                    the entry point
+];
+
+const layerOf = new Map<string, number>(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
+
+/** The top folder of a module under src/ (`main.ts` for the entry point). */
+const folderOf = (module: string): string => module.split('/')[1]!;
+
+const IMPORT = /^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
+const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The relative imports of one source text, resolved to repository paths of `.ts` files. */
+export function importsOf(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const re of [IMPORT, DYNAMIC]) {
+    for (const m of text.matchAll(re)) {
+      const spec = m[1]!;
+      if (!spec.startsWith('.')) continue; // a package
+      out.push(normalize(join(dirname(file), spec)).split(sep).join('/').replace(/\.js$/, '.ts'));
+    }
+  }
+  return out;
+}
+
+/** Every import that breaks the layering, as `from -> to (why)`. */
+export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const out: string[] = [];
+  for (const [from, tos] of graph) {
+    const fromFolder = folderOf(from);
+    const fromLayer = layerOf.get(fromFolder);
+    if (fromLayer === undefined) {
+      out.push(`${from} (src/${fromFolder} is in no layer: add it to LAYERS)`);
+      continue;
+    }
+    for (const to of tos) {
+      if (!to.startsWith('src/')) {
+        out.push(`${from} -> ${to} (outside src/)`);
+        continue;
+      }
+      const toFolder = folderOf(to);
+      if (toFolder === fromFolder) continue;
+      const toLayer = layerOf.get(toFolder);
+      if (toLayer === undefined) out.push(`${from} -> ${to} (src/${toFolder} is in no layer)`);
+      else if (toLayer > fromLayer) out.push(`${from} -> ${to} (upward: ${fromFolder} below ${toFolder})`);
+      else if (toLayer === fromLayer) out.push(`${from} -> ${to} (sideways: ${fromFolder} and ${toFolder} share a layer)`);
+    }
+  }
+  return out.sort();
+}
+
+/** The import cycles (strongly connected components of more than one module, or a self-import). */
+export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  let next = 0;
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+function sourceGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else if (e.name.endsWith('.ts')) graph.set(rel, importsOf(rel, readFileSync(join(ROOT, rel), 'utf8')));
+    }
+  };
+  walk('src');
+  return graph;
+}
+
+describe('import layering', () => {
+  it('parses imports, re-exports and dynamic imports, and ignores packages', () => {
+    const text = [
+      "import { a } from '../core/result.js';",
+      "import type { B } from './b.js';",
+      "export { c } from '../games/chess/c.js';",
+      "import {\n  d,\n  e,\n} from '../../scripts/x.js';",
+      "const m = await import('../cli/run.js');",
+      "import { Chess } from 'chessops/chess';",
+    ].join('\n');
+    expect(importsOf('src/search/time.ts', text).sort()).toEqual(
+      ['src/cli/run.ts', 'src/core/result.ts', 'src/games/chess/c.ts', 'src/search/b.ts', 'scripts/x.ts'].sort(),
+    );
+  });
+
+  it('finds upward, sideways and outside imports, and cycles', () => {
+    const g = new Map<string, string[]>([
+      ['src/search/time.ts', ['src/player/player.ts', 'src/core/game.ts']],
+      ['src/player/player.ts', ['src/core/clock.ts']],
+      ['src/eval/x.ts', ['src/nn/y.ts']],
+      ['src/learning/loop.ts', ['scripts/nn/ref.ts']],
+      ['src/core/a.ts', ['src/core/b.ts']],
+      ['src/core/b.ts', ['src/core/a.ts']],
+      ['src/core/game.ts', []],
+    ]);
+    expect(layerViolations(g)).toEqual([
+      'src/eval/x.ts -> src/nn/y.ts (sideways: eval and nn share a layer)',
+      'src/learning/loop.ts -> scripts/nn/ref.ts (outside src/)',
+      'src/search/time.ts -> src/player/player.ts (upward: search below player)',
+    ]);
+    expect(cycles(g)).toEqual([['src/core/a.ts', 'src/core/b.ts']]);
+  });
+
+  const graph = sourceGraph();
+
+  it('every folder of src/ has a layer', () => {
+    const folders = [...new Set([...graph.keys()].map(folderOf))].sort();
+    expect(folders.filter((f) => !layerOf.has(f))).toEqual([]);
+    expect(graph.size).toBeGreaterThan(100);
+  });
+
+  it('no module imports upward, sideways or outside src/', () => {
+    expect(layerViolations(graph)).toEqual([]);
+  });
+
+  it('no import cycle', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+});
