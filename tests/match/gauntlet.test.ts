@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { gauntletTable, pairingResults } from '../../src/match/gauntlet.js';
 import type { MatchSummary } from '../../src/match/match-runner.js';
 import { eloToScore } from '../../src/match/stats/index.js';
-import { mulberry32 } from './stats/rng.js';
+import { seededRng as mulberry32 } from '../../src/core/rng.js';
 
 /** The parts of a match summary the fit reads. */
 function summary(player: string, opponent: string, wins: number, draws: number, losses: number): MatchSummary {

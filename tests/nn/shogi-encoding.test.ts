@@ -15,7 +15,7 @@ import {
   shogiIndexToMoveCode,
   shogiMoveIndex,
 } from '../../src/nn/shogi-encoding.js';
-import { makeRandom } from '../games/shogi/fast/random.js';
+import { seededRng as makeRandom } from '../../src/core/rng.js';
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 

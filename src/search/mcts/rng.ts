@@ -1,21 +1,16 @@
 /**
  * Seeded randomness for MCTS: uniform floats (mulberry32), gamma variates (Marsaglia and Tsang,
- * with the `U^(1/a)` boost for shape < 1) and Dirichlet noise for the root priors.
+ * with the `U^(1/a)` boost for shape < 1) and Dirichlet noise for the root priors. The uniform
+ * floats come from the project's one generator, src/core/rng.ts.
  */
+import { seededRng } from '../../core/rng.js';
+
 export class Rng {
-  private state: number;
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = seededRng(seed);
   }
 
   /** Standard normal (Box-Muller). */

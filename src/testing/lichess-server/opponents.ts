@@ -6,6 +6,7 @@
 import type { Position } from 'chessops/chess';
 import { makeUci } from 'chessops/util';
 import type { Role } from 'chessops/types';
+import { seededRng } from '../../core/rng.js';
 
 export type OpponentAction =
   | { readonly type: 'move'; readonly uci: string; readonly offerDraw?: boolean }
@@ -53,17 +54,8 @@ export function legalUcis(pos: Position): string[] {
   return out.sort();
 }
 
-/** A small deterministic generator (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic generator (mulberry32, src/core/rng.ts). */
+export const seededRandom = seededRng;
 
 export class OpponentDriver {
   private step = 0;

@@ -7,17 +7,13 @@ import { CHESS_FEATURES, CHESS_FEATURE_SET_VERSION } from '../../../src/eval/lin
 import { chessMaterialTheta, shogiMaterialTheta } from '../../../src/eval/linear/material.js';
 import { ShogiLinearEval } from '../../../src/eval/linear/shogi-eval.js';
 import { SHOGI_FEATURES, SHOGI_FEATURE_SET_VERSION } from '../../../src/eval/linear/shogi-features.js';
+import { seededRng } from '../../../src/core/rng.js';
 import { SparseVector } from '../../../src/eval/linear/sparse.js';
 import { EVAL_GRAIN, setThetaGrain, toGrain } from '../../../src/eval/linear/grain.js';
 import { CHESS_MATERIAL, SHOGI_MATERIAL } from '../../../src/eval/linear/material.js';
 
 /** Deterministic pseudo-random numbers (mulberry32). */
-const rng = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rng = seededRng;
 
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
 

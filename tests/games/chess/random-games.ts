@@ -6,17 +6,10 @@
 import type { NormalMove } from 'chessops/types';
 import { ChessGame } from '../../../src/games/chess/chess-game.js';
 
-/** mulberry32: a 32-bit seeded PRNG returning floats in [0, 1). */
-export const mulberry32 = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+/** mulberry32, the project's one seeded generator (src/core/rng.ts). */
+import { seededRng } from '../../../src/core/rng.js';
+
+export const mulberry32 = seededRng;
 
 /** A start for a random game: the standard position or a random Chess960 one. */
 export const randomStart = (random: () => number): ChessGame => {

@@ -2,17 +2,10 @@
 import type { Result } from '../../../src/core/result.js';
 import type { MoveOrDrop, ShogiGame } from '../../../src/games/shogi/shogi-game.js';
 
-/** mulberry32: a small seeded PRNG, floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the project's one seeded generator (src/core/rng.ts). */
+import { seededRng } from '../../../src/core/rng.js';
+
+export const mulberry32 = seededRng;
 
 /**
  * Plays random legal moves from `start()` until `totalPlies` plies have been played in all,

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { fitBradleyTerry, type PairingResult } from '../../../src/match/stats/bradley-terry.js';
 import { ELO_K, eloToScore, scoreToElo } from '../../../src/match/stats/elo.js';
 import { Z95 } from '../../../src/match/stats/normal.js';
-import { mulberry32 } from './rng.js';
+import { seededRng as mulberry32 } from '../../../src/core/rng.js';
 
 /**
  * Plays `games` synthetic games of a against b: a scores with probability L(ra - rb), and a share

@@ -17,10 +17,5 @@ export const shogiBoard = (sfen: string, moves: string[] = []): ShogiSearchBoard
 export const searcher = (mode: SearchMode = 'tournament', overrides: Partial<SearchOptions> = {}, mb = 4): AlphaBetaSearch =>
   new AlphaBetaSearch(new TranspositionTable(mb), searchOptions(mode, overrides));
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export const rng = (seed: number) => (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32, src/core/rng.ts). */
+export { seededRng as rng } from '../../../src/core/rng.js';

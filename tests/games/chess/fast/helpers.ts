@@ -4,17 +4,8 @@ import type { Chess } from 'chessops/chess';
 import { SquareSet } from 'chessops/squareSet';
 import type { Role } from 'chessops/types';
 
-/** mulberry32: a small seeded generator returning floats in [0, 1). */
-export const seededRandom = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+/** mulberry32, the project's one seeded generator (src/core/rng.ts). */
+export { seededRng as seededRandom } from '../../../../src/core/rng.js';
 
 /** The Chess960 start position for a random arrangement (Shredder-FEN castling, e.g. `HAha`). */
 export const random960Fen = (random: () => number): string => {

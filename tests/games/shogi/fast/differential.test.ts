@@ -32,7 +32,7 @@ import {
   newMoveList,
   squareName,
 } from '../../../../src/games/shogi/fast/index.js';
-import { makeRandom } from './random.js';
+import { seededRng as makeRandom } from '../../../../src/core/rng.js';
 import { shogiopsFromSfen, shogiopsLegalUsi } from './shogiops-reference.js';
 
 const STARTS = [

@@ -23,7 +23,7 @@ import {
   parseUsiSyntax,
   squareOfFileRank,
 } from '../../../../src/games/shogi/fast/index.js';
-import { makeRandom } from './random.js';
+import { seededRng as makeRandom } from '../../../../src/core/rng.js';
 import { shogiopsFromSfen, shogiopsLegalUsi } from './shogiops-reference.js';
 
 const STARTPOS = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FastShogiBoard, newMoveList } from '../../../../src/games/shogi/fast/index.js';
-import { makeRandom } from './random.js';
+import { seededRng as makeRandom } from '../../../../src/core/rng.js';
 
 const STARTPOS = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 const STARTS = [
