@@ -30,6 +30,3 @@ export interface ServerFactory {
   readonly games: readonly GameKind[];
   readonly create: (ctx: ServerContext) => Promise<Result<GameServer, KishiError>>;
 }
-
-/** The signature `src/protocols/csa/server-factory.ts` exports as `createCsaServer`. */
-export type CreateServer = (ctx: ServerContext) => Promise<Result<GameServer, KishiError>> | Result<GameServer, KishiError>;

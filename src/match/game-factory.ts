@@ -24,13 +24,3 @@ export function createGame(kind: GameKind, variant: MatchVariant, start: string)
   if (start === 'startpos') return Result.ok(ShogiGame.startpos() as GameState<unknown>);
   return ShogiGame.fromSfen(start).map((g) => g as GameState<unknown>);
 }
-
-/** Plays UCI/USI moves on a game; Err naming the first illegal one. */
-export function playMoves(game: GameState<unknown>, moves: readonly string[]): Result<void, KishiError> {
-  for (const text of moves) {
-    const m = game.parseMove(text);
-    if (m.isErr) return Result.err(m.error);
-    game.play(m.value);
-  }
-  return Result.ok(undefined);
-}

@@ -101,9 +101,6 @@ for (let i = 0; i < 81; i++) {
   ORIENT[131 + SQUARES[i]!] = 80 - i;
 }
 
-/** Oriented square (0..80) of internal square `sq` for the side to move `turn` (0 black, 1 white). */
-export const orientShogiSquare = (sq: number, turn: number): number => ORIENT[turn * 131 + sq]!;
-
 /**
  * Policy index of a fast-board move for the side to move `turn`. Every legal move of a position
  * has a distinct index (tested).

@@ -26,8 +26,6 @@ import type { EncodingSpec } from './encoding.js';
 
 export const CHUNK_MAGIC = 'KNNR';
 export const CHUNK_VERSION = 1;
-/** `result` value for an unknown game result. */
-export const RESULT_UNKNOWN = -128;
 
 export interface ChunkHeader {
   readonly game: string;

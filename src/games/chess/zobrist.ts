@@ -21,7 +21,7 @@
  */
 import type { Chess } from 'chessops/chess';
 import { pawnAttacks } from 'chessops/attacks';
-import type { CastlingSide, Color, Piece, Role, Square } from 'chessops/types';
+import type { Piece, Role, Square } from 'chessops/types';
 import { opposite } from 'chessops/util';
 import { POLYGLOT_RANDOM } from './polyglot-random.js';
 
@@ -55,10 +55,6 @@ export interface KeyParts {
 /** Index into the Polyglot table of `piece` standing on `square` (a1 = 0, as in chessops). */
 export const pieceIndex = (piece: Piece, square: Square): number =>
   64 * (2 * ROLE_INDEX[piece.role] + (piece.color === 'white' ? 1 : 0)) + square;
-
-/** Index of the castling right of `color` on `side` (h side = short, a side = long). */
-export const castlingIndex = (color: Color, side: CastlingSide): number =>
-  CASTLING_OFFSET + (color === 'white' ? 0 : 2) + (side === 'h' ? 0 : 1);
 
 /** Index of an en passant square (only its file matters). */
 export const epIndex = (square: Square): number => EP_OFFSET + (square & 7);

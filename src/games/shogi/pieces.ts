@@ -57,8 +57,6 @@ const HAND_INDEX = new Map<Role, number>(HAND_ROLES.map((r, i) => [r, i]));
 export const boardRoleIndex = (role: Role): number => ROLE_INDEX.get(role) ?? -1;
 /** Index of a hand role in HAND_ROLES, or -1. */
 export const handRoleIndex = (role: Role): number => HAND_INDEX.get(role) ?? -1;
-export const isBoardRole = (role: unknown): role is BoardRole =>
-  typeof role === 'string' && ROLE_INDEX.has(role as Role);
 export const isHandRole = (role: unknown): role is HandRole =>
   typeof role === 'string' && HAND_INDEX.has(role as Role);
 

@@ -19,9 +19,3 @@ export const KNIGHTCAP_BETA = Math.atanh(0.25) / 100;
 
 /** A score in centipawns squashed into (-1, 1). */
 export const squash = (cp: number, beta: number): number => Math.tanh(beta * cp);
-
-/** d tanh(beta * x) / dx at the point where the squashed value is `j`: beta * (1 - j^2). */
-export const squashSlope = (j: number, beta: number): number => beta * (1 - j * j);
-
-/** KnightCap's step size (1.0 on pawn units) on our centipawn scale. */
-export const KNIGHTCAP_ALPHA_CP = 1e4;

@@ -20,6 +20,7 @@
  * `pruneBlundersCp` centipawns in our favour from l_t to l_{t+1}, and the reply was not predicted.
  * The last difference (against the result) is never pruned.
  */
+import { squash } from './squash.js';
 
 /** Parameters of the update. */
 export interface TdLeafParams {
@@ -62,7 +63,7 @@ export interface TdLeafUpdate {
 }
 
 /** The squashed value of a sample. */
-export const sampleJ = (s: LeafSample, beta: number): number => (s.terminal !== undefined ? s.terminal : Math.tanh(beta * s.value));
+export const sampleJ = (s: LeafSample, beta: number): number => (s.terminal !== undefined ? s.terminal : squash(s.value, beta));
 
 /** The TD-Leaf(λ) change of theta for one game; `result` is +1, 0 or -1 from our view. */
 export function tdLeafUpdate(samples: readonly LeafSample[], result: number, params: TdLeafParams): TdLeafUpdate {

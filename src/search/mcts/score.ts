@@ -18,6 +18,3 @@ export const qToCentipawns = (q: number): number => {
 
 /** The inverse: the Q in [-1, 1] of a centipawn score. */
 export const centipawnsToQ = (cp: number): number => Math.atan(cp / SCALE) / SLOPE;
-
-/** Winrate in [0, 1] counting draws as half (Q = 2 * winrate - 1). */
-export const qToWinrate = (q: number): number => (Math.max(-1, Math.min(1, q)) + 1) / 2;

@@ -10,7 +10,7 @@ import { playTrainingGame } from '../../../src/learning/treestrap/self-play.js';
 import { runTraining } from '../../../src/learning/treestrap/trainer.js';
 import { loadTrainingBook, openingFor } from '../../../src/learning/treestrap/training-book.js';
 import { TrainingSearch } from '../../../src/learning/treestrap/training-search.js';
-import { freezeViolationSet, frozenViolation } from '../../../src/learning/treestrap/violation-set.js';
+import { freezeViolationSet, frozenViolation } from './violation-set.js';
 
 const dirs: string[] = [];
 const tempDir = (): string => {

@@ -4,16 +4,15 @@
  * squared bound violation sum_s (delta_a(s) + delta_b(s))^2 can be computed for any weights
  * against the same targets. The loss TreeStrap descends treats the search's bounds as constants;
  * measuring it against frozen targets on positions the training never saw shows whether learning
- * generalises (tests use it). `boundViolation` instead searches again with the current weights
- * (moving targets).
+ * generalises. A test tool: the trainer itself never needs it.
  */
-import { KishiError, Result } from '../../core/result.js';
-import { SparseVector } from '../../eval/linear/sparse.js';
-import { toTrainingScore } from '../../search/alphabeta/score.js';
-import { walkTable } from '../../search/alphabeta/tree-walk.js';
-import type { TrainingAdapter } from './training-adapter.js';
-import { TrainingSearch, type StepLimits, type TrainingSearchSettings } from './training-search.js';
-import { addStats, boundError, emptyStats, firstPlayerBounds, type UpdateStats } from './update-rule.js';
+import { KishiError, Result } from '../../../src/core/result.js';
+import { SparseVector } from '../../../src/eval/linear/sparse.js';
+import { toTrainingScore } from '../../../src/search/alphabeta/score.js';
+import { walkTable } from '../../../src/search/alphabeta/tree-walk.js';
+import type { TrainingAdapter } from '../../../src/learning/treestrap/training-adapter.js';
+import { TrainingSearch, type StepLimits } from '../../../src/learning/treestrap/training-search.js';
+import { boundError, emptyStats, firstPlayerBounds, type UpdateStats } from '../../../src/learning/treestrap/update-rule.js';
 
 export interface EvalPosition {
   readonly start: string;
@@ -72,22 +71,4 @@ export const frozenViolation = (nodes: readonly FrozenNode[], theta: Float64Arra
     }
   }
   return s;
-};
-
-/** The squared bound violation with targets searched again under the current weights (moving targets). */
-export const boundViolation = (
-  adapter: TrainingAdapter,
-  settings: TrainingSearchSettings,
-  positions: readonly EvalPosition[],
-  limits: StepLimits,
-): Result<UpdateStats, KishiError> => {
-  const search = new TrainingSearch(adapter, settings);
-  const total = emptyStats();
-  for (const p of positions) {
-    const b = adapter.board(p.start, p.moves);
-    if (b.isErr) return Result.err(b.error);
-    search.newGame();
-    addStats(total, search.measure(b.value, limits).stats);
-  }
-  return Result.ok(total);
 };
