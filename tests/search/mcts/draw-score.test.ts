@@ -2,7 +2,8 @@
  * The draw score (Lc0's DrawScore) with the mock evaluator: after 1.Nf3 Nf6 2.Ng1 Ng8, white's
  * Nf3 repeats a position, a draw inside the tree. With values 0 everywhere and a prior that
  * favours Nf3, drawScore 0 plays the repetition; drawScore -0.3 (draws worth -0.3 to the root side)
- * avoids it; +0.3 seeks it. Exact counts (batch 1, 400 playouts): 72 / 16 / 324 visits of Nf3.
+ * avoids it; +0.3 seeks it. The tests assert that behaviour (the move chosen, the order of Nf3's visit
+ * counts, its Q), not the exact counts, which any change to PUCT's constants would move.
  */
 import { describe, expect, test } from 'vitest';
 import type { NnInput } from '../../../src/nn/evaluator.js';
@@ -28,11 +29,23 @@ const setup = (drawScore: number): { board: ChessMctsBoard; search: MctsSearch }
   return { board, search: new MctsSearch(mock, { ...defaultMctsOptions('chess'), batchSize: 1, drawScore }) };
 };
 
-const summary = async (drawScore: number, playouts: number): Promise<{ move: string; nf3: { visits: number; q: number; proven: number | undefined } }> => {
+interface Summary {
+  readonly move: string;
+  readonly nf3: { visits: number; q: number; proven: number | undefined };
+  /** The most visits any root move got. */
+  readonly mostVisits: number;
+}
+
+const summary = async (drawScore: number, playouts: number): Promise<Summary> => {
   const { board, search } = setup(drawScore);
   await search.run(board, { playouts });
-  const nf3 = search.rootChildren().find((c) => board.moveToText(c.move) === 'g1f3')!;
-  return { move: board.moveToText(search.chooseMove()), nf3: { visits: nf3.visits, q: nf3.q, proven: nf3.proven } };
+  const children = search.rootChildren();
+  const nf3 = children.find((c) => board.moveToText(c.move) === 'g1f3')!;
+  return {
+    move: board.moveToText(search.chooseMove()),
+    nf3: { visits: nf3.visits, q: nf3.q, proven: nf3.proven },
+    mostVisits: Math.max(...children.map((c) => c.visits)),
+  };
 };
 
 describe('draw score', () => {
@@ -43,15 +56,18 @@ describe('draw score', () => {
   test('drawScore 0 repeats, -0.3 avoids the repetition, +0.3 seeks it', async () => {
     const zero = await summary(0, 400);
     expect(zero.move).toBe('g1f3');
-    expect(zero.nf3).toEqual({ visits: 72, q: 0, proven: 0 });
+    expect([zero.nf3.q, zero.nf3.proven]).toEqual([0, 0]);
+    expect(zero.nf3.visits).toBe(zero.mostVisits);
     const minus = await summary(-0.3, 400);
-    expect(minus.move).toBe('b1a3');
-    expect(minus.nf3.visits).toBe(16);
+    expect(minus.move).not.toBe('g1f3');
     expect(minus.nf3.q).toBeCloseTo(-0.3, 12);
+    expect(minus.nf3.visits).toBeLessThan(minus.mostVisits);
     const plus = await summary(0.3, 400);
     expect(plus.move).toBe('g1f3');
-    expect(plus.nf3.visits).toBe(324);
     expect(plus.nf3.q).toBeCloseTo(0.3, 12);
+    // The draw's worth orders how often the search goes back into it.
+    expect(minus.nf3.visits).toBeLessThan(zero.nf3.visits);
+    expect(zero.nf3.visits).toBeLessThan(plus.nf3.visits);
   });
 });
 
@@ -60,12 +76,22 @@ describe('draw counts under tree reuse', () => {
     const { board, search } = setup(-0.3);
     await search.run(board, { playouts: 400 });
     const t = search.tree;
-    // Every terminal draw visit is counted at the root too.
+    // Every terminal draw visit is counted at the root too: the root's count is its children's sum,
+    // and each visit of the repeating Nf3 is one.
+    const children = search.rootChildren();
+    const drawsOf = (move: number): number => {
+      const c = t.edgeChild[t.findEdge(0, move)]!;
+      return c < 0 ? 0 : t.draws[c]!;
+    };
     const rootDraws = t.draws[0]!;
-    expect(rootDraws).toBe(17); // 16 visits of the repeating Nf3 and 1 deeper (black repeating after Nh3)
-    const b1a3 = search.rootChildren().find((c) => board.moveToText(c.move) === 'b1a3')!;
-    const childDraws = t.draws[t.edgeChild[t.findEdge(0, b1a3.move)]!]!;
-    expect(search.advance([b1a3.move])).toBe(true);
+    const nf3 = children.find((c) => board.moveToText(c.move) === 'g1f3')!;
+    expect(drawsOf(nf3.move)).toBe(nf3.visits);
+    expect(rootDraws).toBe(children.reduce((a, c) => a + drawsOf(c.move), 0));
+    // Tree reuse: after the chosen move, the new root keeps that child's draws.
+    const chosen = search.chooseMove();
+    expect(board.moveToText(chosen)).not.toBe('g1f3');
+    const childDraws = drawsOf(chosen);
+    expect(search.advance([chosen])).toBe(true);
     expect(search.tree.draws[0]).toBe(childDraws);
   });
 });

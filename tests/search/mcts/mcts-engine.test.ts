@@ -72,11 +72,10 @@ test('an infinite search runs until stop; a ponder search continues after ponder
   const p = signal();
   setTimeout(() => Atomics.store(p, MCTS_SIGNAL_PONDERHIT, 1), 100);
   const clock = { firstMs: 1000, secondMs: 1000, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 0 };
-  const started = performance.now();
   const pr = (await engine.go({ game: 'shogi', variant: 'standard', start: 'startpos', moves: ['7g7f'], clock, ponder: true }, p)).unwrap();
   expect(pr.move).toMatch(/^[1-9][a-i][1-9][a-i]\+?$/);
+  // Nobody sends stop: after ponderhit the search ended on its own clock (or early, its move settled).
   expect(['time', 'early']).toContain(engine.lastStats!.reason);
-  expect(performance.now() - started).toBeLessThan(5000);
 });
 
 test('side to move of a request (for the auto player clock rule)', () => {
