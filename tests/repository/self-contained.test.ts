@@ -24,6 +24,7 @@ const OUTSIDE: readonly RegExp[] = [
   /(^|[\s'"`(=])\/(home|Users)\/[a-z]/,
   /\.\.\/shared\b/,
   /\bshared\/(data|docs|specs|seeds)\b/,
+  /['"]\.\.['"]\s*,\s*['"]shared['"]/, // path.join(root, '..', 'shared', ...)
 ];
 
 function trackedFiles(): string[] {
@@ -66,12 +67,14 @@ describe('self-contained repository', () => {
       'd.ts': "readFileSync('data/suites/wac300.epd')",
       'e.ts': "spawn('/usr/games/stockfish')",
       'f.txt': '/work/x',
+      'g.ts': "resolve(packageRoot(), '..', 'shared', 'data')",
     };
     expect(outsidePaths(Object.keys(texts), (f) => texts[f]!)).toEqual([
       "a.ts:1: const D = '/work/shared/data';",
       'b.md:1: see ../shared/docs/x.md',
       'c.ts:1: // copies of shared/specs/lichess',
       'f.txt:1: /work/x',
+      "g.ts:1: resolve(packageRoot(), '..', 'shared', 'data')",
     ]);
   });
 
