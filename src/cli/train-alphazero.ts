@@ -175,7 +175,7 @@ export function register(train: Command): void {
     .option('--gate-threshold <score>', 'fixed gate: score needed', '0.55')
     .option('--gate-concurrency <n>', 'gate games at once', '1')
     // -0.5: at the gates' few playouts the priors dominate, and -0.1 / -0.3 still left 40 / 37 of 40
-    // chess gate games repetitions (.kishi/notes/issue10-drawscore.md).
+    // chess gate games repetitions (models/README.md, issue 10; `training.loop.drawScoreGates` in the manifests).
     .option('--draw-score <x>', 'MCTS draw score of both gate engines in [-1, 1] (Lc0 DrawScore: negative avoids repetition draws; 0 plain)', '-0.5')
     .option('--selfplay-draw-score <x>', 'MCTS draw score in self-play, in [-1, 1] (0: plain; the recorded root values stay raw)', '0')
     .option('--gate-openings <file>', 'gate opening file (default chess data/openings/chess-balanced.epd, shogi data/openings/taya36.sfen)')

@@ -25,6 +25,7 @@ const OUTSIDE: readonly RegExp[] = [
   /\.\.\/shared\b/,
   /\bshared\/(data|docs|specs|seeds)\b/,
   /['"]\.\.['"]\s*,\s*['"]shared['"]/, // path.join(root, '..', 'shared', ...)
+  /(^|[\s'"`(])\.kishi\/notes\//, // a developer's notes, ignored by git
 ];
 
 function trackedFiles(): string[] {
@@ -68,6 +69,8 @@ describe('self-contained repository', () => {
       'e.ts': "spawn('/usr/games/stockfish')",
       'f.txt': '/work/x',
       'g.ts': "resolve(packageRoot(), '..', 'shared', 'data')",
+      'h.md': 'details in .kishi/notes/x.md',
+      'i.yaml': '# e.g. ~/.kishi/chess-linear.json',
     };
     expect(outsidePaths(Object.keys(texts), (f) => texts[f]!)).toEqual([
       "a.ts:1: const D = '/work/shared/data';",
@@ -75,6 +78,7 @@ describe('self-contained repository', () => {
       'c.ts:1: // copies of shared/specs/lichess',
       'f.txt:1: /work/x',
       "g.ts:1: resolve(packageRoot(), '..', 'shared', 'data')",
+      'h.md:1: details in .kishi/notes/x.md',
     ]);
   });
 
