@@ -87,10 +87,9 @@ export class ServerGame {
     const sfen = csaPositionToSfen(lines).unwrap();
     this.pos = parseSfen('standard', sfen, false).unwrap();
     for (const m of opts.setup?.moves ?? []) {
-      const side = this.turn();
       const checked = parseCsaMove(this.pos, m.csa).unwrap();
       this.pos.play(checked.md);
-      this.clock.apply(side, m.t);
+      // No clock charge: shogi-server sets both clocks to Total_Time at START, whatever the moves took.
       this.moves.push({ csa: m.csa, t: m.t });
       this.positionLines.push(`${m.csa},T${m.t}`);
     }
