@@ -5,6 +5,7 @@ import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig, readSecrets, validateConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
+import { csaLogin } from '../../src/protocols/csa/login.js';
 import type { JsonSchema } from '../../src/config/sections/section.js';
 
 const leafPaths = (schema: JsonSchema, prefix = ''): string[] =>
@@ -33,6 +34,18 @@ describe('config schema', () => {
     expect(c.lichess.enabled).toBe(false);
     expect(c.csa.port).toBe(4081);
     expect(c.log.level).toBe('info');
+  });
+
+  it('accepts a -B/-W colour suffix on a CSA game name (direct games), refuses other suffixes', () => {
+    expect(parseConfig('csa:\n  gameName: mygame-600-10-B\n').unwrap().csa.gameName).toBe('mygame-600-10-B');
+    expect(parseConfig('csa:\n  gameName: mygame-300-10F-W\n').unwrap().csa.gameName).toBe('mygame-300-10F-W');
+    expect(parseConfig('csa:\n  gameName: mygame-600-10-X\n').isErr).toBe(true);
+    expect(parseConfig('csa:\n  gameName: mygame-600-10-BW\n').isErr).toBe(true);
+    // floodgate pairs colours itself and refuses the suffix: the login check says so before connecting.
+    const c = parseConfig('csa:\n  gameName: floodgate-300-10F-B\n').unwrap().csa;
+    const login = csaLogin(c, 'trip');
+    expect(login.isErr && login.error.message).toContain('floodgate does not allow choosing a colour (-B/-W)');
+    expect(csaLogin(parseConfig('csa:\n  gameName: mygame-600-10-B\n').unwrap().csa, 'trip').isOk).toBe(true);
   });
 
   it('reports every error at once, each with its key path', () => {

@@ -155,7 +155,9 @@ export class ServerGame {
 
   /** A line from a player of this game. Returns false when the line is not a game command. */
   handle(from: GamePeer, line: string): boolean {
-    if (this.over || this.frozen) return true;
+    if (this.over) return true;
+    // A frozen game no longer advances, but the other player's keep-alives are still answered.
+    if (this.frozen) return line !== '';
     const side = this.sideOf(from);
     if (!this.started) {
       if (line === 'AGREE' || line.startsWith('AGREE ')) {
