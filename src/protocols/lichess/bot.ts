@@ -33,8 +33,10 @@ import { isIncomingEvent } from './types.js';
 
 /** Timings, production defaults in comments; tests shrink them. */
 export interface BotTimings {
-  /** Reconnect a silent stream (config `streamSilenceMs`). */
+  /** Reconnect a silent event stream (config `streamSilenceMs`). */
   readonly silenceMs: number;
+  /** Reconnect a silent game stream (config `gameStreamSilenceMs`). */
+  readonly gameSilenceMs: number;
   /** Event-stream reconnect backoff (1 s doubling to 60 s). */
   readonly reconnectMinMs: number;
   readonly reconnectMaxMs: number;
@@ -137,6 +139,7 @@ export class LichessBot implements GameServer {
     this.log = opts.log ?? childLogger('lichess');
     this.timings = {
       silenceMs: opts.config.streamSilenceMs,
+      gameSilenceMs: opts.config.gameStreamSilenceMs,
       reconnectMinMs: 1000,
       reconnectMaxMs: 60_000,
       gameReconnectMaxMs: 5000,
@@ -513,7 +516,7 @@ export class LichessBot implements GameServer {
       engineName: this.opts.dispatcher.engineName('chess'),
       recordsDir: this.opts.recordsDir !== undefined ? join(this.opts.recordsDir, 'lichess') : undefined,
       timings: {
-        silenceMs: this.timings.silenceMs,
+        silenceMs: this.timings.gameSilenceMs,
         reconnectMinMs: Math.min(this.timings.reconnectMinMs, 500),
         reconnectMaxMs: this.timings.gameReconnectMaxMs,
         claimMarginMs: this.timings.claimMarginMs,

@@ -40,7 +40,7 @@ import { isGameOver, isGameStreamEvent } from './types.js';
 
 /** Timings that tests shrink; production values in the comments. */
 export interface GameTimings {
-  /** Reconnect a silent game stream (config `streamSilenceMs`, 20 s). */
+  /** Reconnect a silent game stream (config `gameStreamSilenceMs`, 10 s). */
   readonly silenceMs: number;
   readonly reconnectMinMs: number;
   readonly reconnectMaxMs: number;
