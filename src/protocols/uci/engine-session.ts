@@ -360,6 +360,11 @@ export class EngineSession {
       return;
     }
     this.position = parsed.value;
+    const refused = parsed.value.refused;
+    if (refused !== undefined) {
+      this.log.warn(`position: ${refused.message}`);
+      this.error(`${refused.message}; the moves before it are played, the rest ignored`);
+    }
   }
 
   private go(tokens: readonly string[]): void {

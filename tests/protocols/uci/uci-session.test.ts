@@ -112,6 +112,27 @@ describe('UCI handshake and options', () => {
   });
 });
 
+describe('UCI illegal moves', () => {
+  it('plays the moves up to an illegal one, as Stockfish does, and says which move was refused', async () => {
+    const h = harness(uciDialect);
+    h.send('position startpos moves e2e4 e7e5');
+    h.send('position startpos moves e2e5');
+    expect(h.lines).toEqual(['info string error: move 1 (e2e5): ' + h.lines[0]!.split('(e2e5): ')[1]]);
+    expect(h.lines[0]).toMatch(/; the moves before it are played, the rest ignored$/);
+    // The start position, white to move: not the previous game, where black was to move.
+    expect(h.session.currentPosition().moves).toEqual([]);
+    h.lines.length = 0;
+    h.send('position startpos moves e2e4 e7e5 e1e3 g1f3', 'position startpos moves e2e4 zz');
+    expect(h.lines[0]).toContain('move 3 (e1e3)');
+    expect(h.lines[1]).toContain('move 2 (zz)');
+    expect(h.session.currentPosition().moves).toEqual(['e2e4']);
+    h.lines.length = 0;
+    h.send('go depth 1');
+    await h.waitLine(bestmove);
+    expect(h.player().requests[0]?.moves).toEqual(['e2e4']);
+  });
+});
+
 describe('UCI positions', () => {
   it('keeps the previous position after a malformed or illegal one', async () => {
     const h = harness(uciDialect);
@@ -120,15 +141,12 @@ describe('UCI positions', () => {
     expect(before.moves).toEqual(['e2e4', 'e7e5']);
     h.send(
       'position fen not-a-fen',
-      'position startpos moves e2e4 e7e5 e1e3',
-      'position startpos moves e2e4 zz',
       'position',
       'position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1',
       'position fen 8/8/8/8/8/8/8/8 w - - 0 1',
     );
-    expect(h.lines.length).toBe(6);
+    expect(h.lines.length).toBe(4);
     for (const l of h.lines) expect(l).toMatch(/^info string error: .*; the previous position is kept$/);
-    expect(h.lines[1]).toContain('move 3 (e1e3)');
     expect(h.session.currentPosition()).toBe(before);
     h.send('go depth 1');
     await h.waitLine(bestmove);
@@ -148,9 +166,13 @@ describe('UCI positions', () => {
     // Not a continuation: replayed from the start.
     h.send('position startpos moves d2d4');
     expect(h.session.currentPosition().game.plies()).toBe(1);
+    const d4 = h.session.currentPosition();
     h.send('position startpos moves d2d4 d7d5 e1e8');
     expect(h.lines.at(-1)).toContain('move 3 (e1e8)');
-    expect(h.session.currentPosition().moves).toEqual(['d2d4']);
+    // Continued up to the illegal move, on a clone: the previous position is untouched.
+    expect(h.session.currentPosition().moves).toEqual(['d2d4', 'd7d5']);
+    expect(h.session.currentPosition().game.plies()).toBe(2);
+    expect(d4.game.plies()).toBe(1);
   });
 
   it('normalises FENs and castling, in standard chess and Chess960', async () => {
