@@ -133,6 +133,20 @@ describe('UCI illegal moves', () => {
   });
 });
 
+describe('UCI root without a move', () => {
+  it('a mated root says score mate 0 before bestmove 0000; a stalemate says score cp 0', async () => {
+    const h = harness(uciDialect);
+    // Fool's mate: white is mated.
+    h.send('position startpos moves f2f3 e7e5 g2g4 d8h4', 'go depth 3');
+    await h.waitLine(bestmove);
+    expect(h.lines.slice(-2)).toEqual(['info depth 0 score mate 0', 'bestmove 0000']);
+    h.lines.length = 0;
+    h.send('position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', 'go depth 3');
+    await h.waitLine(bestmove);
+    expect(h.lines.slice(-2)).toEqual(['info depth 0 score cp 0', 'bestmove 0000']);
+  });
+});
+
 describe('UCI positions', () => {
   it('keeps the previous position after a malformed or illegal one', async () => {
     const h = harness(uciDialect);
