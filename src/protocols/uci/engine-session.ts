@@ -507,7 +507,13 @@ export class EngineSession {
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
       mctsDrawScore: s.drawScore,
     };
-    const made = this.opts.makePlayer(config, this.dialect.game);
+    let made = this.opts.makePlayer(config, this.dialect.game);
+    if (made.isErr && made.error.code === 'ERR_MODEL' && config.search !== 'alphabeta') {
+      // No usable model for MCTS: search with alpha-beta rather than answer with an unsearched move.
+      this.write(infoString(`${made.error.message}; searching with alpha-beta instead of ${config.search}`));
+      this.log.warn(`${made.error.message}; falling back to alpha-beta`);
+      made = this.opts.makePlayer({ ...config, search: 'alphabeta' }, this.dialect.game);
+    }
     if (made.isErr) return Result.err(made.error);
     const player: TunablePlayer = made.value;
     if (this.quitting) {

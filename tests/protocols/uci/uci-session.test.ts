@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { checkmateLine } from '../../../src/protocols/uci/engine-session.js';
 import { infoLine, mateMoves } from '../../../src/protocols/uci/info-line.js';
 import { uciDialect } from '../../../src/protocols/uci/uci-dialect.js';
-import { harness, settle } from './mock-player.js';
+import { KishiError, Result } from '../../../src/core/result.js';
+import { harness, MockPlayer, settle } from './mock-player.js';
 
 const bestmove = (l: string): boolean => l.startsWith('bestmove');
 
@@ -144,6 +145,28 @@ describe('UCI root without a move', () => {
     h.send('position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', 'go depth 3');
     await h.waitLine(bestmove);
     expect(h.lines.slice(-2)).toEqual(['info depth 0 score cp 0', 'bestmove 0000']);
+  });
+});
+
+describe('Search mcts without a model', () => {
+  it('searches with alpha-beta and says so, never answers with an unsearched move', async () => {
+    const made: string[] = [];
+    let mock: MockPlayer | undefined;
+    const h = harness(uciDialect, {}, {}, (config) => {
+      made.push(config.search);
+      if (config.search !== 'alphabeta') return Result.err(new KishiError('ERR_MODEL', 'model /nope.onnx: cannot read'));
+      mock = new MockPlayer(config, {});
+      return Result.ok(mock);
+    });
+    h.send('setoption name Search value mcts', 'isready');
+    await h.waitLine((l) => l === 'readyok');
+    expect(h.lines[0]).toBe('info string model /nope.onnx: cannot read; searching with alpha-beta instead of mcts');
+    h.send('position startpos', 'go depth 2');
+    await h.waitLine(bestmove);
+    expect(made).toEqual(['mcts', 'alphabeta']);
+    // The alpha-beta Player searched this move.
+    expect(mock?.requests).toHaveLength(1);
+    expect(h.lines.some((l) => l.startsWith('info string error'))).toBe(false);
   });
 });
 
