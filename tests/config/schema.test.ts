@@ -28,6 +28,25 @@ describe('config schema', () => {
     expect(validateConfig(data).isOk).toBe(true);
   });
 
+  it('config/kishi.yaml shows the real defaults, or says (default: X) where it sets another value', () => {
+    const doc = parseDocument(readFileSync('config/kishi.yaml', 'utf8'));
+    const defaults = parseConfig('').unwrap() as unknown as Record<string, unknown>;
+    const lines = readFileSync('config/kishi.yaml', 'utf8').split('\n');
+    const differ: string[] = [];
+    const get = (o: unknown, path: string[]): unknown => path.reduce<unknown>((a, k) => (a as Record<string, unknown> | undefined)?.[k], o);
+    for (const path of dataPaths(doc.toJS()).map((p) => p.split('.'))) {
+      const shown = get(doc.toJS(), path);
+      const real = get(defaults, path);
+      if (JSON.stringify(shown) === JSON.stringify(real)) continue;
+      // The line of this key must say what the default really is.
+      const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
+      const lineNo = node?.range ? readFileSync('config/kishi.yaml', 'utf8').slice(0, node.range[0]).split('\n').length - 1 : -1;
+      const said = /\(default: ([^)]*)\)/.exec(lines[lineNo] ?? '')?.[1];
+      if (said !== JSON.stringify(real) && said !== String(real)) differ.push(`${path.join('.')}: shown ${JSON.stringify(shown)}, default ${JSON.stringify(real)}`);
+    }
+    expect(differ).toEqual([]);
+  });
+
   it('fills in every default from an empty file', () => {
     const c = parseConfig('').unwrap();
     expect(c.engine.hashMb).toBe(64);
