@@ -13,6 +13,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig, validateConfig } from '../config/load.js';
+import { checkLogDir } from '../config/log-dir.js';
 import type { KishiConfig } from '../config/schema.js';
 import { SECRET_ENV } from '../config/schema.js';
 import { configureLogging, childLogger } from '../log/logger.js';
@@ -93,6 +94,11 @@ export function register(program: Command): void {
       }
       const secret = process.env[SECRET_ENV.csaPassword]?.trim();
       registerSecret(secret);
+      const logDir = checkLogDir(config.log.dir);
+      if (logDir.isErr) {
+        console.error(`kishi csa: ${logDir.error.message}`);
+        process.exit(2);
+      }
       configureLogging({ level: config.log.level, dir: config.log.dir });
       const log = childLogger('cli/csa');
 

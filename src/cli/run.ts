@@ -20,6 +20,7 @@ import type { Command } from 'commander';
 import { Result } from '../core/result.js';
 import { KishiError } from '../core/result.js';
 import { loadConfig, readSecrets } from '../config/load.js';
+import { checkLogDir } from '../config/log-dir.js';
 import type { Secrets } from '../config/load.js';
 import type { GameServer } from '../bot/server.js';
 import type { KishiConfig } from '../config/schema.js';
@@ -201,6 +202,11 @@ export function register(program: Command): void {
       }
       registerSecret(secrets.value.lichessToken);
       registerSecret(secrets.value.csaPassword);
+      const logDir = checkLogDir(config.value.log.dir);
+      if (logDir.isErr) {
+        console.error(`kishi run: ${logDir.error.message}`);
+        process.exit(2);
+      }
       configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
       // The dispatcher creates a first Player per game before any server starts: a missing engine
       // (weights file, model) fails here with one line, never with a stand-in mover.
