@@ -67,6 +67,48 @@ describe('config schema', () => {
     expect(csaLogin(parseConfig('csa:\n  gameName: mygame-600-10-B\n').unwrap().csa, 'trip').isOk).toBe(true);
   });
 
+  it('maps lichess-bot key names to Kishi keys, and suggests the nearest key for a typo', () => {
+    const r = parseConfig(
+      [
+        'lichess:',
+        '  abort_time: 20',
+        '  move_overhead: 2000',
+        '  quit_after_all_games_finish: true',
+        '  engine: {protocol: uci}',
+        '  challenge: {concurrency: 2, max_increment: 20, time_controls: [blitz]}',
+        '  correspondence: {move_time: 60}',
+        '  matchmaking: {allow_matchmaking: true}',
+        'engine:',
+        '  hashMB: 32',
+        '  dir: ./engines',
+        'csa:',
+        '  prot: 4081',
+        '  nonsense: 1',
+      ].join('\n'),
+    );
+    const issues = r.isErr ? r.error.issues.map((i) => `${i.path}: ${i.message}`) : [];
+    expect(issues).toEqual([
+      'engine.hashMB: unknown key; did you mean engine.hashMb?',
+      'engine.dir: unknown key; did you mean engine.search (Kishi plays with its built-in engine)?',
+      'lichess.abort_time: unknown key; did you mean lichess.abortTimeS?',
+      'lichess.move_overhead: unknown key; did you mean engine.moveOverheadMs?',
+      'lichess.quit_after_all_games_finish: unknown key; did you mean lichess.onShutdown: finish (on Ctrl-C, finish the games in progress, then quit)?',
+      'lichess.engine: unknown key; did you mean the top-level engine section (engine.search, engine.ponder, engine.moveOverheadMs)?',
+      'lichess.challenge.concurrency: unknown key; did you mean lichess.concurrency?',
+      'lichess.challenge.max_increment: unknown key; did you mean lichess.challenge.maxIncrementS?',
+      'lichess.challenge.time_controls: unknown key; did you mean lichess.challenge.speeds?',
+      'lichess.correspondence.move_time: unknown key; did you mean lichess.correspondence.moveTimeMs?',
+      'lichess.matchmaking.allow_matchmaking: unknown key; did you mean lichess.matchmaking.enabled?',
+      'csa.prot: unknown key; did you mean csa.port?',
+      'csa.nonsense: unknown key',
+    ]);
+  });
+
+  it('a value of the wrong type is one error, not one per range check', () => {
+    const r = parseConfig('csa:\n  port: abc\n');
+    expect(r.isErr && r.error.issues).toEqual([{ path: 'csa.port', message: 'must be integer' }]);
+  });
+
   it('reports every error at once, each with its key path', () => {
     const r = parseConfig(
       ['engine:', '  hashMb: -5', '  search: magic', 'lichess:', '  concurrency: "two"', '  colour: white', 'bogus: 1'].join('\n'),
