@@ -208,7 +208,13 @@ export class LichessBot implements GameServer {
    * The error message is one line a user can act on.
    */
   async checkAccount(): Promise<Result<Account, KishiError>> {
-    const test = await this.client.request<TokenTestResponse>('tokenTest', { text: this.opts.token });
+    this.log.info(`connecting to ${this.config.url}...`);
+    // Every retry is shown: without the network the first answer may be a minute away.
+    const onRetry = (failure: string, delayMs: number, givesUpInMs: number): void => {
+      this.log.warn(`${failure}; retrying in ${(delayMs / 1000).toFixed(1)} s (giving up in ${Math.round(givesUpInMs / 1000)} s)`);
+    };
+    const stillWanted = (): boolean => !this.stopping;
+    const test = await this.client.request<TokenTestResponse>('tokenTest', { text: this.opts.token, onRetry, stillWanted });
     if (test.isErr) return Result.err(new KishiError('ERR_LICHESS_TOKEN', `cannot check LICHESS_TOKEN: ${test.error.message}`));
     const info = test.value.data[this.opts.token];
     if (info === null || info === undefined) {
@@ -220,7 +226,7 @@ export class LichessBot implements GameServer {
         new KishiError('ERR_LICHESS_SCOPE', `LICHESS_TOKEN lacks the bot:play scope (it has: ${info.scopes || 'none'}); create a token with "Play games with the bot API"`),
       );
     }
-    const account = await this.client.request<Account>('account');
+    const account = await this.client.request<Account>('account', { onRetry, stillWanted });
     if (account.isErr) return Result.err(new KishiError('ERR_LICHESS_ACCOUNT', `cannot read the lichess account: ${account.error.message}`));
     const acc = account.value.data;
     this.client.setUser(acc.username);
