@@ -20,6 +20,7 @@ import type { Command } from 'commander';
 import { Result } from '../core/result.js';
 import { KishiError } from '../core/result.js';
 import { loadConfig, readSecrets } from '../config/load.js';
+import { defaultConfigPath } from '../config/default-path.js';
 import { checkLogDir } from '../config/log-dir.js';
 import type { Secrets } from '../config/load.js';
 import type { GameServer } from '../bot/server.js';
@@ -188,9 +189,9 @@ export function register(program: Command): void {
   program
     .command('run')
     .description('play on the servers enabled in the config (lichess, floodgate)')
-    .option('-c, --config <file>', 'config file (YAML)', 'config/kishi.yaml')
-    .action(async (opts: { config: string }) => {
-      const config = loadConfig(opts.config);
+    .option('-c, --config <file>', 'config file (YAML) (default: config/kishi.yaml here, else the one shipped with kishi)')
+    .action(async (opts: { config?: string }) => {
+      const config = loadConfig(opts.config ?? defaultConfigPath());
       if (config.isErr) {
         console.error(config.error.message);
         process.exit(2);

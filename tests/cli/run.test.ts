@@ -29,3 +29,29 @@ describe('an unwritable log.dir', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('new-user paths', () => {
+  it('kishi log-records with a missing --logs directory: one line and exit 2', () => {
+    const r = kishi(['log-records', '--game', 'chess', '--logs', '/nonexistent-logs', '--out', join(tmpdir(), 'kishi-lr-out')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe('kishi log-records: --logs /nonexistent-logs: no such directory');
+  });
+
+  it('kishi --help names the learners there are, with examples', () => {
+    const r = kishi(['--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toContain('to come');
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('npx kishi run');
+  });
+
+  it('kishi run from another directory finds the shipped config (the missing token is then the first problem)', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'kishi-cwd-'));
+    const env = { ...process.env };
+    delete env['LICHESS_TOKEN'];
+    const r = spawnSync(process.execPath, [join(process.cwd(), 'bin/kishi.js'), 'run'], { encoding: 'utf8', cwd: elsewhere, env, timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toContain('file not found');
+    expect(r.stderr).toContain('LICHESS_TOKEN');
+  });
+});
