@@ -30,7 +30,8 @@ describe('plot data', () => {
     expect(p).toEqual({ x: 1000, series: 'vs sf-0', y: e.elo, low: e.eloLow, high: e.eloHigh, clipped: false, games: 20 });
     const perfect = match(4, 0, 0, [0, 0, 0, 0, 2]);
     const q = matchPoint((perfect as Extract<ResultFile, { kind: 'kishi-match' }>).data, 1, 800);
-    expect([q.y, q.low, q.high, q.clipped]).toEqual([800, 800, 800, true]);
+    // Two identical pairs show no spread: the interval is unknown, clipped to the plot's range.
+    expect([q.y, q.low, q.high, q.clipped]).toEqual([800, -800, 800, true]);
   });
 
   it('suite points carry a Wilson interval', () => {
