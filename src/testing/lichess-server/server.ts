@@ -1124,6 +1124,10 @@ export class LichessTestServer {
       if (c === undefined || c.json.status !== 'created') return notFound('Challenge not found');
       if (action === 'accept') {
         if (!c.incoming) return notFound('Challenge not found');
+        // lila checks the bot-vs-bot cap on accepting as on challenging (BotLimit.scala).
+        if (this.opts.botDailyCapReached && c.json.challenger.title === 'BOT') {
+          return send(429, { error: 'You played 100 games against other bots today, please wait.', ratelimit: { key: 'bot.vsBot.day', seconds: 86398 } }, undefined);
+        }
         clearTimeout(c.expiry);
         c.json = { ...c.json, status: 'accepted' };
         ok();

@@ -103,6 +103,17 @@ describe('fake lichess server, as lichess answers any client', () => {
     expect(one.nowPlaying).toHaveLength(1);
   });
 
+  it('checks the bot-vs-bot daily cap on accepting a challenge, as on creating one', async () => {
+    server = new LichessTestServer({ bot: { username: 'KishiBot', token: TOKEN }, keepAliveMs: 100, botDailyCapReached: true });
+    await server.start();
+    const fromBot = server.challenge({ from: 'OtherBot', title: 'BOT' });
+    const r = await fetch(`${server.url}/api/challenge/${fromBot}/accept`, { method: 'POST', headers: auth });
+    expect(r.status).toBe(429);
+    expect(((await r.json()) as { ratelimit: { key: string } }).ratelimit.key).toBe('bot.vsBot.day');
+    const fromHuman = server.challenge({ from: 'Human' });
+    expect((await fetch(`${server.url}/api/challenge/${fromHuman}/accept`, { method: 'POST', headers: auth })).status).toBe(200);
+  });
+
   it('keeps idle HTTP connections as long as lichess does (75 s), not 1 s', async () => {
     const s = await serve();
     expect((s as unknown as { server: { keepAliveTimeout: number } }).server.keepAliveTimeout).toBe(75_000);
