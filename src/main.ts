@@ -26,6 +26,19 @@ export function buildProgram(): Command {
       // Help and version are not errors; usage errors exit 2 like a bad config does.
       process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2);
     });
+  program.addHelpText(
+    'after',
+    [
+      '',
+      'Examples:',
+      '  LICHESS_TOKEN=lip_... npx kishi run              play on the servers enabled in config/kishi.yaml',
+      '  CSA_PASSWORD=trip npx kishi csa --games 1        one game on floodgate with the built-in engine',
+      '  npx kishi uci                                    a UCI engine for a chess GUI (npx kishi usi for shogi)',
+      '  npx kishi match -g shogi -e cmd=kishi -e cmd=/usr/games/fairy-stockfish -n 20 --tc 10+0.1',
+      '  npx kishi perft --sfen startpos --depth 4        shogi move-generation counts',
+      '(after `npm link`, plain `kishi` works from any directory)',
+    ].join('\n'),
+  );
   for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerPlot]) register(program);
   return program;
 }

@@ -13,6 +13,8 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig, validateConfig } from '../config/load.js';
+import { defaultConfigPath } from '../config/default-path.js';
+import { checkLogDir } from '../config/log-dir.js';
 import type { KishiConfig } from '../config/schema.js';
 import { SECRET_ENV } from '../config/schema.js';
 import { configureLogging, childLogger } from '../log/logger.js';
@@ -24,7 +26,7 @@ import { csaLogin } from '../protocols/csa/login.js';
 import { x1Query } from '../protocols/csa/x1.js';
 
 interface CsaCliOptions {
-  readonly config: string;
+  readonly config?: string;
   readonly engine?: string;
   readonly host?: string;
   readonly port?: string;
@@ -38,13 +40,13 @@ interface CsaCliOptions {
   readonly query?: string[];
 }
 
-const DEFAULT_CONFIG = 'config/kishi.yaml';
 
 /** The config with the command-line overrides applied, validated like the file itself. */
 export function csaCliConfig(opts: CsaCliOptions): { config?: KishiConfig; error?: string } {
   let base: unknown = {};
-  if (existsSync(opts.config) || opts.config !== DEFAULT_CONFIG) {
-    const loaded = loadConfig(opts.config);
+  const file = opts.config ?? defaultConfigPath();
+  if (opts.config !== undefined || existsSync(file)) {
+    const loaded = loadConfig(file);
     if (loaded.isErr) return { error: loaded.error.message };
     base = loaded.value;
   }
@@ -73,7 +75,7 @@ export function register(program: Command): void {
   program
     .command('csa')
     .description('play shogi on a CSA server (floodgate) with the built-in engine or an external USI engine')
-    .option('-c, --config <file>', 'config file (YAML); the defaults apply when the default file is missing', DEFAULT_CONFIG)
+    .option('-c, --config <file>', 'config file (YAML) (default: config/kishi.yaml here, else the one shipped with kishi; the defaults when neither exists)')
     .option('--engine <spec>', 'usi:<command>: play with an external USI engine, e.g. usi:/usr/games/fairy-stockfish')
     .option('--host <host>', 'server host (csa.host)')
     .option('--port <port>', 'server port (csa.port)')
@@ -93,6 +95,11 @@ export function register(program: Command): void {
       }
       const secret = process.env[SECRET_ENV.csaPassword]?.trim();
       registerSecret(secret);
+      const logDir = checkLogDir(config.log.dir);
+      if (logDir.isErr) {
+        console.error(`kishi csa: ${logDir.error.message}`);
+        process.exit(2);
+      }
       configureLogging({ level: config.log.level, dir: config.log.dir });
       const log = childLogger('cli/csa');
 

@@ -71,7 +71,7 @@ export function register(program: Command): void {
   program
     .command('perft')
     .description('count the leaf nodes of the legal-move tree to a fixed depth, with nodes per second')
-    .addOption(new Option('--game <game>', 'which game').choices(['chess', 'shogi']).default('chess'))
+    .addOption(new Option('-g, --game <game>', 'which game (default: shogi with --sfen, else chess)').choices(['chess', 'shogi']))
     .option('--fen <fen>', 'chess position (FEN or "startpos")')
     .option('--sfen <sfen>', 'shogi position (SFEN or "startpos")')
     .option('--chess960', 'Chess960 castling rules for the FEN', false)
@@ -86,8 +86,14 @@ export function register(program: Command): void {
         .choices(PERFT_IMPLS)
         .default('adapter'),
     )
-    .action((opts: { game: 'chess' | 'shogi'; fen?: string; sfen?: string; chess960: boolean; depth: number; divide: boolean; impl: PerftImpl }) => {
-      const text = (opts.game === 'chess' ? (opts.fen ?? opts.sfen) : (opts.sfen ?? opts.fen)) ?? 'startpos';
+    .action((o: { game?: 'chess' | 'shogi'; fen?: string; sfen?: string; chess960: boolean; depth: number; divide: boolean; impl: PerftImpl }) => {
+      // --sfen is a shogi position and --fen a chess one: the game follows unless --game says otherwise.
+      const opts = { ...o, game: o.game ?? (o.sfen !== undefined && o.fen === undefined ? 'shogi' : 'chess') };
+      if ((opts.game === 'chess' && o.sfen !== undefined) || (opts.game === 'shogi' && o.fen !== undefined)) {
+        console.error(`kishi perft: ${opts.game === 'chess' ? '--sfen is a shogi position: use --game shogi, or --fen' : '--fen is a chess position: use --game chess, or --sfen'}`);
+        process.exit(2);
+      }
+      const text = (opts.game === 'chess' ? opts.fen : opts.sfen) ?? 'startpos';
       const runner = opts.game === 'chess' ? chessRunner(text, opts.chess960, opts.impl) : shogiRunner(text, opts.impl);
       if (runner.isErr) {
         console.error(`kishi perft: ${runner.error.message}`);

@@ -50,7 +50,12 @@ export function buildChart(files: readonly { path: string; file: ResultFile }[],
     if (kinds.size === 1 && kinds.has('kishi-gauntlet') && files.length === 1) kind = 'ladder';
     else if (kinds.size === 1 && kinds.has('kishi-bench') && files.length === 1) kind = 'bench';
     else if (kinds.size === 1 && kinds.has('kishi-suite') && files.length === 1) kind = 'suite';
-    else kind = 'curve';
+    else if (kinds.size === 1 && kinds.has('kishi-match') && files.length === 1) {
+      // One match is one point: a "learning curve" of it means nothing.
+      return Result.err(
+        new KishiError('ERR_USAGE', `${files[0]!.path} is one match, one point: give the matches of several training steps to draw a learning curve (e.g. kishi plot step-*.json --x 'step-(\\d+)')`),
+      );
+    } else kind = 'curve';
   }
   const limit = Number(o.clip);
   const notes: string[] = [];
@@ -93,6 +98,7 @@ export function buildChart(files: readonly { path: string; file: ResultFile }[],
           zero = false;
         } else return usage(`${f.path} (${f.file.kind}) cannot be a point of a curve`);
       }
+      if (points.length === 0) return usage(`nothing to plot: ${files.map((f) => f.path).join(', ')} hold no points`);
       if (points.some((p) => p.clipped)) notes.push(`intervals beyond +-${limit} Elo are clipped (open triangles)`);
       const xTitle = o.xTitle ?? (files.some((f) => f.file.kind === 'kishi-curve') ? ((files.find((f) => f.file.kind === 'kishi-curve')!.file.data as { x?: string }).x ?? 'x') : o.x !== undefined ? 'x' : 'run');
       return Result.ok({ spec: curveSpec(points, { title: o.title ?? 'Learning curve', xTitle, yTitle, zeroRule: zero }), notes });

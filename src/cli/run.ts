@@ -20,6 +20,8 @@ import type { Command } from 'commander';
 import { Result } from '../core/result.js';
 import { KishiError } from '../core/result.js';
 import { loadConfig, readSecrets } from '../config/load.js';
+import { defaultConfigPath } from '../config/default-path.js';
+import { checkLogDir } from '../config/log-dir.js';
 import type { Secrets } from '../config/load.js';
 import type { GameServer } from '../bot/server.js';
 import type { KishiConfig } from '../config/schema.js';
@@ -187,9 +189,9 @@ export function register(program: Command): void {
   program
     .command('run')
     .description('play on the servers enabled in the config (lichess, floodgate)')
-    .option('-c, --config <file>', 'config file (YAML)', 'config/kishi.yaml')
-    .action(async (opts: { config: string }) => {
-      const config = loadConfig(opts.config);
+    .option('-c, --config <file>', 'config file (YAML) (default: config/kishi.yaml here, else the one shipped with kishi)')
+    .action(async (opts: { config?: string }) => {
+      const config = loadConfig(opts.config ?? defaultConfigPath());
       if (config.isErr) {
         console.error(config.error.message);
         process.exit(2);
@@ -201,6 +203,11 @@ export function register(program: Command): void {
       }
       registerSecret(secrets.value.lichessToken);
       registerSecret(secrets.value.csaPassword);
+      const logDir = checkLogDir(config.value.log.dir);
+      if (logDir.isErr) {
+        console.error(`kishi run: ${logDir.error.message}`);
+        process.exit(2);
+      }
       configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
       // The dispatcher creates a first Player per game before any server starts: a missing engine
       // (weights file, model) fails here with one line, never with a stand-in mover.

@@ -12,7 +12,7 @@
  *
  * Exit codes: 0 done, 1 the model, a worker or the output failed, 2 bad usage.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
@@ -208,6 +208,10 @@ export function register(program: Command): void {
     .addOption(new Option('--sides <sides>', 'whose moves become policy targets').choices([...ONLINE_SIDES]).default('both'))
     .option('--phase <name>', 'phase written into the chunk meta', 'online')
     .action((opts: { game: GameKind; logs: string; out: string; sides: OnlineSides; phase: string }) => {
+      if (!existsSync(opts.logs) || !statSync(opts.logs).isDirectory()) {
+        console.error(`kishi log-records: --logs ${opts.logs}: no such directory`);
+        process.exit(2);
+      }
       const r = convertGameLogs({ game: opts.game, logs: opts.logs, outDir: opts.out, sides: opts.sides, phase: opts.phase });
       if (r.isErr) {
         process.stderr.write(`kishi log-records: ${r.error.message}\n`);

@@ -22,9 +22,17 @@ import { formatTable } from '../match/stats/index.js';
 import type { SuiteExpectation, SuiteLimits, SuitePosition, SuiteSummary } from '../match/suite/suite-runner.js';
 import { loadSuite, runSuite } from '../match/suite/suite-runner.js';
 
+/** The game of suite files by extension: all `.sfen` is shogi, all `.epd` chess, anything else unknown. */
+export function suiteGame(files: readonly string[]): GameKind | undefined {
+  if (files.every((f) => f.toLowerCase().endsWith('.sfen'))) return 'shogi';
+  if (files.every((f) => f.toLowerCase().endsWith('.epd'))) return 'chess';
+  return undefined;
+}
+
 export interface SuiteCliOptions {
   engine: string;
-  game: GameKind;
+  /** Inferred from the files' extensions (.epd chess, .sfen shogi) when not given. */
+  game?: GameKind;
   nodes?: string;
   depth?: string;
   movetime?: string;
@@ -62,6 +70,8 @@ export async function suiteCommand(files: string[], o: SuiteCliOptions): Promise
     return code;
   };
   if (files.length === 0) return fail('give at least one EPD or SFEN file');
+  const game = o.game ?? suiteGame(files);
+  if (game === undefined) return fail('cannot tell the game from the file names (.epd is chess, .sfen shogi): give --game chess or --game shogi');
   const spec = parseEngineSpec(o.engine);
   if (spec.isErr) return fail(spec.error.message);
   const num = (t: string | undefined, what: string, integer: boolean): number | undefined | Error => {
@@ -90,7 +100,7 @@ export async function suiteCommand(files: string[], o: SuiteCliOptions): Promise
 
   const positions: SuitePosition[] = [];
   for (const f of files) {
-    const loaded = loadSuite(f, o.game, expectation);
+    const loaded = loadSuite(f, game, expectation);
     if (loaded.isErr) return fail(loaded.error.message);
     positions.push(...(limit !== undefined ? loaded.value.slice(0, limit as number) : loaded.value));
   }
@@ -99,7 +109,7 @@ export async function suiteCommand(files: string[], o: SuiteCliOptions): Promise
   try {
     const s = await runSuite({
       engine: spec.value,
-      game: o.game,
+      game,
       positions,
       files,
       limits,
@@ -135,7 +145,7 @@ export function register(program: Command): void {
     .description('run test positions (chess EPD with bm/am or STS points, shogi tsume SFEN) against an engine')
     .argument('<files...>', 'EPD files (chess) or SFEN files (shogi)')
     .requiredOption('-e, --engine <spec>', 'the engine: "cmd=PATH,option.NAME=V,..." or a bare command (see kishi match)')
-    .addOption(new Option('-g, --game <game>', 'game').choices([...GAME_KINDS]).default('chess'))
+    .addOption(new Option('-g, --game <game>', 'game (default: from the file extensions, .epd chess, .sfen shogi)').choices([...GAME_KINDS]))
     .option('--nodes <n>', 'nodes per position')
     .option('--depth <n>', 'depth per position')
     .option('--movetime <ms>', 'time per position, ms')

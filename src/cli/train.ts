@@ -16,6 +16,6 @@ import { register as registerAlphaZero } from './train-alphazero.js';
 export const TRAIN_SUBCOMMANDS: readonly ((train: Command) => void)[] = [registerTreestrap, registerRatings, registerTdLeaf, registerAlphaZero];
 
 export function register(program: Command): void {
-  const train = program.command('train').description('learn the evaluation weights (TreeStrap from self-play; more learners to come)');
+  const train = program.command('train').description('learn the evaluation: treestrap (self-play), tdleaf (game logs), alphazero (the MCTS net), ratings (learning curves of training runs)');
   for (const add of TRAIN_SUBCOMMANDS) add(train);
 }

@@ -8,8 +8,10 @@ import { Ajv } from 'ajv';
 import type { ErrorObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { Result } from '../core/result.js';
+import { keyHint } from './key-hints.js';
 import type { KishiConfig } from './schema.js';
 import { configSchema, SECRET_ENV } from './schema.js';
+import type { JsonSchema } from './sections/section.js';
 
 /** One problem with the config, at a key path such as `lichess.concurrency`. */
 export interface ConfigIssue {
@@ -33,6 +35,13 @@ const validateSchema = ajv.compile(configSchema as object);
 
 const SECRET_KEY = /(token|password|passwd|secret)$/i;
 
+/** The keys the schema knows at a dotted path ('' for the top level). */
+function knownKeys(base: string): string[] {
+  let node: JsonSchema | undefined = configSchema as JsonSchema;
+  for (const part of base === '' ? [] : base.split('.')) node = node?.properties?.[part];
+  return Object.keys(node?.properties ?? {});
+}
+
 const issueOf = (e: ErrorObject): ConfigIssue => {
   const base = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (e.keyword === 'additionalProperties') {
@@ -44,7 +53,8 @@ const issueOf = (e: ErrorObject): ConfigIssue => {
         message: `secrets are not read from the config file; set ${SECRET_ENV.lichessToken} or ${SECRET_ENV.csaPassword} in the environment`,
       };
     }
-    return { path, message: 'unknown key' };
+    const hint = keyHint(path, knownKeys(base));
+    return { path, message: hint === undefined ? 'unknown key' : `unknown key; did you mean ${hint}?` };
   }
   if (e.keyword === 'enum') {
     const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
@@ -62,7 +72,11 @@ export function validateConfig(data: unknown, file = '<config>'): Result<KishiCo
   if (validateSchema(copy)) return Result.ok(copy as unknown as KishiConfig);
   const seen = new Set<string>();
   const issues: ConfigIssue[] = [];
-  for (const e of validateSchema.errors ?? []) {
+  const errors = validateSchema.errors ?? [];
+  // A value of the wrong type also fails its range checks: report only that it has the wrong type.
+  const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  for (const e of errors) {
+    if (e.keyword !== 'type' && wrongType.has(e.instancePath)) continue;
     const issue = issueOf(e);
     const id = `${issue.path}\u0000${issue.message}`;
     if (!seen.has(id)) {

@@ -7,6 +7,8 @@ import type { MatchProgress, MatchSummary } from './match-runner.js';
 import type { TallySnapshot } from './match-tally.js';
 
 const fmt = (x: number, d = 2): string => (Number.isFinite(x) ? x.toFixed(d) : x > 0 ? 'inf' : x < 0 ? '-inf' : 'nan');
+/** A "+-": n/a when the interval is unknown (infinite), e.g. after one game or one pair. */
+const err = (x: number, d = 2): string => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const signed = (x: number, d = 2): string => (Number.isFinite(x) && x >= 0 ? `+${fmt(x, d)}` : fmt(x, d));
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
@@ -25,10 +27,10 @@ export function formatProgressLine(s: TallySnapshot, progress: MatchProgress, sp
     `[${progress.gamesDone}/${progress.gamesPlanned}]`,
     `+${s.wdl.wins} =${s.wdl.draws} -${s.wdl.losses}`,
     `(${pct(t.score)})`,
-    `Elo ${signed(t.elo, 1)} +- ${fmt(t.eloError, 1)}`,
+    `Elo ${signed(t.elo, 1)} +- ${err(t.eloError, 1)}`,
   ];
   const pairs = s.pentanomial.reduce((a, b) => a + b, 0);
-  if (pairs > 0) parts.push(`ptnml ${signed(s.pentanomialEstimate.elo, 1)} +- ${fmt(s.pentanomialEstimate.eloError, 1)}`);
+  if (pairs > 0) parts.push(`ptnml ${signed(s.pentanomialEstimate.elo, 1)} +- ${err(s.pentanomialEstimate.eloError, 1)}`);
   if (sprt !== undefined) parts.push(`LLR ${fmt(sprt.llr)} [${fmt(sprt.lower)}, ${fmt(sprt.upper)}]`);
   parts.push(formatDuration(progress.elapsedMs) + (progress.remainingMs !== undefined ? `, ~${formatDuration(progress.remainingMs)} left` : ''));
   return parts.join(' ');
@@ -48,7 +50,7 @@ export function formatMatchReport(m: MatchSummary): string {
   const lines = [
     `Results of ${a?.name} vs ${b?.name} (${m.game}${m.variant !== 'standard' ? ` ${m.variant}` : ''}; ${a?.timeControl}${a?.timeControl !== b?.timeControl ? ` vs ${b?.timeControl}` : ''}):`,
     `Games: ${r.games}, Wins: ${r.wdl.wins}, Losses: ${r.wdl.losses}, Draws: ${r.wdl.draws}, Points: ${r.points} (${pct(t.score)})`,
-    `Elo (games):  ${signed(t.elo)} +/- ${fmt(t.eloError)} [${fmt(t.eloLow)}, ${fmt(t.eloHigh)}], nElo ${signed(t.nElo)} +/- ${fmt(t.nEloError)}`,
+    `Elo (games):  ${signed(t.elo)} +/- ${err(t.eloError)} [${fmt(t.eloLow)}, ${fmt(t.eloHigh)}], nElo ${signed(t.nElo)} +/- ${err(t.nEloError)}`,
   ];
   const pairs = r.pentanomial.reduce((x, y) => x + y, 0);
   if (pairs > 0) {

@@ -49,7 +49,9 @@ describe('kishi csa options', () => {
     expect(c.error).toBeUndefined();
     expect(c.config!.csa).toMatchObject({ enabled: true, host: 'localhost', port: 4082, user: 'bot', gameName: 'floodgate-600-10F', maxGames: 3, x1: true, comments: false, engine: 'usi:/x/y' });
     expect(c.config!.records.dir).toBe(join(dir, 'records'));
-    const bad = csaCliConfig({ ...base, config: configFile(dir), game: 'floodgate-300-10F-B', margin: '500', engine: 'gnushogi' });
+    // A -B/-W colour suffix is a valid name (direct games; floodgate refuses it at the login check).
+    expect(csaCliConfig({ ...base, config: configFile(dir), game: 'mygame-600-10-W' }).config?.csa.gameName).toBe('mygame-600-10-W');
+    const bad = csaCliConfig({ ...base, config: configFile(dir), game: 'floodgate-300-10X', margin: '500', engine: 'gnushogi' });
     expect(bad.error).toContain('csa.gameName');
     expect(bad.error).toContain('csa.marginMs');
     expect(bad.error).toContain('csa.engine');

@@ -47,7 +47,7 @@ describe('kishi match (CLI)', () => {
     expect(r.out).toContain('Ptnml(0-2): [0, 0, 0, 0, 1]');
     expect(r.out).toContain('Forfeits by bad: illegal-move 2');
     expect(r.err).toContain('game 1: bad played an illegal move "a1a1"');
-    expect(r.err).toContain('[2/2] +2 =0 -0 (100.0%) Elo inf +- inf ptnml inf +- inf');
+    expect(r.err).toContain('[2/2] +2 =0 -0 (100.0%) Elo inf +- n/a ptnml inf +- n/a');
     for (const f of ['summary.json', 'games.pgn', 'games/0001.pgn', 'games/0002.pgn', 'logs/0001-bad.log']) expect(existsSync(join(out, f))).toBe(true);
   });
 

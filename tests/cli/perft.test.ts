@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { suiteGame } from '../../src/cli/suite.js';
 import { describe, expect, it } from 'vitest';
 
 // Runs the compiled CLI (npm test builds dist/ first, in `pretest`).
@@ -40,6 +41,17 @@ describe('kishi perft', () => {
     expect(d.stderr).toContain('--depth must be an integer');
   });
 
+  it('infers shogi from --sfen, and refuses a position of the other game', () => {
+    const sfen = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+    const r = kishi('perft', '--sfen', sfen, '--depth', '2');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^nodes 900$/m);
+    const wrong = kishi('perft', '--game', 'chess', '--sfen', sfen, '--depth', '1');
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr.trim()).toBe('kishi perft: --sfen is a shogi position: use --game shogi, or --fen');
+    expect(kishi('perft', '--fen', 'startpos', '--depth', '2').stdout).toMatch(/^nodes 400$/m);
+  });
+
   it('has --help', () => {
     const r = kishi('perft', '--help');
     expect(r.status).toBe(0);
@@ -61,5 +73,16 @@ describe('kishi run', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('/nonexistent.yaml');
     expect(r.stderr).toContain('file not found');
+  });
+});
+
+describe('kishi suite', () => {
+  it('infers the game from the file extensions, or says --game is needed', () => {
+    expect(suiteGame(['a.sfen', 'b.SFEN'])).toBe('shogi');
+    expect(suiteGame(['wac.epd'])).toBe('chess');
+    expect(suiteGame(['a.sfen', 'b.epd'])).toBeUndefined();
+    const r = kishi('suite', '-e', 'usi:/bin/false', '--nodes', '1', 'positions.txt');
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe('kishi suite: cannot tell the game from the file names (.epd is chess, .sfen shogi): give --game chess or --game shogi');
   });
 });

@@ -30,7 +30,8 @@ describe('plot data', () => {
     expect(p).toEqual({ x: 1000, series: 'vs sf-0', y: e.elo, low: e.eloLow, high: e.eloHigh, clipped: false, games: 20 });
     const perfect = match(4, 0, 0, [0, 0, 0, 0, 2]);
     const q = matchPoint((perfect as Extract<ResultFile, { kind: 'kishi-match' }>).data, 1, 800);
-    expect([q.y, q.low, q.high, q.clipped]).toEqual([800, 800, 800, true]);
+    // Two identical pairs show no spread: the interval is unknown, clipped to the plot's range.
+    expect([q.y, q.low, q.high, q.clipped]).toEqual([800, -800, 800, true]);
   });
 
   it('suite points carry a Wilson interval', () => {
@@ -71,6 +72,14 @@ describe('plot data', () => {
     expect(chart.notes).toEqual([]);
   });
 
+  it('one match is no learning curve, and an empty curve is nothing to plot: clear errors, no blank chart', () => {
+    const one = buildChart([{ path: 'summary.json', file: match(10, 4, 6, [0, 3, 4, 2, 1]) }], options);
+    expect(one.isErr && one.error.message).toMatch(/^summary\.json is one match, one point: give the matches of several training steps/);
+    const empty = parseResultFile('{"kind": "kishi-curve", "x": "steps", "points": []}', 'run/curve.json').unwrap();
+    const none = buildChart([{ path: 'run/curve.json', file: empty }], options);
+    expect(none.isErr && none.error.message).toBe('nothing to plot: run/curve.json hold no points');
+  });
+
   it('rejects files that are not Kishi results', () => {
     expect(parseResultFile('{"a":1}', 'f.json').isErr).toBe(true);
     expect(parseResultFile('nope', 'f.json').isErr).toBe(true);
@@ -79,7 +88,13 @@ describe('plot data', () => {
 
 describe.skipIf(!(await plotDepsAvailable()))('SVG rendering (vega installed)', () => {
   it('renders a curve to SVG', async () => {
-    const chart = buildChart([{ path: 's.json', file: match(10, 4, 6, [0, 3, 4, 2, 1]) }], options).unwrap();
+    const chart = buildChart(
+      [
+        { path: 's1.json', file: match(10, 4, 6, [0, 3, 4, 2, 1]) },
+        { path: 's2.json', file: match(10, 5, 5, [0, 2, 4, 3, 1]) },
+      ],
+      options,
+    ).unwrap();
     const svg = (await renderSvg(chart.spec)).unwrap();
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).toContain('Learning curve');

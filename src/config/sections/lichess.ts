@@ -171,6 +171,7 @@ export interface LichessConfig {
   readonly concurrency: number;
   readonly requestTimeoutMs: number;
   readonly streamSilenceMs: number;
+  readonly gameStreamSilenceMs: number;
   readonly abortTimeS: number;
   readonly firstMoveMs: number;
   readonly claimVictory: boolean;
@@ -211,7 +212,10 @@ export const lichessSection = section('Lichess through the Bot API. The token is
   url: text('server base URL', 'https://lichess.org'),
   concurrency: int('games played at once', 1, 1, 64),
   requestTimeoutMs: int('timeout of one API call, milliseconds', 10000, 100, 120000),
-  streamSilenceMs: int('reconnect a stream that sent no byte (not even a keep-alive) for this long, milliseconds', 20000, 1000, 600000),
+  streamSilenceMs: int('reconnect the event stream when it sent no byte (not even a keep-alive) for this long, milliseconds', 20000, 1000, 600000),
+  // Lichess sends a keep-alive every 7 s: 10 s is a keep-alive overdue by half an interval, within two
+  // intervals; on a game stream every silent second may be our clock running while the opponent's move is lost.
+  gameStreamSilenceMs: int('reconnect a game stream that sent no byte for this long (our clock may be running), milliseconds', 10000, 1000, 600000),
   abortTimeS: int('abort a game whose opponent makes no first move within this time, seconds', 30, 5, 3600),
   firstMoveMs: int('longest think for our first move (lichess aborts a game nobody starts), milliseconds', 5000, 100, 60000),
   claimVictory: bool('claim the win when the opponent has left and lichess allows it', true),

@@ -69,13 +69,44 @@ export interface EngineOptionSpec {
   readonly name: string;
   readonly type: string;
   readonly default?: string;
+  /** `spin` bounds and `combo` choices, when the engine gave them. */
+  readonly min?: number;
+  readonly max?: number;
+  readonly vars?: readonly string[];
 }
 
 /** Parses `option name <name with spaces> type <t> [default <d>] [min ..] [max ..] [var ..]*`. */
 export function parseOptionLine(line: string): EngineOptionSpec | undefined {
   const m = /^option\s+name\s+(.+?)\s+type\s+(\S+)(?:\s+default\s?(.*?))?(?:\s+(?:min|max|var)\s.*)?$/.exec(line.trim());
   if (!m) return undefined;
-  return { name: m[1]!, type: m[2]!, ...(m[3] !== undefined ? { default: m[3] } : {}) };
+  const rest = line.trim().slice(line.trim().indexOf(` type ${m[2]!}`) + ` type ${m[2]!}`.length);
+  const num = (key: string): number | undefined => {
+    const x = new RegExp(`\\s${key}\\s+(-?\\d+)`).exec(rest);
+    return x ? Number(x[1]) : undefined;
+  };
+  const min = num('min');
+  const max = num('max');
+  const vars = [...rest.matchAll(/\svar\s+(.+?)(?=\s+var\s|$)/g)].map((v) => v[1]!);
+  return {
+    name: m[1]!,
+    type: m[2]!,
+    ...(m[3] !== undefined ? { default: m[3] } : {}),
+    ...(min !== undefined ? { min } : {}),
+    ...(max !== undefined ? { max } : {}),
+    ...(vars.length > 0 ? { vars } : {}),
+  };
+}
+
+/** Why `value` does not fit the option (a spin needs an integer within its bounds...), or undefined when it does. */
+export function optionValueProblem(o: EngineOptionSpec, value: string): string | undefined {
+  if (o.type === 'spin') {
+    if (!/^-?\d+$/.test(value.trim())) return `expected an integer${o.min !== undefined && o.max !== undefined ? ` from ${o.min} to ${o.max}` : ''}`;
+    const n = Number(value);
+    if ((o.min !== undefined && n < o.min) || (o.max !== undefined && n > o.max)) return `expected an integer from ${o.min ?? '-inf'} to ${o.max ?? 'inf'}`;
+  }
+  if (o.type === 'check' && value !== 'true' && value !== 'false') return 'expected true or false';
+  if (o.type === 'combo' && o.vars !== undefined && !o.vars.some((v) => v.toLowerCase() === value.toLowerCase())) return `expected one of ${o.vars.join(', ')}`;
+  return undefined;
 }
 
 /** The `position` command. */
@@ -195,6 +226,11 @@ export class EngineClient implements MatchEngine {
       if (known === undefined) {
         this.opts.onWarning?.(`${this.name}: the engine has no option ${JSON.stringify(name)}; not set`);
         continue;
+      }
+      const problem = optionValueProblem(known, value);
+      if (problem !== undefined) {
+        // A value the engine would silently ignore (Stockfish drops `Hash=abc`) must not go unnoticed.
+        return Result.err(new EngineFailure('ERR_ENGINE_OPTION', `${this.name}: option ${known.name}=${value}: ${problem}`, []));
       }
       this.proc.send(known.type === 'button' ? `setoption name ${known.name}` : `setoption name ${known.name} value ${value}`);
     }

@@ -16,7 +16,9 @@
  * The pentanomial figures are the ones to trust for paired openings: game pairs are independent,
  * single games of a pair are not (they share an opening).
  *
- * Degenerate inputs never throw and never give NaN: no games gives score 1/2, Elo 0 with an
+ * Degenerate inputs never throw and never give NaN: samples that all scored the same (a single game or
+ * pair, or only draws) give the whole score range as the interval, so an infinite "+-" (printed n/a),
+ * never a zero-width one; no games gives score 1/2, Elo 0 with an
  * infinite interval and LOS 1/2; a perfect or zero score gives +/-Infinity Elo with an infinite
  * "+-"; score interval ends beyond [0, 1] are clamped, so their Elo is +/-Infinity.
  */
@@ -107,10 +109,13 @@ export function estimateFromFrequencies(counts: readonly number[], level = 0.95)
   let variance = 0;
   for (let i = 0; i <= last; i++) variance += (counts[i] / n) * (i / last - score) ** 2;
 
-  // Step 3: the score interval.
+  // Step 3: the score interval. Samples that all scored the same (one game, one pair, all draws) show
+  // no spread, and a zero variance would give an interval of zero width ("-191 [-191, -191]"): the
+  // interval is then unknown (the whole score range), not exact.
   const stderr = Math.sqrt(variance / n);
-  const scoreLow = clamp01(score - z * stderr);
-  const scoreHigh = clamp01(score + z * stderr);
+  const noSpread = variance === 0;
+  const scoreLow = noSpread ? 0 : clamp01(score - z * stderr);
+  const scoreHigh = noSpread ? 1 : clamp01(score + z * stderr);
 
   // Step 4: Elo from the score and from the interval ends.
   const elo = scoreToElo(score);
@@ -121,7 +126,7 @@ export function estimateFromFrequencies(counts: readonly number[], level = 0.95)
   // Step 5: normalised Elo; sigma per game is sqrt(gamesPerSample * var).
   const games = n * gamesPerSample;
   const nElo = scoreToNelo(score, Math.sqrt(gamesPerSample * variance));
-  const nEloError = (z * NELO_PER_T) / Math.sqrt(games);
+  const nEloError = noSpread ? Number.POSITIVE_INFINITY : (z * NELO_PER_T) / Math.sqrt(games);
 
   // Step 6: LOS.
   const d = score - 0.5;

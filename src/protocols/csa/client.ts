@@ -74,6 +74,8 @@ export interface CsaClientOptions {
   readonly closeWaitMs: number;
   readonly transcript?: Transcript;
   readonly log?: CsaLog;
+  /** These credentials logged in before in this process: a refusal is then most likely our own dropped session. */
+  readonly loggedInBefore?: boolean;
 }
 
 /** Defaults for a real server; tests shrink the times. */
@@ -289,9 +291,13 @@ export class CsaClient {
     }
     if (line === 'LOGIN:incorrect') {
       this.refused = true;
-      this.log.error(
-        `login refused for ${this.opts.user}: wrong password, or the name is already logged in with another password`,
-      );
+      if (this.opts.loggedInBefore === true) {
+        this.log.warn(`login refused for ${this.opts.user}: the server may still hold our previous connection`);
+      } else {
+        this.log.error(
+          `login refused for ${this.opts.user}: wrong password, or the name is already logged in with another password`,
+        );
+      }
       this.socket?.close();
       return;
     }
@@ -689,7 +695,9 @@ export class CsaClient {
       this.send(`%%GAME ${this.opts.gameName} *`);
       return;
     }
-    // CSA mode: the server closes the socket after a game; LOGOUT is harmless (it may race the close).
+    // CSA mode: the server closes the socket after a game; LOGOUT is harmless (it may race the close,
+    // and the reset it then meets is no error).
+    this.socket?.expectClose();
     this.send('LOGOUT');
     this.armCloseTimer();
   }

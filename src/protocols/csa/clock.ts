@@ -5,7 +5,9 @@
  *   `Time_Roundup:YES`), where `elapsed` runs from the moment the server sent the previous move (or START);
  * - after the move, `remaining = max(0, remaining + increment - t)`;
  * - the mover loses on time when `remaining - t + byoyomi + increment <= 0`, so a move must reach the
- *   server strictly before `remaining + byoyomi + increment` units have elapsed.
+ *   server strictly before `remaining + byoyomi + increment` units have elapsed;
+ * - both clocks start at `Total_Time` when the server sends START, also in a game whose Position block
+ *   already has moves with their times (a buoy game, `%%FORK`): shogi-server's `Game#start` resets them.
  *
  * `planBudget` turns that into a hard deadline for our search, kept back by a safety margin plus the
  * measured round trip (the server's clock starts before its message reaches us, and stops only when

@@ -80,13 +80,18 @@ export class CsaGame {
     this.position = position;
   }
 
-  /** Sets up the game from the summary, replaying the moves already played (and charging their times). */
+  /**
+   * Sets up the game from the summary, replaying the moves already played. Their `T` times go into the
+   * record and the game log but not onto the clocks: shogi-server sets both players' time back to
+   * `Total_Time` when it sends START (`Game#start` in its game.rb), so a floodgate buoy game or a `%%FORK`
+   * starts with full clocks however long the moves of its Position block took.
+   */
   static fromSummary(summary: GameSummary): Result<CsaGame, KishiError> {
     const pos = positionFromSfen(summary.startSfen);
     if (pos.isErr) return Result.err(pos.error);
     const game = new CsaGame(summary, pos.value);
     for (const m of summary.moves) {
-      const r = game.applyEcho(m.csa, m.time);
+      const r = game.apply(m.csa, m.time, undefined, false);
       if (r.isErr) return Result.err(r.error);
     }
     return Result.ok(game);
@@ -120,13 +125,17 @@ export class CsaGame {
    * we sent with it when it is ours.
    */
   applyEcho(csa: string, time: number | undefined, own?: OwnMoveNote): Result<string, KishiError> {
+    return this.apply(csa, time, own, true);
+  }
+
+  private apply(csa: string, time: number | undefined, own: OwnMoveNote | undefined, charge: boolean): Result<string, KishiError> {
     const mover = this.turn();
     const m = parseCsaMove(this.position, csa);
     if (m.isErr) return Result.err(m.error);
     const before = this.sfen();
     playMove(this.position, m.value);
     this.usiMoves.push(m.value.usi);
-    if (time !== undefined) this.clock.charge(mover, time);
+    if (time !== undefined && charge) this.clock.charge(mover, time);
     this.recordMoves.push({ csa, ...(time !== undefined ? { time } : {}), ...(own?.comment !== undefined ? { comment: own.comment } : {}) });
     this.log(mover, m.value.usi, csa, before, time, own?.result);
     return Result.ok(m.value.usi);

@@ -1,7 +1,11 @@
 /**
  * The CSA `GameServer`: plays game after game on a CSA server (floodgate), reconnecting and logging in
  * again after each game (the server closes the socket) and after errors, with exponential backoff.
- * A refused login is fatal (retrying a wrong password only gets the name noticed). Each game is written
+ * A refused login is fatal when these credentials never logged in in this process (retrying a wrong
+ * password only gets the name noticed). Once they have, `LOGIN:incorrect` after a dropped connection
+ * usually means the server still holds the old socket (shogi-server refuses a second login of a name
+ * that is in a game): the bot then retries with the same backoff, at most `refusedRetries` times in a
+ * row, and the password never appears in what it logs. Each game is written
  * as a .csa record and a JSON-lines game log (src/learning/records/game-log.ts, the same format as lichess
  * games), both under `records.dir/csa/`.
  *
@@ -82,8 +86,10 @@ export interface CsaBotOptions {
   readonly reconnectMaxMs: number;
   /** Wait before reconnecting after a finished game, ms. */
   readonly afterGameDelayMs: number;
-  /** Stop after this many games (0: no limit). */
+  /** Stop after this many games (0: no limit); a game lost to a dropped connection does not count. */
   readonly maxGames: number;
+  /** Refused logins in a row tolerated after a successful one in this process (the server may still hold our old socket). */
+  readonly refusedRetries?: number;
   readonly log?: CsaLog;
   /** Called after each finished game (records already written). */
   readonly onGameEnd?: (finished: FinishedGame, files: { readonly record?: string; readonly gameLog?: string }) => void;
@@ -107,7 +113,7 @@ export class CsaBot implements GameServer {
     this.log = opts.log ?? childLogger(`csa/${opts.name}`);
   }
 
-  /** Games finished (or lost to a dropped connection) so far. */
+  /** Games finished with a result so far (not those lost to a dropped connection). */
   get games(): number {
     return this.gamesPlayed;
   }
@@ -134,11 +140,14 @@ export class CsaBot implements GameServer {
 
   private async loop(): Promise<void> {
     let delay = this.opts.reconnectMs;
+    let loggedInBefore = false;
+    let refusedInARow = 0;
+    const maxRefused = this.opts.refusedRetries ?? DEFAULT_REFUSED_RETRIES;
     try {
       while (this.stopping === 'none' && (this.opts.maxGames === 0 || this.gamesPlayed < this.opts.maxGames)) {
         const lease = await this.players.acquire();
         const client = new CsaClient(
-          { ...this.opts.client, ...(this.opts.transcript ? { transcript: this.opts.transcript } : {}), log: this.log },
+          { ...this.opts.client, ...(this.opts.transcript ? { transcript: this.opts.transcript } : {}), log: this.log, loggedInBefore },
           lease.player,
           {
             onGameStart: (g) => this.openGameLog(g, lease.player.name),
@@ -153,19 +162,39 @@ export class CsaBot implements GameServer {
         const dead = (lease.player as Player & { alive?: boolean }).alive === false;
         await lease.release(end.playerFailed || dead);
         if (end.kind === 'refused') {
-          throw new KishiError(
-            'ERR_CSA_LOGIN',
-            `${this.name}: login refused for ${this.opts.client.user} (check CSA_PASSWORD, and that the name is not logged in elsewhere)`,
-          );
+          if (!loggedInBefore) {
+            throw new KishiError(
+              'ERR_CSA_LOGIN',
+              `${this.name}: login refused for ${this.opts.client.user} (check CSA_PASSWORD, and that the name is not logged in elsewhere)`,
+            );
+          }
+          refusedInARow++;
+          if (refusedInARow > maxRefused) {
+            throw new KishiError(
+              'ERR_CSA_LOGIN',
+              `${this.name}: login refused for ${this.opts.client.user} ${refusedInARow} times in a row after a dropped connection; giving up`,
+            );
+          }
+        } else if (end.loggedIn) {
+          loggedInBefore = true;
+          refusedInARow = 0;
         }
         if (this.stopping !== 'none') break;
+        if (end.kind === 'refused') {
+          this.log.warn(
+            `${this.name}: login refused for ${this.opts.client.user}, which logged in before: the server may still hold our dropped connection; ` +
+              `retry ${refusedInARow} of ${maxRefused} in ${seconds(delay)} s`,
+          );
+          await this.sleep(delay);
+          delay = Math.min(delay * 2, this.opts.reconnectMaxMs);
+          continue;
+        }
         if (end.games > 0 && !end.duringGame) {
           delay = this.opts.reconnectMs;
           this.log.debug(`session ended after a game (${end.message}); logging in again`);
           await this.sleep(this.opts.afterGameDelayMs);
         } else {
-          const wait = delay < 10_000 ? (delay / 1000).toFixed(1) : String(Math.round(delay / 1000));
-          this.log.warn(`${this.name}: session ended (${end.kind}: ${end.message}); reconnecting in ${wait} s`);
+          this.log.warn(`${this.name}: session ended (${end.kind}: ${end.message}); reconnecting in ${seconds(delay)} s`);
           await this.sleep(delay);
           delay = Math.min(delay * 2, this.opts.reconnectMaxMs);
         }
@@ -249,7 +278,8 @@ export class CsaBot implements GameServer {
   }
 
   private onGameEnd(f: FinishedGame): void {
-    this.gamesPlayed++;
+    // A game lost to a dropped connection is not one of the `maxGames` the user asked for.
+    if (f.result !== 'aborted') this.gamesPlayed++;
     const g = f.game;
     const s = g.summary;
     const files: { record?: string; gameLog?: string } = {};
@@ -263,7 +293,7 @@ export class CsaBot implements GameServer {
           endTime: f.endedAt,
           moves: g.recordMoves,
           ...(end !== undefined ? { end } : {}),
-          result: `${(f.reason ?? 'unknown').toLowerCase()}:${s.blackName} ${sideResult(f, '+')}:${s.whiteName} ${sideResult(f, '-')}`,
+          result: `${summaryWord(f)}:${s.blackName} ${sideResult(f, '+')}:${s.whiteName} ${sideResult(f, '-')}`,
         });
       } catch (e) {
         this.log.error(`cannot write the record of ${s.gameId}: ${String(e)}`);
@@ -288,6 +318,11 @@ export class CsaBot implements GameServer {
   }
 }
 
+/** Refused logins in a row tolerated after a successful login (with the default backoff, about 20 minutes). */
+const DEFAULT_REFUSED_RETRIES = 8;
+
+const seconds = (ms: number): string => (ms < 10_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));
+
 /** The terminal line written into the record for an end the server decided. */
 const RECORD_END: Readonly<Record<string, string>> = {
   TIME_UP: '%TIME_UP',
@@ -297,6 +332,32 @@ const RECORD_END: Readonly<Record<string, string>> = {
   ILLEGAL_MOVE: '%ILLEGAL_MOVE',
   CHUDAN: '%CHUDAN',
 };
+
+/**
+ * shogi-server's word for how a game ended, as its own records write it (`'summary:<word>:…`, the
+ * `log_summary_type` of its game_result.rb): `toryo`, `time up`, `abnormal` for a dropped connection…
+ */
+const SUMMARY_WORDS: Readonly<Record<string, string>> = {
+  RESIGN: 'toryo',
+  TIME_UP: 'time up',
+  ILLEGAL_MOVE: 'illegal move',
+  SENNICHITE: 'sennichite',
+  OUTE_SENNICHITE: 'oute_sennichite',
+  JISHOGI: 'kachi',
+  MAX_MOVES: 'max_moves',
+  CHUDAN: 'chudan',
+  ILLEGAL_ACTION: 'illegal action',
+  DISCONNECTED: 'abnormal',
+};
+
+/** The record's summary word for a finished game, in shogi-server's words. */
+export function summaryWord(f: Pick<FinishedGame, 'reason' | 'game'>): string {
+  if (f.reason === undefined) return 'unknown';
+  // A declaration the server found wrong ends with #ILLEGAL_MOVE: shogi-server calls it `illegal kachi`.
+  const last = f.game.recordMoves[f.game.recordMoves.length - 1]?.csa;
+  if (f.reason === 'ILLEGAL_MOVE' && last === '%KACHI') return 'illegal kachi';
+  return SUMMARY_WORDS[f.reason] ?? f.reason.toLowerCase();
+}
 
 const sideResult = (f: FinishedGame, side: '+' | '-'): string => {
   if (f.result === 'aborted') return 'unknown';

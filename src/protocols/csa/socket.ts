@@ -41,6 +41,8 @@ export interface CloseInfo {
 export class LineSocket {
   private buffer = '';
   private closed = false;
+  /** Set once the server is about to close the connection (after a CSA-mode game): a reset is then its close. */
+  private closeExpected = false;
   private lastSentAt: number;
   private lastBlankAt = Number.NEGATIVE_INFINITY;
   private lastReceivedAt: number;
@@ -64,7 +66,13 @@ export class LineSocket {
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
     socket.on('data', (chunk: string) => this.onData(chunk));
-    socket.on('error', (error) => this.finish({ reason: 'error', error }));
+    socket.on('error', (error) => {
+      // After a CSA-mode game shogi-server closes the socket while our LOGOUT is still on its way; the
+      // reset that answers it is the close we expected, not an error.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (this.closeExpected && (code === 'ECONNRESET' || code === 'EPIPE')) this.finish({ reason: 'eof' });
+      else this.finish({ reason: 'error', error });
+    });
     socket.on('close', () => this.finish({ reason: 'eof' }));
     socket.on('end', () => {
       // The server half-closed: deliver what is buffered, then close our side too.
@@ -142,6 +150,11 @@ export class LineSocket {
   ping(): boolean {
     if (this.closed || Date.now() - this.lastBlankAt < this.opts.minBlankGapMs) return false;
     return this.send('');
+  }
+
+  /** Says that the server is expected to close the connection now (a reset then counts as its close). */
+  expectClose(): void {
+    this.closeExpected = true;
   }
 
   /** Closes the connection (reason `local`); idempotent. */

@@ -33,8 +33,10 @@ import { isIncomingEvent } from './types.js';
 
 /** Timings, production defaults in comments; tests shrink them. */
 export interface BotTimings {
-  /** Reconnect a silent stream (config `streamSilenceMs`). */
+  /** Reconnect a silent event stream (config `streamSilenceMs`). */
   readonly silenceMs: number;
+  /** Reconnect a silent game stream (config `gameStreamSilenceMs`). */
+  readonly gameSilenceMs: number;
   /** Event-stream reconnect backoff (1 s doubling to 60 s). */
   readonly reconnectMinMs: number;
   readonly reconnectMaxMs: number;
@@ -137,6 +139,7 @@ export class LichessBot implements GameServer {
     this.log = opts.log ?? childLogger('lichess');
     this.timings = {
       silenceMs: opts.config.streamSilenceMs,
+      gameSilenceMs: opts.config.gameStreamSilenceMs,
       reconnectMinMs: 1000,
       reconnectMaxMs: 60_000,
       gameReconnectMaxMs: 5000,
@@ -205,7 +208,13 @@ export class LichessBot implements GameServer {
    * The error message is one line a user can act on.
    */
   async checkAccount(): Promise<Result<Account, KishiError>> {
-    const test = await this.client.request<TokenTestResponse>('tokenTest', { text: this.opts.token });
+    this.log.info(`connecting to ${this.config.url}...`);
+    // Every retry is shown: without the network the first answer may be a minute away.
+    const onRetry = (failure: string, delayMs: number, givesUpInMs: number): void => {
+      this.log.warn(`${failure}; retrying in ${(delayMs / 1000).toFixed(1)} s (giving up in ${Math.round(givesUpInMs / 1000)} s)`);
+    };
+    const stillWanted = (): boolean => !this.stopping;
+    const test = await this.client.request<TokenTestResponse>('tokenTest', { text: this.opts.token, onRetry, stillWanted });
     if (test.isErr) return Result.err(new KishiError('ERR_LICHESS_TOKEN', `cannot check LICHESS_TOKEN: ${test.error.message}`));
     const info = test.value.data[this.opts.token];
     if (info === null || info === undefined) {
@@ -217,7 +226,7 @@ export class LichessBot implements GameServer {
         new KishiError('ERR_LICHESS_SCOPE', `LICHESS_TOKEN lacks the bot:play scope (it has: ${info.scopes || 'none'}); create a token with "Play games with the bot API"`),
       );
     }
-    const account = await this.client.request<Account>('account');
+    const account = await this.client.request<Account>('account', { onRetry, stillWanted });
     if (account.isErr) return Result.err(new KishiError('ERR_LICHESS_ACCOUNT', `cannot read the lichess account: ${account.error.message}`));
     const acc = account.value.data;
     this.client.setUser(acc.username);
@@ -513,7 +522,7 @@ export class LichessBot implements GameServer {
       engineName: this.opts.dispatcher.engineName('chess'),
       recordsDir: this.opts.recordsDir !== undefined ? join(this.opts.recordsDir, 'lichess') : undefined,
       timings: {
-        silenceMs: this.timings.silenceMs,
+        silenceMs: this.timings.gameSilenceMs,
         reconnectMinMs: Math.min(this.timings.reconnectMinMs, 500),
         reconnectMaxMs: this.timings.gameReconnectMaxMs,
         claimMarginMs: this.timings.claimMarginMs,

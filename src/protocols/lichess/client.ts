@@ -80,6 +80,8 @@ export interface RequestOptions {
   /** Checked before every attempt: false cancels the call (the game moved on while we waited). */
   readonly stillWanted?: () => boolean;
   readonly signal?: AbortSignal;
+  /** Told of each retry after a network or 5xx failure (the caller may show it; the client logs it at debug). */
+  readonly onRetry?: (failure: string, delayMs: number, givesUpInMs: number) => void;
 }
 
 /** A successful call: the status and the parsed body (JSON, text, or an array for ndjson). */
@@ -206,6 +208,7 @@ export class LichessClient {
         const delay = backoff.next();
         this.stats.retries++;
         this.log.debug(`${spec.method} ${path}: ${err.message}; retrying in ${delay} ms`);
+        opts.onRetry?.(err.message, delay, Math.max(0, this.retryForMs - (Date.now() - started)));
         await sleep(delay, opts.signal);
         continue;
       }

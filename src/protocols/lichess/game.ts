@@ -40,7 +40,7 @@ import { isGameOver, isGameStreamEvent } from './types.js';
 
 /** Timings that tests shrink; production values in the comments. */
 export interface GameTimings {
-  /** Reconnect a silent game stream (config `streamSilenceMs`, 20 s). */
+  /** Reconnect a silent game stream (config `gameStreamSilenceMs`, 10 s). */
   readonly silenceMs: number;
   readonly reconnectMinMs: number;
   readonly reconnectMaxMs: number;
@@ -422,6 +422,17 @@ export class LichessGame {
     return Math.max(20, (ours - this.deps.moveOverheadMs) * 0.8);
   }
 
+  /**
+   * The clock the Player plans our first move from: lichess starts a side's clock only after its first
+   * move, and aborts the game when that move does not come within the first-move window; so our time is
+   * that limit, without increment, and the Player's own time manager plans within it (a movetime would
+   * make it search the whole limit, and the guard would race it at the same instant).
+   */
+  private firstMoveClock(clock: ClockState): ClockState {
+    const limit = this.firstMoveLimitMs();
+    return this.ourColor === 'white' ? { ...clock, firstMs: limit, firstIncMs: 0 } : { ...clock, secondMs: limit, secondIncMs: 0 };
+  }
+
   /** Our first move: within `firstMoveMs` and the abort window lichess gives (`expiration`). */
   private firstMoveLimitMs(): number {
     const window = this.state?.expiration?.millisToMove;
@@ -469,10 +480,10 @@ export class LichessGame {
     const player = leased.value.player;
     pending = { ...pending, player };
     this.search = pending;
-    const clock = this.clockState();
+    let clock = this.clockState();
     let movetimeMs: number | undefined;
     if (full.clock === undefined) movetimeMs = this.deps.config.correspondence.moveTimeMs;
-    else if (ply < 2 && !pondering) movetimeMs = this.firstMoveLimitMs();
+    else if (ply < 2 && !pondering && clock !== undefined) clock = this.firstMoveClock(clock);
     const request: GoRequest = {
       game: 'chess',
       variant: full.variant.key,

@@ -360,6 +360,11 @@ export class EngineSession {
       return;
     }
     this.position = parsed.value;
+    const refused = parsed.value.refused;
+    if (refused !== undefined) {
+      this.log.warn(`position: ${refused.message}`);
+      this.error(`${refused.message}; the moves before it are played, the rest ignored`);
+    }
   }
 
   private go(tokens: readonly string[]): void {
@@ -448,14 +453,17 @@ export class EngineSession {
       }
       if (job.held()) await job.released;
       if (job.silent) return;
-      this.answer(job, result);
+      this.answer(job, result, position);
     } finally {
       const i = this.jobs.indexOf(job);
       if (i >= 0) this.jobs.splice(i, 1);
     }
   }
 
-  private answer(job: SearchJob, result: GoResult): void {
+  private answer(job: SearchJob, found: GoResult, position: PositionState): void {
+    const noMove = position.game.legalMoves().length === 0;
+    // Whatever a Player made of it, a root without a legal move has only the null answer.
+    const result: GoResult = noMove && !job.mate ? { move: 'resign', ...(found.info ? { info: found.info } : {}) } : found;
     if (job.mate) {
       this.write(checkmateLine(result));
       return;
@@ -463,6 +471,12 @@ export class EngineSession {
     const info = result.info;
     if (info !== undefined && (job.lastInfo === undefined || info.nodes !== job.lastInfo.nodes || info.pv[0] !== job.lastInfo.pv[0])) {
       this.write(infoLine(info, this.dialect.protocol));
+    }
+    const final = info ?? job.lastInfo;
+    if (noMove && !(final !== undefined && 'mate' in final.score && final.score.mate === 0)) {
+      // No move at the root: say why before the null move, as Stockfish does (`score mate 0` when mated,
+      // `score cp 0` when stalemated), so that a GUI does not take `bestmove 0000` for a failure.
+      this.write(`info depth 0 score ${position.game.isCheck() ? 'mate 0' : 'cp 0'}`);
     }
     this.write(`bestmove ${this.dialect.bestmove(result)}`);
   }
@@ -493,7 +507,13 @@ export class EngineSession {
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
       mctsDrawScore: s.drawScore,
     };
-    const made = this.opts.makePlayer(config, this.dialect.game);
+    let made = this.opts.makePlayer(config, this.dialect.game);
+    if (made.isErr && made.error.code === 'ERR_MODEL' && config.search !== 'alphabeta') {
+      // No usable model for MCTS: search with alpha-beta rather than answer with an unsearched move.
+      this.write(infoString(`${made.error.message}; searching with alpha-beta instead of ${config.search}`));
+      this.log.warn(`${made.error.message}; falling back to alpha-beta`);
+      made = this.opts.makePlayer({ ...config, search: 'alphabeta' }, this.dialect.game);
+    }
     if (made.isErr) return Result.err(made.error);
     const player: TunablePlayer = made.value;
     if (this.quitting) {

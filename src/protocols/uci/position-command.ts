@@ -18,13 +18,20 @@ export function splitPosition(tokens: readonly string[]): { head: string[]; move
 
 const isPrefix = (a: readonly string[], b: readonly string[]): boolean => a.length <= b.length && a.every((m, i) => b[i] === m);
 
-/** Parses and checks a `position` command; `previous` (when given) may be extended instead of replayed. */
+/** A parsed `position`; `refused` says which move was illegal (the position stops before it). */
+export type ParsedPosition = PositionState & { readonly refused?: KishiError };
+
+/**
+ * Parses and checks a `position` command; `previous` (when given) may be extended instead of replayed.
+ * A bad start is an error; an illegal or malformed move ends the move list there, as Stockfish does: the
+ * position is the one before that move, and `refused` says which move it was.
+ */
 export function parsePosition(
   dialect: Dialect,
   tokens: readonly string[],
   settings: EngineSettings,
   previous?: PositionState,
-): Result<PositionState, KishiError> {
+): Result<ParsedPosition, KishiError> {
   const { head, moves } = splitPosition(tokens);
   const start = dialect.parseStart(head, settings);
   if (start.isErr) return Result.err(start.error);
@@ -35,7 +42,10 @@ export function parsePosition(
   for (let i = texts.length; i < moves.length; i++) {
     const text = moves[i]!;
     const m = game.parseMove(text);
-    if (m.isErr) return Result.err(new KishiError(m.error.code, `move ${i + 1} (${text}): ${m.error.message}`));
+    if (m.isErr) {
+      const refused = new KishiError(m.error.code, `move ${i + 1} (${text}): ${m.error.message}`);
+      return Result.ok({ start: startText, variant, moves: texts, sent: moves.slice(0, i), game, refused });
+    }
     texts.push(game.moveToText(m.value));
     game.play(m.value);
   }

@@ -87,10 +87,9 @@ export class ServerGame {
     const sfen = csaPositionToSfen(lines).unwrap();
     this.pos = parseSfen('standard', sfen, false).unwrap();
     for (const m of opts.setup?.moves ?? []) {
-      const side = this.turn();
       const checked = parseCsaMove(this.pos, m.csa).unwrap();
       this.pos.play(checked.md);
-      this.clock.apply(side, m.t);
+      // No clock charge: shogi-server sets both clocks to Total_Time at START, whatever the moves took.
       this.moves.push({ csa: m.csa, t: m.t });
       this.positionLines.push(`${m.csa},T${m.t}`);
     }
@@ -156,7 +155,9 @@ export class ServerGame {
 
   /** A line from a player of this game. Returns false when the line is not a game command. */
   handle(from: GamePeer, line: string): boolean {
-    if (this.over || this.frozen) return true;
+    if (this.over) return true;
+    // A frozen game no longer advances, but the other player's keep-alives are still answered.
+    if (this.frozen) return line !== '';
     const side = this.sideOf(from);
     if (!this.started) {
       if (line === 'AGREE' || line.startsWith('AGREE ')) {

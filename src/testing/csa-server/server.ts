@@ -8,8 +8,9 @@
  *   name; `floodgate-…` names wait for the scheduled pairing, which skips unrated logins (no trip) and
  *   never pairs two `_human` names; floodgate refuses a colour request;
  * - the game itself (server-game.ts), and the socket closed after a game in CSA mode;
- * - faults for the next game of a player: the connection dropped, the server going silent (it stops
- *   reading and answering, keep-alives included), and garbage lines.
+ * - faults for the next game of a player: the connection dropped, dropped without the server noticing
+ *   for a while (re-logins refused meanwhile), the server going silent (it stops reading and answering,
+ *   keep-alives included), and garbage lines.
  *
  * The time unit is configurable (`Time_Unit:10msec` scales a 300+10F game down to 3 s + 0.1 s) so that
  * whole games run in seconds while the truncation and time-up rules stay the server's.
@@ -47,6 +48,12 @@ export interface TestServerOptions {
 export type Fault =
   | { readonly kind: 'drop'; readonly player?: string; readonly afterPlies: number }
   | { readonly kind: 'silent'; readonly player?: string; readonly afterPlies: number }
+  /**
+   * The player's connection breaks, but the server notices only `holdMs` later (a half-open socket):
+   * until then the name counts as logged in and in its game, so a new LOGIN of it gets `LOGIN:incorrect`
+   * as shogi-server answers.
+   */
+  | { readonly kind: 'half-open'; readonly player?: string; readonly afterPlies: number; readonly holdMs: number }
   | { readonly kind: 'garbage'; readonly player?: string; readonly afterPlies: number; readonly lines?: readonly string[] };
 
 const GARBAGE = ['\u0001\u0002GARBAGE', '+99', '#NOT_A_RESULT', 'LOGIN:someone OK', '%%%', 'BEGIN Nothing'];
@@ -63,6 +70,8 @@ class Conn implements GamePeer {
   game: ServerGame | undefined;
   silent = false;
   closed = false;
+  /** Set by a `half-open` fault: the server learns of the closed socket only this long after it closed, ms. */
+  noticeCloseAfterMs = 0;
   private buffer = '';
   readonly received: string[] = [];
 
@@ -86,8 +95,12 @@ class Conn implements GamePeer {
     });
     socket.on('error', () => {});
     socket.on('close', () => {
-      this.closed = true;
-      this.onGone(this);
+      const gone = (): void => {
+        this.closed = true;
+        this.onGone(this);
+      };
+      if (this.noticeCloseAfterMs > 0) setTimeout(gone, this.noticeCloseAfterMs);
+      else gone();
     });
   }
 
@@ -389,6 +402,10 @@ export class CsaTestServer {
         if (echoes < fault.afterPlies) return;
         fired = true;
         if (fault.kind === 'drop') {
+          setImmediate(() => c.socket.destroy());
+        } else if (fault.kind === 'half-open') {
+          c.noticeCloseAfterMs = fault.holdMs;
+          c.silent = true;
           setImmediate(() => c.socket.destroy());
         } else if (fault.kind === 'silent') {
           c.silent = true;

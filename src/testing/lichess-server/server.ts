@@ -189,6 +189,46 @@ const VARIANT_NAMES: Readonly<Record<VariantKey, string>> = {
   fromPosition: 'From Position',
 };
 
+/** `variant.short` as lichess writes it (lila `chess.variant.Variant#shortName`; the spec's examples). */
+const VARIANT_SHORT: Readonly<Record<VariantKey, string>> = {
+  standard: 'Std',
+  chess960: '960',
+  crazyhouse: 'Crazy',
+  antichess: 'Anti',
+  atomic: 'Atom',
+  horde: 'Horde',
+  kingOfTheHill: 'KotH',
+  racingKings: 'Racing',
+  threeCheck: '3check',
+  fromPosition: 'FEN',
+};
+
+const variantJson = (v: VariantKey): { key: VariantKey; name: string; short: string } => ({ key: v, name: VARIANT_NAMES[v], short: VARIANT_SHORT[v] });
+
+/** A JSON challenge body as the form fields lichess would read from it; undefined when not a JSON object. */
+function jsonForm(body: string): URLSearchParams | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const form = new URLSearchParams();
+  const add = (prefix: string, v: unknown): void => {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) add(prefix === '' ? k : `${prefix}.${k}`, x);
+    else if (v !== undefined && v !== null) form.set(prefix, String(v));
+  };
+  add('', data);
+  return form;
+}
+
+/** A perf's display name (`perf.name` of challenges and gameFull): "Blitz", or the variant's name. */
+function perfName(variant: VariantKey, speed: Speed): string {
+  if (variant !== 'standard' && variant !== 'fromPosition') return VARIANT_NAMES[variant];
+  return speed === 'ultraBullet' ? 'UltraBullet' : speed.charAt(0).toUpperCase() + speed.slice(1);
+}
+
 const DECLINE_TEXT: Readonly<Record<DeclineReason, string>> = {
   generic: "I'm not accepting challenges at the moment.",
   later: 'This is not the right time for me, please ask again later.',
@@ -262,7 +302,9 @@ export class LichessTestServer {
 
   async start(port = 0): Promise<string> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 1000;
+    // nginx in front of lichess keeps an idle connection 75 s (its default keepalive_timeout); a client must
+    // cope with a reused socket closed later than a 1 s test timeout would show.
+    this.server.keepAliveTimeout = 75_000;
     await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
     const addr = this.server.address() as AddressInfo;
     this.url = `http://127.0.0.1:${addr.port}`;
@@ -381,13 +423,13 @@ export class LichessTestServer {
       status: 'created',
       challenger: this.challengeUser(this.simUser(u)),
       destUser: this.challengeUser(this.botUser()),
-      variant: { key: variant, name: VARIANT_NAMES[variant], short: VARIANT_NAMES[variant].slice(0, 3) },
+      variant: variantJson(variant),
       rated: c.rated ?? false,
       speed,
       timeControl,
       color,
       finalColor,
-      perf: { icon: '\ue019', name: speed },
+      perf: { icon: '\ue019', name: perfName(variant, speed) },
       direction: 'in',
       ...(c.initialFen ? { initialFen: c.initialFen } : {}),
     };
@@ -508,6 +550,11 @@ export class LichessTestServer {
   }
 
   /** Resolves when a game matching `pred` exists (polling every 10 ms). */
+  /** The game with this id, finished or not. */
+  gameOf(id: string): SimGame | undefined {
+    return this.games.get(id)?.sim;
+  }
+
   async waitFor(pred: () => boolean, timeoutMs = 10_000): Promise<void> {
     const start = Date.now();
     while (!pred()) {
@@ -717,10 +764,10 @@ export class LichessTestServer {
     return {
       type: 'gameFull',
       id: sim.id,
-      variant: { key: sim.init.variant, name: VARIANT_NAMES[sim.init.variant], short: VARIANT_NAMES[sim.init.variant].slice(0, 3) },
+      variant: variantJson(sim.init.variant),
       ...(sim.init.clock ? { clock: { initial: sim.init.clock.initial, increment: sim.init.clock.increment } } : {}),
       speed: sim.init.speed,
-      perf: { name: sim.init.speed },
+      perf: { name: perfName(sim.init.variant, sim.init.speed) },
       rated: sim.init.rated,
       createdAt: sim.init.createdAt,
       white: player(sim.init.white),
@@ -859,6 +906,30 @@ export class LichessTestServer {
       send(200, out, undefined);
       return;
     }
+    if ((m = path.match(/^\/game\/export\/(\w+)$/)) && method === 'GET') {
+      // Public (the spec's `security: []`): no token needed.
+      const g = this.games.get(m[1] ?? '');
+      if (g === undefined) return notFound();
+      const flag = (name: string, def: boolean): boolean => {
+        const v = url.searchParams.get(name);
+        return v === null ? def : v === 'true' || v === '1';
+      };
+      const opts = { clocks: flag('clocks', true), evals: flag('evals', true), opening: flag('opening', true), tags: flag('tags', true), moves: flag('moves', true) };
+      if (String(req.headers.accept ?? '').includes('application/json')) return send(200, this.exportJson(g.sim, opts), undefined);
+      record.status = 200;
+      res.writeHead(200, { 'Content-Type': 'application/x-chess-pgn' });
+      res.end(this.exportPgn(g.sim, opts));
+      return;
+    }
+    if ((m = path.match(/^\/api\/user\/([\w-]+)$/)) && method === 'GET') {
+      // lichess-bot's matchmaking reads a bot's perfs here (User.yaml of the spec); public.
+      const id = lower(m[1] ?? '');
+      const u = id === this.bot.id ? this.botUser() : this.users.get(id) !== undefined ? this.simUser(this.users.get(id)!) : undefined;
+      if (u === undefined) return notFound();
+      const rating = u.rating;
+      const perfs = Object.fromEntries(['bullet', 'blitz', 'rapid', 'classical', 'correspondence'].map((p) => [p, { games: 10, rating, rd: 60, prog: 0 }]));
+      return send(200, { id: u.id, username: u.username, ...(u.title ? { title: u.title } : {}), perfs, createdAt: 1700000000000, seenAt: Date.now(), url: `${this.url}/@/${u.username}` }, undefined);
+    }
     if (req.headers.authorization !== `Bearer ${this.opts.bot.token}`) {
       send(401, { error: 'No such token' }, 'Error');
       return;
@@ -885,7 +956,11 @@ export class LichessTestServer {
           return { ...info, isMyTurn: info.isMyTurn === true, secondsLeft: Math.max(0, Math.round(g.sim.timeLeft(g.botColor, now) / 1000)) };
         })
         .sort((a, b) => Number(b.isMyTurn) - Number(a.isMyTurn) || a.secondsLeft - b.secondsLeft);
-      send(200, { nowPlaying, nbMyTurn: nowPlaying.filter((g) => g.isMyTurn).length }, undefined);
+      // `nb`: 1 to 50, default 9 (the spec); the most urgent games first.
+      const nbRaw = Number(url.searchParams.get('nb') ?? 9);
+      const nb = Number.isFinite(nbRaw) ? Math.min(50, Math.max(1, Math.floor(nbRaw))) : 9;
+      const shown = nowPlaying.slice(0, nb);
+      send(200, { nowPlaying: shown, nbMyTurn: nowPlaying.filter((g) => g.isMyTurn).length }, undefined);
       return;
     }
     if (method === 'GET' && path === '/api/stream/event') {
@@ -1049,6 +1124,10 @@ export class LichessTestServer {
       if (c === undefined || c.json.status !== 'created') return notFound('Challenge not found');
       if (action === 'accept') {
         if (!c.incoming) return notFound('Challenge not found');
+        // lila checks the bot-vs-bot cap on accepting as on challenging (BotLimit.scala).
+        if (this.opts.botDailyCapReached && c.json.challenger.title === 'BOT') {
+          return send(429, { error: 'You played 100 games against other bots today, please wait.', ratelimit: { key: 'bot.vsBot.day', seconds: 86398 } }, undefined);
+        }
         clearTimeout(c.expiry);
         c.json = { ...c.json, status: 'accepted' };
         ok();
@@ -1069,15 +1148,10 @@ export class LichessTestServer {
       return;
     }
     if ((m = path.match(/^\/api\/challenge\/([\w-]+)$/)) && method === 'POST') {
-      return this.botChallenges(m[1] ?? '', new URLSearchParams(body), send);
-    }
-    if ((m = path.match(/^\/game\/export\/(\w+)$/)) && method === 'GET') {
-      const g = this.games.get(m[1] ?? '');
-      if (g === undefined) return notFound();
-      record.status = 200;
-      res.writeHead(200, { 'Content-Type': 'application/x-chess-pgn' });
-      res.end(this.exportPgn(g.sim));
-      return;
+      // lichess reads form data or a JSON object (`{"clock.limit": 180, "rated": true}` or `{"clock": {"limit": 180}}`).
+      const form = String(req.headers['content-type'] ?? '').includes('application/json') ? jsonForm(body) : new URLSearchParams(body);
+      if (form === undefined) return bad('Invalid JSON body');
+      return this.botChallenges(m[1] ?? '', form, send);
     }
     notFound(`No route for ${method} ${path}`);
   }
@@ -1112,13 +1186,13 @@ export class LichessTestServer {
       status: 'created',
       challenger: this.challengeUser(this.botUser()),
       destUser: this.challengeUser(this.simUser(target)),
-      variant: { key: variant, name: VARIANT_NAMES[variant], short: VARIANT_NAMES[variant].slice(0, 3) },
+      variant: variantJson(variant),
       rated: form.get('rated') === 'true',
       speed,
       timeControl: days !== undefined ? { type: 'correspondence', daysPerTurn: days } : { type: 'clock', limit, increment, show: `${limit / 60}+${increment}` },
       color: 'random',
       finalColor,
-      perf: { icon: '\ue019', name: speed },
+      perf: { icon: '\ue019', name: perfName(variant, speed) },
       direction: 'out',
     };
     const record: ChallengeRecord = { json, spec: target.opponent, expiry: undefined, incoming: false };
@@ -1154,7 +1228,8 @@ export class LichessTestServer {
   /** Whether GET /api/users/status shows the bot online (tests switch it off). */
   usersStatusOnline = true;
 
-  private exportPgn(sim: SimGame): string {
+  /** SAN of the game's moves. */
+  private sanMoves(sim: SimGame): string[] {
     const replay = new SimGame({ ...sim.init, firstMoveMs: Number.MAX_SAFE_INTEGER }, 0);
     const sans: string[] = [];
     for (const uci of sim.moves) {
@@ -1163,8 +1238,68 @@ export class LichessTestServer {
       if (mv) sans.push(makeSan(p, normalizeMove(p, mv)));
       replay.play(replay.turn(), uci, 0);
     }
+    return sans;
+  }
+
+  /** GameJson of the spec (the fields a bot client reads), for `Accept: application/json`. */
+  private exportJson(sim: SimGame, opts: { clocks: boolean; opening: boolean; moves: boolean }): unknown {
+    const player = (u: SimUser): unknown => ({ user: { name: u.username, id: u.id, ...(u.title ? { title: u.title } : {}) }, rating: u.rating });
+    const clocks = sim.clockAfter.filter((c): c is number => c !== undefined).map((c) => Math.round(c / 10));
+    return {
+      id: sim.id,
+      rated: sim.init.rated,
+      variant: sim.init.variant,
+      speed: sim.init.speed,
+      perf: sim.init.variant === 'standard' || sim.init.variant === 'fromPosition' ? sim.init.speed : sim.init.variant,
+      createdAt: sim.init.createdAt,
+      lastMoveAt: Date.now(),
+      status: sim.status,
+      source: sim.init.source,
+      players: { white: player(sim.init.white), black: player(sim.init.black) },
+      ...(sim.winner !== undefined ? { winner: sim.winner } : {}),
+      ...(opts.moves ? { moves: this.sanMoves(sim).join(' ') } : {}),
+      ...(sim.init.clock ? { clock: { initial: sim.init.clock.initial / 1000, increment: sim.init.clock.increment / 1000, totalTime: sim.init.clock.initial / 1000 + (40 * sim.init.clock.increment) / 1000 } } : {}),
+      ...(opts.clocks && sim.init.clock ? { clocks: [Math.round(sim.init.clock.initial / 10), Math.round(sim.init.clock.initial / 10), ...clocks] } : {}),
+    };
+  }
+
+  private exportPgn(sim: SimGame, opts: { clocks: boolean; evals: boolean; opening: boolean; tags: boolean; moves: boolean } = { clocks: true, evals: true, opening: true, tags: true, moves: true }): string {
+    const sans = this.sanMoves(sim);
     const result = sim.winner === 'white' ? '1-0' : sim.winner === 'black' ? '0-1' : sim.isOver() && (sim.status as GameStatus) !== 'aborted' ? '1/2-1/2' : '*';
-    // Lichess's export carries more tags than the bot knows (UTC time, opening); the bot merges those.
-    return `[Event "Test game"]\n[Site "${this.url}/${sim.id}"]\n[White "${sim.init.white.username}"]\n[Black "${sim.init.black.username}"]\n[Result "${result}"]\n[UTCDate "2026.01.02"]\n[UTCTime "03:04:05"]\n[ECO "?"]\n[Opening "?"]\n\n${sans.join(' ')} ${result}\n`;
+    const created = new Date(sim.init.createdAt);
+    const pad = (n: number): string => String(n).padStart(2, '0');
+    const speed = sim.init.speed.charAt(0).toUpperCase() + sim.init.speed.slice(1);
+    // As lichess writes them: `Rated blitz game`, the creation time in UTC; the fake server knows no
+    // opening book, so ECO and Opening stay "?" (lichess writes them with opening=true).
+    const event = `${sim.init.rated ? 'Rated' : 'Casual'} ${sim.init.variant === 'standard' || sim.init.variant === 'fromPosition' ? speed.toLowerCase() : VARIANT_NAMES[sim.init.variant]} game`;
+    const tags = [
+      `[Event "${event}"]`,
+      `[Site "${this.url}/${sim.id}"]`,
+      `[Date "${created.getUTCFullYear()}.${pad(created.getUTCMonth() + 1)}.${pad(created.getUTCDate())}"]`,
+      `[White "${sim.init.white.username}"]`,
+      `[Black "${sim.init.black.username}"]`,
+      `[Result "${result}"]`,
+      `[UTCDate "${created.getUTCFullYear()}.${pad(created.getUTCMonth() + 1)}.${pad(created.getUTCDate())}"]`,
+      `[UTCTime "${pad(created.getUTCHours())}:${pad(created.getUTCMinutes())}:${pad(created.getUTCSeconds())}"]`,
+      `[WhiteElo "${sim.init.white.rating}"]`,
+      `[BlackElo "${sim.init.black.rating}"]`,
+      `[Variant "${VARIANT_NAMES[sim.init.variant]}"]`,
+      ...(sim.init.clock ? [`[TimeControl "${sim.init.clock.initial / 1000}+${sim.init.clock.increment / 1000}"]`] : ['[TimeControl "-"]']),
+      ...(opts.opening ? ['[ECO "?"]', '[Opening "?"]'] : []),
+      `[Termination "${sim.status === 'outoftime' || sim.status === 'timeout' ? 'Time forfeit' : 'Normal'}"]`,
+    ];
+    const clk = (ms: number): string => {
+      const t = Math.max(0, Math.floor(ms / 1000));
+      return `${Math.floor(t / 3600)}:${pad(Math.floor(t / 60) % 60)}:${pad(t % 60)}`;
+    };
+    const words: string[] = [];
+    sans.forEach((san, i) => {
+      if (i % 2 === 0) words.push(`${i / 2 + 1}.`);
+      words.push(san);
+      const c = sim.clockAfter[i];
+      if (opts.clocks && c !== undefined) words.push(`{ [%clk ${clk(c)}] }`);
+    });
+    const movetext = opts.moves ? `${[...words, result].join(' ')}\n` : '';
+    return `${opts.tags ? `${tags.join('\n')}\n\n` : ''}${movetext}`;
   }
 }

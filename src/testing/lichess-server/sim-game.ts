@@ -51,6 +51,8 @@ export class SimGame {
   readonly init: SimGameInit;
   private pos: Position;
   readonly moves: string[] = [];
+  /** The mover's clock after each move, ms (the PGN export's `[%clk]`); undefined for a game without a clock. */
+  readonly clockAfter: (number | undefined)[] = [];
   private readonly history: Position[] = [];
   private readonly keys: string[] = [];
   status: GameStatus = 'started';
@@ -171,6 +173,7 @@ export class SimGame {
     this.history.push(this.pos.clone());
     this.pos.play(move);
     this.moves.push(text);
+    this.clockAfter.push(this.init.clock === undefined ? undefined : color === 'white' ? this.wtime : this.btime);
     this.keys.push(this.repetitionKey());
     this.turnStartedAt = now;
     // A move cancels the mover's pending offers of the other side's takeback; draw offers stand for one move.
@@ -192,6 +195,7 @@ export class SimGame {
       const prev = this.history.pop();
       if (prev) this.pos = prev;
       this.moves.pop();
+      this.clockAfter.pop();
       this.keys.pop();
     }
     this.wtakeback = this.btakeback = false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goCommand, parseOptionLine, positionCommand } from '../../../src/match/engine/engine-client.js';
+import { goCommand, optionValueProblem, parseOptionLine, positionCommand } from '../../../src/match/engine/engine-client.js';
 import { parseEngineSpec, resolveCommand } from '../../../src/match/engine/engine-spec.js';
 import { parseInfoLine } from '../../../src/match/engine/info.js';
 
@@ -38,7 +38,7 @@ describe('UCI/USI commands', () => {
   });
 
   it('reads option and info lines', () => {
-    expect(parseOptionLine('option name Skill Level type spin default 20 min 0 max 20')).toEqual({ name: 'Skill Level', type: 'spin', default: '20' });
+    expect(parseOptionLine('option name Skill Level type spin default 20 min 0 max 20')).toEqual({ name: 'Skill Level', type: 'spin', default: '20', min: 0, max: 20 });
     expect(parseOptionLine('option name Clear Hash type button')).toEqual({ name: 'Clear Hash', type: 'button' });
     expect(parseOptionLine('option name Debug Log File type string default ')).toEqual({ name: 'Debug Log File', type: 'string', default: '' });
     expect(parseInfoLine('info depth 12 seldepth 18 multipv 1 score cp -35 lowerbound nodes 12345 nps 100000 hashfull 3 tbhits 0 time 123 pv e2e4 e7e5')).toEqual({
@@ -88,5 +88,22 @@ describe('engine specs', () => {
     expect(parseEngineSpec('cmd=x,nodes=-1').isErr).toBe(true);
     expect(parseEngineSpec('name=x').isErr).toBe(true);
     expect(parseEngineSpec('cmd=x,proto=xboard').isErr).toBe(true);
+  });
+});
+
+describe('option values checked against the engine', () => {
+  it('reads spin bounds and combo choices, and refuses values the engine would ignore', () => {
+    const hash = parseOptionLine('option name Hash type spin default 16 min 1 max 33554432')!;
+    expect([hash.min, hash.max]).toEqual([1, 33554432]);
+    expect(optionValueProblem(hash, 'abc')).toBe('expected an integer from 1 to 33554432');
+    expect(optionValueProblem(hash, '0')).toBe('expected an integer from 1 to 33554432');
+    expect(optionValueProblem(hash, '64')).toBeUndefined();
+    const combo = parseOptionLine('option name Analysis Contempt type combo default Both var Off var White var Black var Both')!;
+    expect(combo.vars).toEqual(['Off', 'White', 'Black', 'Both']);
+    expect(optionValueProblem(combo, 'white')).toBeUndefined();
+    expect(optionValueProblem(combo, 'Sometimes')).toBe('expected one of Off, White, Black, Both');
+    const check = parseOptionLine('option name Ponder type check default false')!;
+    expect(optionValueProblem(check, 'yes')).toBe('expected true or false');
+    expect(parseOptionLine('option name Debug Log File type string default ')?.name).toBe('Debug Log File');
   });
 });

@@ -81,14 +81,25 @@ describe('degenerate counts never throw or give NaN', () => {
     noNaN(p);
     expect(p.elo).toBe(-Infinity);
   });
-  test('all draws: zero variance', () => {
+  test('all draws: zero variance gives an unknown interval, never one of zero width', () => {
     const e = estimateWdl({ wins: 0, draws: 20, losses: 0 });
     noNaN(e);
     expect(e.elo).toBe(0);
-    expect(e.eloError).toBe(0);
+    expect(e.eloError).toBe(Infinity);
+    expect(e.nEloError).toBe(Infinity);
     expect(e.nElo).toBe(0);
     expect(e.los).toBe(0.5);
     expect(e.drawRatio).toBe(1);
+  });
+  test('one game or one pair: no zero-width interval ("-191 [-191, -191]")', () => {
+    for (const e of [estimateWdl({ wins: 0, draws: 0, losses: 1 }), estimateWdl({ wins: 0, draws: 1, losses: 0 }), estimatePentanomial([0, 1, 0, 0, 0])]) {
+      noNaN(e);
+      expect(e.eloLow).toBe(-Infinity);
+      expect(e.eloHigh).toBe(Infinity);
+      expect(e.eloError).toBe(Infinity);
+    }
+    // With spread in the samples the interval is a real one again.
+    expect(Number.isFinite(estimatePentanomial([0, 1, 1, 0, 0]).eloError)).toBe(true);
   });
   test('a near-perfect score clamps the upper score end to 1 (Elo +Infinity)', () => {
     const e = estimateWdl({ wins: 9, draws: 0, losses: 1 });

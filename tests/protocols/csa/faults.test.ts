@@ -24,7 +24,8 @@ describe('CSA faults', () => {
   it('a connection dropped mid-game: clear log, record kept, logs in again for the next game', async () => {
     const port = await setup();
     server!.inject({ kind: 'drop', player: 'alice', afterPlies: 4 });
-    const a = testBot(port, 'alice', async () => new RandomMover(1), fast, { maxGames: 2 });
+    // One game asked for: the dropped one does not count, so alice plays a second.
+    const a = testBot(port, 'alice', async () => new RandomMover(1), fast, { maxGames: 1 });
     const b = testBot(port, 'bob', async () => new RandomMover(2), fast, { maxGames: 2 });
     await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
     expect(server!.finished.map((g) => [g.reason, g.loser])).toEqual([
@@ -38,7 +39,9 @@ describe('CSA faults', () => {
     );
     const records = readdirSync(join(a.dir, 'csa')).filter((f) => f.endsWith('.csa'));
     expect(records).toHaveLength(2);
-    expect(readFileSync(join(a.dir, 'csa', `${first}.csa`), 'utf8')).toContain('\n%CHUDAN\n');
+    // Our record of the dropped game ends as shogi-server words it: `abnormal`.
+    expect(readFileSync(join(a.dir, 'csa', `${first}.csa`), 'utf8')).toContain("\n%CHUDAN\n'summary:abnormal:alice unknown:bob unknown\n");
+    expect(readFileSync(join(b.dir, 'csa', `${first}.csa`), 'utf8')).toContain("\n'summary:toryo:alice lose:bob win\n");
     const results = server!.finished.map((g) => readGameLog(join(a.dir, 'csa', `${g.id}.jsonl`)).unwrap().result?.status);
     expect(results).toEqual(['aborted', 'max_moves']);
     // bob was told alice resigned.
@@ -48,7 +51,7 @@ describe('CSA faults', () => {
   it('a server that goes silent: the keep-alive goes unanswered, the client reconnects', async () => {
     const port = await setup();
     server!.inject({ kind: 'silent', player: 'alice', afterPlies: 3 });
-    const a = testBot(port, 'alice', async () => new RandomMover(1), fast, { maxGames: 2 });
+    const a = testBot(port, 'alice', async () => new RandomMover(1), fast, { maxGames: 1 });
     const b = testBot(port, 'bob', async () => new RandomMover(2), fast, { maxGames: 2 });
     await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
     expect(server!.finished.map((g) => g.reason)).toEqual(['DISCONNECT', 'MAX_MOVES']);
@@ -59,6 +62,41 @@ describe('CSA faults', () => {
     expect(a.log.notable().find((l) => l.startsWith('warn connection lost'))).toContain(first);
     expect(a.transcript.lines.some((l) => l.startsWith('# no reply for'))).toBe(true);
     expect(server!.logins.filter((n) => n === 'alice')).toHaveLength(2);
+  });
+
+  it('LOGIN:incorrect while the server still holds the dropped connection: retries with backoff, then plays on', async () => {
+    const port = await setup();
+    server!.inject({ kind: 'half-open', player: 'alice', afterPlies: 4, holdMs: 500 });
+    const a = testBot(port, 'alice', async () => new RandomMover(1), fast, { maxGames: 1, reconnectMs: 40, reconnectMaxMs: 160 });
+    const b = testBot(port, 'bob', async () => new RandomMover(2), fast, { maxGames: 2 });
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    expect(server!.finished.map((g) => [g.reason, g.loser])).toEqual([
+      ['DISCONNECT', 'alice'],
+      ['MAX_MOVES', undefined],
+    ]);
+    const retries = a.log.notable().filter((l) => l.startsWith('warn csatest: login refused for alice, which logged in before'));
+    expect(retries.length).toBeGreaterThanOrEqual(1);
+    expect(retries[0]).toMatch(/retry 1 of 8 in \d+\.\d s$/);
+    expect(a.log.notable().some((l) => l.startsWith('error'))).toBe(false);
+    // The password appears nowhere: not in the log, not in the wire transcript.
+    expect([...a.log.lines, ...a.transcript.lines].join('\n')).not.toContain('pw-alice');
+    expect(a.transcript.lines.filter((l) => l.startsWith('> LOGIN'))).toEqual(
+      Array.from({ length: retries.length + 2 }, () => '> LOGIN alice csatest-300-10F,***'),
+    );
+  });
+
+  it('LOGIN:incorrect on every retry: gives up after the bound', async () => {
+    const port = await setup();
+    server!.inject({ kind: 'half-open', player: 'alice', afterPlies: 2, holdMs: 60_000 });
+    const a = testBot(port, 'alice', async () => new RandomMover(1), fast, { maxGames: 1, reconnectMs: 10, reconnectMaxMs: 20, refusedRetries: 3 });
+    const b = testBot(port, 'bob', async () => new RandomMover(2), fast, { maxGames: 1 });
+    const runA = a.bot.start();
+    await new Promise((r) => setTimeout(r, 100));
+    const runB = b.bot.start();
+    await expect(runA).rejects.toThrow('login refused for alice 4 times in a row after a dropped connection; giving up');
+    expect(a.log.notable().filter((l) => l.includes('which logged in before'))).toHaveLength(3);
+    await b.bot.stop(false);
+    await runB.catch(() => undefined);
   });
 
   it('garbage lines are logged and ignored; the game goes on', async () => {

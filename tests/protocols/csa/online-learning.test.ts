@@ -31,11 +31,11 @@ describe('online learning on a CSA server (kishi run, local CSA server)', () => 
     const original = readFileSync(weights, 'utf8');
     server = new CsaTestServer({ unitMs: 1000, maxMoves: 30, closeAfterGameMs: 50, colours: 'alternate' });
     const port = await server.start();
-    // Our first game: the connection drops after 4 plies.
+    // Our first game: the connection drops after 4 plies (it does not count toward maxGames: 2 more follow).
     server.inject({ kind: 'drop', player: 'kishi', afterPlies: 4 });
     const config = parseConfig(
       [
-        `csa: {enabled: true, host: "127.0.0.1", port: ${port}, user: kishi, gameName: csatest-300-10F, reconnectSec: 1, maxGames: 3}`,
+        `csa: {enabled: true, host: "127.0.0.1", port: ${port}, user: kishi, gameName: csatest-300-10F, reconnectSec: 1, maxGames: 2}`,
         'log: {transcripts: false}',
         `records: {dir: "${join(dir, 'records')}"}`,
         `engine: {shogiWeights: "${weights}"}`,

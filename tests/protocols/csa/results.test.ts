@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CsaClient } from '../../../src/protocols/csa/client.js';
 import type { FinishedGame } from '../../../src/protocols/csa/client.js';
+import { summaryWord } from '../../../src/protocols/csa/floodgate-server.js';
 import { ForeverThinker } from './doubles.js';
 import { clientOptions, memLog } from './harness.js';
 import { readTranscript, replayServer } from './replay.js';
@@ -27,18 +28,20 @@ function script(tail: readonly string[]): TranscriptEvent[] {
 }
 
 describe('game-end lines', () => {
-  const cases: [string[], FinishedGame['result'], string | undefined][] = [
-    [['%TORYO', '#RESIGN', '#WIN'], 'win', 'RESIGN'],
-    [['#TIME_UP', '#LOSE'], 'loss', 'TIME_UP'],
-    [['#ILLEGAL_MOVE', '#WIN'], 'win', 'ILLEGAL_MOVE'],
-    [['#SENNICHITE', '#DRAW'], 'draw', 'SENNICHITE'],
-    [['#OUTE_SENNICHITE', '#LOSE'], 'loss', 'OUTE_SENNICHITE'],
-    [['%KACHI,T0', '%KACHI', '#JISHOGI', '#LOSE'], 'loss', 'JISHOGI'],
-    [['#MAX_MOVES', '#CENSORED'], 'draw', 'MAX_MOVES'],
-    [['#ILLEGAL_ACTION', '#LOSE'], 'loss', 'ILLEGAL_ACTION'],
-    [['#CHUDAN', '#DRAW'], 'draw', 'CHUDAN'],
+  // The last column: the record's summary word, as shogi-server's game_result.rb writes it.
+  const cases: [string[], FinishedGame['result'], string | undefined, string][] = [
+    [['%TORYO', '#RESIGN', '#WIN'], 'win', 'RESIGN', 'toryo'],
+    [['#TIME_UP', '#LOSE'], 'loss', 'TIME_UP', 'time up'],
+    [['#ILLEGAL_MOVE', '#WIN'], 'win', 'ILLEGAL_MOVE', 'illegal move'],
+    [['#SENNICHITE', '#DRAW'], 'draw', 'SENNICHITE', 'sennichite'],
+    [['#OUTE_SENNICHITE', '#LOSE'], 'loss', 'OUTE_SENNICHITE', 'oute_sennichite'],
+    [['%KACHI,T0', '%KACHI', '#JISHOGI', '#LOSE'], 'loss', 'JISHOGI', 'kachi'],
+    [['%KACHI,T0', '%KACHI', '#ILLEGAL_MOVE', '#WIN'], 'win', 'ILLEGAL_MOVE', 'illegal kachi'],
+    [['#MAX_MOVES', '#CENSORED'], 'draw', 'MAX_MOVES', 'max_moves'],
+    [['#ILLEGAL_ACTION', '#LOSE'], 'loss', 'ILLEGAL_ACTION', 'illegal action'],
+    [['#CHUDAN', '#DRAW'], 'draw', 'CHUDAN', 'chudan'],
   ];
-  it.each(cases)('%j -> %s by %s', async (tail, result, reason) => {
+  it.each(cases)('%j -> %s by %s, recorded as %s', async (tail, result, reason, word) => {
     replay = await replayServer(script(tail), 'alice');
     const finished: FinishedGame[] = [];
     const log = memLog();
@@ -51,6 +54,7 @@ describe('game-end lines', () => {
     const end = await session;
     expect(sent).toEqual(['LOGIN alice csatest-300-10F,pw-alice', 'AGREE', 'LOGOUT']);
     expect(finished.map((f) => [f.result, f.reason])).toEqual([[result, reason]]);
+    expect(summaryWord(finished[0]!)).toBe(word);
     expect([end.games, end.duringGame]).toEqual([1, false]);
     // The search started on black's move was stopped when the game ended.
     expect(thinker.stops).toBeGreaterThanOrEqual(1);

@@ -101,4 +101,32 @@ describe('LineSocket', () => {
     const r = await LineSocket.connect(opts(port));
     expect(r.isErr && r.error.message).toMatch(new RegExp(`^cannot connect to 127\\.0\\.0\\.1:${port}: connect ECONNREFUSED`));
   });
+  it('a reset after the game, once the close is expected, is the server closing (no ECONNRESET noise)', async () => {
+    const run = async (expectClose: boolean): Promise<{ info: CloseInfo; notes: string[] }> => {
+      const port = await listen((s) => {
+        s.write('#WIN\n');
+        // shogi-server closes the socket after a CSA-mode game; our LOGOUT then meets a reset.
+        s.once('data', () => s.resetAndDestroy());
+      });
+      const transcript = memoryTranscript(100);
+      const sock = (await LineSocket.connect({ ...opts(port), transcript })).unwrap();
+      const closed = new Promise<CloseInfo>((r) => sock.onClose(r));
+      sock.onLine(() => {
+        if (expectClose) sock.expectClose();
+        sock.send('LOGOUT');
+      });
+      const info = await closed;
+      for (const x of open) x.destroy();
+      await new Promise<void>((r) => server!.close(() => r()));
+      server = undefined;
+      return { info, notes: transcript.lines.filter((l) => l.startsWith('# closed')) };
+    };
+    const quiet = await run(true);
+    expect([quiet.info.reason, quiet.info.error]).toEqual(['eof', undefined]);
+    expect(quiet.notes).toEqual(['# closed (eof)']);
+    // Before the game is over a reset stays an error.
+    const loud = await run(false);
+    expect(loud.info.reason).toBe('error');
+    expect(loud.notes[0]).toMatch(/^# closed \(error: read ECONNRESET\)$/);
+  });
 });

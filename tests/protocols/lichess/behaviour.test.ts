@@ -126,14 +126,28 @@ describe('game behaviour', () => {
     expect(requests.map((r) => r.limits?.movetimeMs)).toEqual([1000, 1000]);
   });
 
-  it('gives the first move a time limit within the abort window', async () => {
+  it('plans the first move from the first-move limit, not from the full clock', async () => {
     h = await startHarness({ config: { firstMoveMs: 700 } });
-    const id = h.server.challenge({ from: 'Starter', color: 'black', clock: { limit: 60, increment: 0 }, opponent: { script: ['e7e5', { type: 'resign' }] } });
+    const id = h.server.challenge({ from: 'Starter', color: 'black', clock: { limit: 60, increment: 2 }, opponent: { script: ['e7e5', { type: 'resign' }] } });
     await h.server.waitForEnd(id);
     const [first, second] = (h.players as FirstLegalPlayer[]).flatMap((p) => p.requests);
-    expect(first?.limits?.movetimeMs).toBe(700);
-    expect(first?.clock?.firstMs).toBe(60_000);
+    // Our clock for the first move is the limit itself, without increment, and no movetime to race the guard.
+    expect(first?.limits).toBeUndefined();
+    expect([first?.clock?.firstMs, first?.clock?.firstIncMs]).toEqual([700, 0]);
+    expect([first?.clock?.secondMs, first?.clock?.secondIncMs]).toEqual([60_000, 2000]);
+    // From the second move on, the real clock.
     expect(second?.limits).toBeUndefined();
+    expect(second?.clock?.firstMs).toBeGreaterThan(55_000);
+    expect(second?.clock?.firstIncMs).toBe(2000);
+  });
+
+  it('as black, the first move is planned from the limit too', async () => {
+    h = await startHarness({ config: { firstMoveMs: 900 } });
+    const id = h.server.challenge({ from: 'Opener', color: 'white', clock: { limit: 60, increment: 0 }, opponent: { script: ['e2e4', { type: 'resign' }] } });
+    await h.server.waitForEnd(id);
+    const [first] = (h.players as FirstLegalPlayer[]).flatMap((p) => p.requests);
+    expect(first?.limits).toBeUndefined();
+    expect([first?.clock?.secondMs, first?.clock?.secondIncMs, first?.clock?.firstMs]).toEqual([900, 0, 60_000]);
   });
 });
 

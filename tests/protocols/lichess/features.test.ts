@@ -54,7 +54,10 @@ describe('move sources in real games', () => {
     const pgnPath = join(h.recordsDir, 'lichess', `${id}.pgn`);
     await h.server.waitFor(() => existsSync(pgnPath) && readFileSync(pgnPath, 'utf8').includes('[UTCDate'));
     const pgn = readFileSync(pgnPath, 'utf8');
-    expect(pgn).toContain('[UTCDate "2026.01.02"]');
+    // The export's UTCDate/UTCTime are the game's creation time, as lichess writes them.
+    const created = new Date(game.init.createdAt).toISOString();
+    expect(pgn).toContain(`[UTCDate "${created.slice(0, 10).replace(/-/g, '.')}"]`);
+    expect(pgn).toContain(`[UTCTime "${created.slice(11, 19)}"]`);
     expect(pgn).toContain('[ECO "?"]');
     expect(pgn).toContain('[Event "Casual bullet game"]');
     const text = pgn.replace(/\s+/g, ' ');

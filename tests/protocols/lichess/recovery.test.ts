@@ -37,6 +37,22 @@ describe('recovery', () => {
     expect(h.schemas.failures).toEqual([]);
   });
 
+  it('detects a stalled game stream within two keep-alive intervals: the clock lost is about that', async () => {
+    // Keep-alives every 200 ms; the game stream is given up after 400 ms of silence (production: 7 s and 10 s).
+    h = await startHarness({ ...scholar, server: { keepAliveMs: 200 }, timings: { gameSilenceMs: 400 } });
+    const id = h.server.challenge(victim());
+    // After black's second move (ply 4) the stream goes silent: white's clock runs while we cannot see it.
+    h.server.stallGameStreamAt(id, 4);
+    const game = await h.server.waitForEnd(id);
+    expect([game.status, game.winner]).toEqual(['mate', 'white']);
+    expect(h.server.stats.gameStreamOpens.get(id)).toBe(2);
+    // White's clock (30 s, no increment) lost only the silence plus the reconnect: FirstLegalPlayer answers at
+    // once. The silence is counted from the last keep-alive, up to one interval before the stall.
+    const lost = 30_000 - game.wtime;
+    expect(lost).toBeGreaterThanOrEqual(200 - 50);
+    expect(lost).toBeLessThan(400 + 600);
+  });
+
   it('reconnects a game stream whose connection drops mid-game', async () => {
     h = await startHarness(scholar);
     const id = h.server.challenge(victim());

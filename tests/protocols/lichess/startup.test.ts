@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import winston from 'winston';
 import { Dispatcher } from '../../../src/bot/dispatcher.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { LichessBot } from '../../../src/protocols/lichess/bot.js';
@@ -30,6 +32,33 @@ const makeBot = (url: string, token = TOKEN): LichessBot =>
   });
 
 describe('start-up checks', () => {
+  it('says it is connecting, and shows every retry and its wait while lichess cannot be reached', async () => {
+    // Not a BOT account: start() ends right after the checks.
+    const s = await serve({ title: null });
+    s.failRequests({ method: 'POST', path: /\/api\/token\/test$/ }, '502', 3);
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(String(chunk).trim());
+        done();
+      },
+    });
+    const log = winston.createLogger({ level: 'info', format: winston.format.printf((i) => `${i.level} ${String(i.message)}`), transports: [new winston.transports.Stream({ stream: sink })] });
+    const bot = new LichessBot({
+      config: { ...parseConfig('').unwrap().lichess, enabled: true, url: s.url },
+      token: TOKEN,
+      moveOverheadMs: 50,
+      dispatcher: new Dispatcher(async () => new FirstLegalPlayer()),
+      timings: FAST_TIMINGS,
+      log,
+    });
+    await expect(bot.start()).rejects.toThrow('is not a BOT account');
+    expect(lines[0]).toBe(`info connecting to ${s.url}...`);
+    const retries = lines.filter((l) => l.startsWith('warn POST /api/token/test'));
+    expect(retries).toHaveLength(3);
+    for (const r of retries) expect(r).toMatch(/^warn POST \/api\/token\/test: .*502.*; retrying in \d+\.\d s \(giving up in \d+ s\)$/);
+  });
+
   it('refuses a token without the bot:play scope, naming LICHESS_TOKEN', async () => {
     const s = await serve({ scopes: 'board:play,challenge:read' });
     await expect(makeBot(s.url).start()).rejects.toThrow(

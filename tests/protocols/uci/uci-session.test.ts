@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { checkmateLine } from '../../../src/protocols/uci/engine-session.js';
 import { infoLine, mateMoves } from '../../../src/protocols/uci/info-line.js';
 import { uciDialect } from '../../../src/protocols/uci/uci-dialect.js';
-import { harness, settle } from './mock-player.js';
+import { KishiError, Result } from '../../../src/core/result.js';
+import { harness, MockPlayer, settle } from './mock-player.js';
 
 const bestmove = (l: string): boolean => l.startsWith('bestmove');
 
@@ -112,6 +113,63 @@ describe('UCI handshake and options', () => {
   });
 });
 
+describe('UCI illegal moves', () => {
+  it('plays the moves up to an illegal one, as Stockfish does, and says which move was refused', async () => {
+    const h = harness(uciDialect);
+    h.send('position startpos moves e2e4 e7e5');
+    h.send('position startpos moves e2e5');
+    expect(h.lines).toEqual(['info string error: move 1 (e2e5): ' + h.lines[0]!.split('(e2e5): ')[1]]);
+    expect(h.lines[0]).toMatch(/; the moves before it are played, the rest ignored$/);
+    // The start position, white to move: not the previous game, where black was to move.
+    expect(h.session.currentPosition().moves).toEqual([]);
+    h.lines.length = 0;
+    h.send('position startpos moves e2e4 e7e5 e1e3 g1f3', 'position startpos moves e2e4 zz');
+    expect(h.lines[0]).toContain('move 3 (e1e3)');
+    expect(h.lines[1]).toContain('move 2 (zz)');
+    expect(h.session.currentPosition().moves).toEqual(['e2e4']);
+    h.lines.length = 0;
+    h.send('go depth 1');
+    await h.waitLine(bestmove);
+    expect(h.player().requests[0]?.moves).toEqual(['e2e4']);
+  });
+});
+
+describe('UCI root without a move', () => {
+  it('a mated root says score mate 0 before bestmove 0000; a stalemate says score cp 0', async () => {
+    const h = harness(uciDialect);
+    // Fool's mate: white is mated.
+    h.send('position startpos moves f2f3 e7e5 g2g4 d8h4', 'go depth 3');
+    await h.waitLine(bestmove);
+    expect(h.lines.slice(-2)).toEqual(['info depth 0 score mate 0', 'bestmove 0000']);
+    h.lines.length = 0;
+    h.send('position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', 'go depth 3');
+    await h.waitLine(bestmove);
+    expect(h.lines.slice(-2)).toEqual(['info depth 0 score cp 0', 'bestmove 0000']);
+  });
+});
+
+describe('Search mcts without a model', () => {
+  it('searches with alpha-beta and says so, never answers with an unsearched move', async () => {
+    const made: string[] = [];
+    let mock: MockPlayer | undefined;
+    const h = harness(uciDialect, {}, {}, (config) => {
+      made.push(config.search);
+      if (config.search !== 'alphabeta') return Result.err(new KishiError('ERR_MODEL', 'model /nope.onnx: cannot read'));
+      mock = new MockPlayer(config, {});
+      return Result.ok(mock);
+    });
+    h.send('setoption name Search value mcts', 'isready');
+    await h.waitLine((l) => l === 'readyok');
+    expect(h.lines[0]).toBe('info string model /nope.onnx: cannot read; searching with alpha-beta instead of mcts');
+    h.send('position startpos', 'go depth 2');
+    await h.waitLine(bestmove);
+    expect(made).toEqual(['mcts', 'alphabeta']);
+    // The alpha-beta Player searched this move.
+    expect(mock?.requests).toHaveLength(1);
+    expect(h.lines.some((l) => l.startsWith('info string error'))).toBe(false);
+  });
+});
+
 describe('UCI positions', () => {
   it('keeps the previous position after a malformed or illegal one', async () => {
     const h = harness(uciDialect);
@@ -120,15 +178,12 @@ describe('UCI positions', () => {
     expect(before.moves).toEqual(['e2e4', 'e7e5']);
     h.send(
       'position fen not-a-fen',
-      'position startpos moves e2e4 e7e5 e1e3',
-      'position startpos moves e2e4 zz',
       'position',
       'position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1',
       'position fen 8/8/8/8/8/8/8/8 w - - 0 1',
     );
-    expect(h.lines.length).toBe(6);
+    expect(h.lines.length).toBe(4);
     for (const l of h.lines) expect(l).toMatch(/^info string error: .*; the previous position is kept$/);
-    expect(h.lines[1]).toContain('move 3 (e1e3)');
     expect(h.session.currentPosition()).toBe(before);
     h.send('go depth 1');
     await h.waitLine(bestmove);
@@ -148,9 +203,13 @@ describe('UCI positions', () => {
     // Not a continuation: replayed from the start.
     h.send('position startpos moves d2d4');
     expect(h.session.currentPosition().game.plies()).toBe(1);
+    const d4 = h.session.currentPosition();
     h.send('position startpos moves d2d4 d7d5 e1e8');
     expect(h.lines.at(-1)).toContain('move 3 (e1e8)');
-    expect(h.session.currentPosition().moves).toEqual(['d2d4']);
+    // Continued up to the illegal move, on a clone: the previous position is untouched.
+    expect(h.session.currentPosition().moves).toEqual(['d2d4', 'd7d5']);
+    expect(h.session.currentPosition().game.plies()).toBe(2);
+    expect(d4.game.plies()).toBe(1);
   });
 
   it('normalises FENs and castling, in standard chess and Chess960', async () => {

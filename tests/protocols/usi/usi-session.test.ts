@@ -79,14 +79,20 @@ describe('USI positions and go', () => {
     expect(good.moves).toEqual(['2g2f', '8c8d']);
     h.send(
       'position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1',
+      'position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+    );
+    expect(h.lines.length).toBe(2);
+    for (const l of h.lines) expect(l).toMatch(/^info string error: .*; the previous position is kept$/);
+    expect(h.session.currentPosition()).toBe(good);
+    // An illegal move ends the move list there: the moves before it are played.
+    h.send(
       'position startpos moves 7g7f 7g7e',
       'position startpos moves 7g7f 3c3d 2g2f P*5e',
       'position startpos moves 7g7f 3c3d 7f7e 3d3e 7e7d 3e3f 7d7c+ P*7d',
-      'position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
     );
-    expect(h.lines.length).toBe(5);
-    for (const l of h.lines) expect(l).toMatch(/^info string error: .*; the previous position is kept$/);
-    expect(h.session.currentPosition()).toBe(good);
+    expect(h.lines.slice(2).map((l) => /move \d+ \([^)]+\)/.exec(l)?.[0])).toEqual(['move 2 (7g7e)', 'move 4 (P*5e)', 'move 8 (P*7d)']);
+    for (const l of h.lines.slice(2)) expect(l).toMatch(/; the moves before it are played, the rest ignored$/);
+    expect(h.session.currentPosition().moves).toEqual(['7g7f', '3c3d', '7f7e', '3d3e', '7e7d', '3e3f', '7d7c+']);
   });
 
   it('answers bestmove resign and bestmove win as the Player says', async () => {

@@ -33,6 +33,7 @@ function merge<T>(base: T, over: DeepPartial<T> | undefined): T {
 
 export const FAST_TIMINGS: Partial<BotTimings> = {
   silenceMs: 1500,
+  gameSilenceMs: 1500,
   reconnectMinMs: 20,
   reconnectMaxMs: 200,
   gameReconnectMaxMs: 200,

@@ -1,0 +1,57 @@
+/** `kishi run` and `kishi csa` start-up errors: one line and exit 2 for bad config, never a stack trace. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const kishi = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(process.execPath, ['bin/kishi.js', ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
+
+describe('an unwritable log.dir', () => {
+  // A regular file in the way of the directory: no user, root included, can create it.
+  const dir = mkdtempSync(join(tmpdir(), 'kishi-logdir-'));
+  const blocker = join(dir, 'not-a-dir');
+  writeFileSync(blocker, '');
+  const config = join(dir, 'kishi.yaml');
+  writeFileSync(config, ['lichess:', '  enabled: true', '  url: http://127.0.0.1:9', 'log:', `  dir: ${join(blocker, 'logs')}`, ''].join('\n'));
+
+  it('kishi run: one line and exit 2', () => {
+    const r = kishi(['run', '--config', config], { LICHESS_TOKEN: 'lip_test' });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`kishi run: log.dir ${join(blocker, 'logs')}: cannot write log files there (ENOTDIR)`]);
+  });
+
+  it('kishi csa: one line and exit 2', () => {
+    const r = kishi(['csa', '--config', config, '--games', '1'], { CSA_PASSWORD: 'trip' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`kishi csa: log.dir ${join(blocker, 'logs')}: cannot write log files there (ENOTDIR)`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('new-user paths', () => {
+  it('kishi log-records with a missing --logs directory: one line and exit 2', () => {
+    const r = kishi(['log-records', '--game', 'chess', '--logs', '/nonexistent-logs', '--out', join(tmpdir(), 'kishi-lr-out')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe('kishi log-records: --logs /nonexistent-logs: no such directory');
+  });
+
+  it('kishi --help names the learners there are, with examples', () => {
+    const r = kishi(['--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toContain('to come');
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('npx kishi run');
+  });
+
+  it('kishi run from another directory finds the shipped config (the missing token is then the first problem)', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'kishi-cwd-'));
+    const env = { ...process.env };
+    delete env['LICHESS_TOKEN'];
+    const r = spawnSync(process.execPath, [join(process.cwd(), 'bin/kishi.js'), 'run'], { encoding: 'utf8', cwd: elsewhere, env, timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toContain('file not found');
+    expect(r.stderr).toContain('LICHESS_TOKEN');
+  });
+});
