@@ -5,6 +5,7 @@ import { Result } from '@badrap/result';
 import { KishiError } from '../../core/result.js';
 import { FastChessBoard } from '../../games/chess/fast/board.js';
 import * as pieceModule from '../../games/chess/fast/piece.js';
+import { see } from '../../games/chess/fast/see.js';
 import type { ChessLinearEval } from '../../eval/linear/chess-eval.js';
 import * as scoreModule from './score.js';
 import type { SearchBoard } from './search-board.js';
@@ -119,6 +120,10 @@ export class ChessSearchBoard implements SearchBoard {
     const piece = (m >> 20) & 7;
     if (piece === KING || ORDER_VALUE[piece]! <= ORDER_VALUE[captured]!) return false;
     return this.board.isSquareAttacked((m >> 6) & 63, this.board.turn ^ 1);
+  }
+
+  see(m: number): number {
+    return see(this.board, m);
   }
 
   historyIndex(m: number): number {

@@ -42,6 +42,20 @@ export interface SearchOptions {
    */
   readonly badCapturePruning: boolean;
   /**
+   * Static exchange evaluation (`SearchBoard.see`): losing captures ordered last, skipped in
+   * quiescence, and moves losing material pruned near the horizon.
+   */
+  readonly seePruning: boolean;
+  /** Capture history, continuation history (one and two plies back) and counter moves in ordering. */
+  readonly extendedHistory: boolean;
+  /**
+   * Move-count (late-move) pruning, futility pruning of quiet moves and history pruning near the
+   * horizon; razoring; internal iterative reduction; history and "improving" in the reductions.
+   */
+  readonly quietPruning: boolean;
+  /** Singular extension of the table move, with multi-cut and negative extensions. */
+  readonly singularExtension: boolean;
+  /**
    * Probability search: a move of probability p costs log(1/p) / log(b) plies, so that a position
    * with b moves spends one ply per move (and a check with 3 replies a third of one). Iteration d
    * searches to probability b^-d. Default 30 (chess) / 80 (shogi).
@@ -63,6 +77,10 @@ export const searchOptions = (mode: SearchMode = 'tournament', overrides: Partia
     lateMoveReductions: tournament,
     deltaPruning: tournament,
     badCapturePruning: tournament,
+    seePruning: tournament,
+    extendedHistory: tournament,
+    quietPruning: tournament,
+    singularExtension: tournament,
     ...overrides,
   };
 };

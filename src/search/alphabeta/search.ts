@@ -60,6 +60,12 @@ const TACTICAL_SCORE = 1 << 28;
 const KILLER_SCORE = 1 << 27;
 /** Captures that risk more than they win (nominal values) go after the killers. */
 const BAD_CAPTURE_SCORE = 1 << 26;
+/** With SEE, losing captures go after every quiet move (quiet keys are histories, about +-50000). */
+const BAD_TACTICAL_SCORE = -(1 << 22);
+/** Per-move ordering flags. */
+const FLAG_QUIET = 0;
+const FLAG_GOOD_TACTICAL = 1;
+const FLAG_BAD_TACTICAL = 2;
 const HISTORY_MAX = 16384;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 const POLL_MASK = 255;
@@ -81,11 +87,27 @@ export class AlphaBetaSearch {
   private board!: SearchBoard;
   private lists: Int32Array[] = [];
   private scores: Int32Array[] = [];
+  private flags: Uint8Array[] = [];
   private costs: Float64Array[] = [];
   private listSize = 0;
   private readonly killers = new Int32Array(MAX_PLY * 2);
   private history = new Int32Array(0);
   private historySize = 0;
+  /**
+   * Continuation history: [side to move][1 or 2 plies back][that move's history index][this move's
+   * history index], so both the opponent's last move and our previous one shape the ordering.
+   */
+  private contHist = new Int16Array(0);
+  /** Capture history: [side][history index][victim class (tacticalOrder >> 4)]. */
+  private captureHistory = new Int16Array(0);
+  /** Counter moves: [side of the previous move][its history index] -> the quiet reply that cut. */
+  private counters = new Int32Array(0);
+  /** History index of the move played at each ply (-1 for a null move). */
+  private readonly moveIdx = new Int32Array(MAX_PLY + 1);
+  /** Static evaluation at each ply (-INFINITE in check), for the "improving" flag. */
+  private readonly staticEvals = new Int32Array(MAX_PLY + 1);
+  /** Move excluded at each ply by a singular-extension search (0 if none). */
+  private readonly excluded = new Int32Array(MAX_PLY + 1);
   private readonly pv = new Int32Array(MAX_PLY * MAX_PLY);
   private readonly pvLen = new Int32Array(MAX_PLY + 1);
 
@@ -123,6 +145,9 @@ export class AlphaBetaSearch {
   clearHeuristics(): void {
     this.killers.fill(0);
     this.history.fill(0);
+    this.contHist.fill(0);
+    this.captureHistory.fill(0);
+    this.counters.fill(0);
   }
 
   private prepare(board: SearchBoard): void {
@@ -130,10 +155,12 @@ export class AlphaBetaSearch {
       this.listSize = board.maxMoves;
       this.lists = [];
       this.scores = [];
+      this.flags = [];
       this.costs = [];
       for (let i = 0; i <= MAX_PLY; i++) {
         this.lists.push(new Int32Array(board.maxMoves));
         this.scores.push(new Int32Array(board.maxMoves));
+        this.flags.push(new Uint8Array(board.maxMoves));
         this.costs.push(new Float64Array(board.maxMoves));
       }
       this.rootMoves = new Int32Array(board.maxMoves);
@@ -142,6 +169,13 @@ export class AlphaBetaSearch {
     if (this.historySize !== board.historySize) {
       this.historySize = board.historySize;
       this.history = new Int32Array(2 * board.historySize);
+      this.contHist = new Int16Array(0);
+    }
+    if (this.options.extendedHistory && this.contHist.length === 0) {
+      const hs = board.historySize;
+      this.contHist = new Int16Array(4 * hs * hs);
+      this.captureHistory = new Int16Array(2 * hs * 32);
+      this.counters = new Int32Array(2 * hs);
     }
   }
 
@@ -166,6 +200,8 @@ export class AlphaBetaSearch {
     this.timeBase = this.startTime;
     this.tt.newSearch();
     this.killers.fill(0);
+    this.excluded.fill(0);
+    this.staticEvals.fill(-INFINITE);
     for (let i = 0; i < this.history.length; i++) this.history[i] = this.history[i]! >> 1;
 
     // Root moves, ordered once by the usual heuristics; later iterations move the best to the front.
@@ -304,6 +340,7 @@ export class AlphaBetaSearch {
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       const childDepth = depth - (prob ? costs[i]! : 1);
+      this.moveIdx[0] = board.historyIndex(m);
       board.make(m);
       let score: number;
       if (i === 0) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
@@ -372,10 +409,24 @@ export class AlphaBetaSearch {
     if (!this.pondering && this.hardMs !== Infinity && performance.now() - this.timeBase >= this.hardMs) this.stopped = true;
   }
 
+  /** Static exchange value of `m`, or a nominal stand-in when the board has no SEE. */
+  private seeOf(m: number): number {
+    const b = this.board;
+    if (b.see !== undefined) return b.see(m);
+    return b.isBadCapture(m) ? -100 : 0;
+  }
+
+  /** Bounded ("gravity") update of a history entry towards +-HISTORY_MAX. */
+  private static bump(table: Int16Array | Int32Array, i: number, bonus: number): void {
+    const v = table[i]!;
+    table[i] = v + bonus - Math.trunc((v * Math.abs(bonus)) / HISTORY_MAX);
+  }
+
   private negamax(alpha: number, beta: number, depth: number, ply: number, pvNode: boolean, nullOk: boolean): number {
     const board = this.board;
     const opts = this.options;
     this.pvLen[ply] = 0;
+    const excluded = this.excluded[ply]!;
 
     // Step 1. Rules (repetition, fifty moves, material) and mate-distance pruning.
     const rule = board.ruleState();
@@ -401,34 +452,56 @@ export class AlphaBetaSearch {
     }
     if (ply > this.seldepth) this.seldepth = ply;
 
-    // Step 3. Transposition table.
+    // Step 3. Transposition table (not in a singular-extension search, which excludes a move).
     const hi = board.keyHi();
     const lo = board.keyLo();
     let ttMove = 0;
+    let ttDepth = -1000;
+    let ttLower = -INFINITE;
+    let ttUpper = INFINITE;
     const tt = this.tt;
-    if (tt.probe(hi, lo)) {
+    if (excluded === 0 && tt.probe(hi, lo)) {
       const h = tt.hit;
       ttMove = h.move;
+      ttDepth = h.depth;
+      if (h.lower > -INFINITE) ttLower = scoreFromTable(h.lower, ply);
+      if (h.upper < INFINITE) ttUpper = scoreFromTable(h.upper, ply);
       if (!pvNode && h.depth >= depth) {
-        if (h.lower > -INFINITE) {
-          const lower = scoreFromTable(h.lower, ply);
-          if (lower >= beta) return lower;
-        }
-        if (h.upper < INFINITE) {
-          const upper = scoreFromTable(h.upper, ply);
-          if (upper <= alpha) return upper;
-        }
+        if (ttLower >= beta) return ttLower;
+        if (ttUpper <= alpha) return ttUpper;
       }
     }
 
     // Step 4. Pruning before the moves (tournament only: it trusts the evaluation).
-    if (!pvNode && !inCheck && (opts.nullMove || opts.futility)) {
-      const staticEval = board.evaluate();
+    const quietPruning = opts.quietPruning;
+    let staticEval = -INFINITE;
+    let improving = false;
+    if (!inCheck && (opts.nullMove || opts.futility || quietPruning)) {
+      staticEval = board.evaluate();
+      // The table's bounds are a better guess than the static evaluation.
+      if (ttLower > staticEval && ttLower < MATE_BOUND) staticEval = ttLower;
+      else if (ttUpper < staticEval && ttUpper > -MATE_BOUND) staticEval = ttUpper;
+      const prev = ply >= 2 ? this.staticEvals[ply - 2]! : -INFINITE;
+      improving = prev !== -INFINITE && staticEval > prev;
+    }
+    this.staticEvals[ply] = staticEval;
+    if (!pvNode && !inCheck && excluded === 0 && staticEval !== -INFINITE) {
       // Reverse futility: far above beta near the horizon.
-      if (opts.futility && depth <= 3 && staticEval - 120 * depth >= beta && Math.abs(beta) < MATE_BOUND) return staticEval;
+      if (opts.futility && Math.abs(beta) < MATE_BOUND) {
+        const maxDepth = quietPruning ? 7 : 3;
+        const margin = quietPruning ? (improving ? 80 : 110) * depth : 120 * depth;
+        if (depth <= maxDepth && staticEval - margin >= beta) return staticEval;
+      }
+      // Razoring: hopeless near the horizon unless a capture saves it.
+      if (quietPruning && depth <= 3 && staticEval + 200 + 200 * depth * depth < alpha) {
+        const v = this.quiesce(alpha, alpha + 1, ply, false);
+        if (this.stopped) return 0;
+        if (v <= alpha) return v;
+      }
       // Null move.
       if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk()) {
-        const r = 2 + Math.floor(depth / 4);
+        const r = quietPruning ? 3 + Math.floor(depth / 3) + Math.min(3, Math.floor((staticEval - beta) / 200)) : 2 + Math.floor(depth / 4);
+        this.moveIdx[ply] = -1;
         board.makeNull();
         const score = -this.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
         board.unmake();
@@ -437,29 +510,84 @@ export class AlphaBetaSearch {
       }
     }
 
+    // Internal iterative reduction: without a table move this node was not searched before (or
+    // was overwritten); a shallower search is cheaper and fills the table for the next iteration.
+    if (quietPruning && ttMove === 0 && excluded === 0 && depth >= 4) depth -= 1;
+
+    // Singular extension (before this ply's move list is built: the verification search reuses it).
+    let singularExt = 0;
+    if (
+      opts.singularExtension &&
+      excluded === 0 &&
+      ttMove !== 0 &&
+      depth >= 7 &&
+      ply < 2 * this.rootDepth &&
+      ttLower > -MATE_BOUND &&
+      ttLower < MATE_BOUND &&
+      ttDepth >= depth - 3
+    ) {
+      const singularBeta = ttLower - 2 * Math.floor(depth);
+      this.excluded[ply] = ttMove;
+      const v = this.negamax(singularBeta - 1, singularBeta, Math.floor((depth - 1) / 2), ply, false, false);
+      this.excluded[ply] = 0;
+      if (this.stopped) return 0;
+      if (v < singularBeta) singularExt = 1;
+      // Multi-cut: another move also beats beta.
+      else if (singularBeta >= beta) return singularBeta;
+      else if (ttLower >= beta) singularExt = -1;
+      this.pvLen[ply] = 0;
+    }
+
     // Step 5. Moves, scored for ordering.
     const list = this.lists[ply]!;
     const keys = this.scores[ply]!;
+    const flags = this.flags[ply]!;
     const n = board.generate(list, false);
     // Step 7 (early). No legal move: mate or stalemate.
     if (n === 0) return board.noMovesIsLoss(inCheck) ? -(MATE - ply) : 0;
     const side = board.sideToMove();
     const hist = this.history;
-    const hbase = side * this.historySize;
+    const HS = this.historySize;
+    const hbase = side * HS;
+    const ext = opts.extendedHistory;
+    const cont = this.contHist;
+    const capt = this.captureHistory;
+    const p1 = ply >= 1 ? this.moveIdx[ply - 1]! : -1;
+    const p2 = ply >= 2 ? this.moveIdx[ply - 2]! : -1;
+    const c1 = ext && p1 >= 0 ? ((side * 2) * HS + p1) * HS : -1;
+    const c2 = ext && p2 >= 0 ? ((side * 2 + 1) * HS + p2) * HS : -1;
+    const counter = ext && p1 >= 0 ? this.counters[(side ^ 1) * HS + p1]! : 0;
+    const useSee = opts.seePruning;
     const k1 = this.killers[ply * 2]!;
     const k2 = this.killers[ply * 2 + 1]!;
     for (let i = 0; i < n; i++) {
       const m = list[i]!;
       let s: number;
-      if (m === ttMove) s = TT_MOVE_SCORE;
+      let f = FLAG_QUIET;
+      const t = board.tacticalOrder(m);
+      if (t > 0) {
+        if (useSee) {
+          const good = this.seeOf(m) >= 0;
+          f = good ? FLAG_GOOD_TACTICAL : FLAG_BAD_TACTICAL;
+          const ch = ext ? capt[(hbase + board.historyIndex(m)) * 32 + Math.min(t >> 4, 31)]! : 0;
+          s = (good ? TACTICAL_SCORE : BAD_TACTICAL_SCORE) + (t >> 4) * 2048 + (t & 15) + ch;
+        } else {
+          const bad = board.isBadCapture(m);
+          f = bad ? FLAG_BAD_TACTICAL : FLAG_GOOD_TACTICAL;
+          s = (bad ? BAD_CAPTURE_SCORE : TACTICAL_SCORE) + t;
+        }
+      } else if (m === k1) s = KILLER_SCORE + 1;
+      else if (m === k2) s = KILLER_SCORE;
+      else if (m === counter) s = KILLER_SCORE - 1;
       else {
-        const t = board.tacticalOrder(m);
-        if (t > 0) s = (board.isBadCapture(m) ? BAD_CAPTURE_SCORE : TACTICAL_SCORE) + t;
-        else if (m === k1) s = KILLER_SCORE + 1;
-        else if (m === k2) s = KILLER_SCORE;
-        else s = hist[hbase + board.historyIndex(m)]!;
+        const hi2 = board.historyIndex(m);
+        s = hist[hbase + hi2]!;
+        if (c1 >= 0) s += cont[c1 + hi2]!;
+        if (c2 >= 0) s += cont[c2 + hi2]!;
       }
+      if (m === ttMove) s = TT_MOVE_SCORE;
       keys[i] = s;
+      flags[i] = f;
     }
     const prob = opts.limit === 'probability';
     const costs = this.costs[ply]!;
@@ -470,6 +598,11 @@ export class AlphaBetaSearch {
     let best = -INFINITE;
     let bestMove = 0;
     const lmr = opts.lateMoveReductions && depth >= 3 && !inCheck;
+    const idepth = Math.floor(depth);
+    const lmpLimit = improving ? 3 + idepth * idepth : (3 + idepth * idepth) >> 1;
+    const pruneOk = quietPruning && !pvNode && !inCheck && staticEval !== -INFINITE;
+    let moveCount = 0;
+    let skipQuiets = false;
     for (let i = 0; i < n; i++) {
       // Selection: bring the best remaining move to slot i.
       let bi = i;
@@ -481,29 +614,69 @@ export class AlphaBetaSearch {
         }
       }
       const m = list[bi]!;
+      const f = flags[bi]!;
       if (bi !== i) {
         list[bi] = list[i]!;
         list[i] = m;
         keys[bi] = keys[i]!;
         keys[i] = bs;
+        flags[bi] = flags[i]!;
+        flags[i] = f;
         if (prob) {
           const c = costs[bi]!;
           costs[bi] = costs[i]!;
           costs[i] = c;
         }
       }
-      const quiet =
-        bs < BAD_CAPTURE_SCORE || (bs >= KILLER_SCORE && bs < TACTICAL_SCORE) || (bs === TT_MOVE_SCORE && board.tacticalOrder(m) === 0);
-      const childDepth = depth - (prob ? costs[i]! : 1);
-      board.make(m);
+      if (m === excluded) continue;
+      const quiet = f === FLAG_QUIET;
+      const hidx = board.historyIndex(m);
+      let histScore = 0;
+      if (quiet) {
+        histScore = hist[hbase + hidx]!;
+        if (c1 >= 0) histScore += cont[c1 + hidx]!;
+        if (c2 >= 0) histScore += cont[c2 + hidx]!;
+      }
+      // Pruning near the horizon, never of the first move, of a check (tsume lines are all checks)
+      // or when every move so far loses to a mate.
+      this.moveIdx[ply] = hidx;
+      if (moveCount > 0 && best > -MATE_BOUND) {
+        let prune = false;
+        if (quiet) {
+          if (skipQuiets) prune = true;
+          else if (pruneOk && depth <= 8 && moveCount >= lmpLimit) prune = skipQuiets = true;
+          else {
+            const lmrDepth = Math.max(0, idepth - 1 - (moveCount < 64 && idepth < 64 ? LMR_TABLE[idepth * 64 + moveCount]! : 4));
+            if (pruneOk && lmrDepth <= 6 && staticEval + 120 + 100 * lmrDepth <= alpha && m !== k1 && m !== k2) prune = true;
+            else if (pruneOk && lmrDepth <= 3 && histScore < -3000 * idepth) prune = true;
+            else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && this.seeOf(m) < -30 * lmrDepth * lmrDepth) prune = true;
+          }
+        } else if (useSee && !pvNode && !inCheck && depth <= 6 && f === FLAG_BAD_TACTICAL && this.seeOf(m) < -120 * idepth) prune = true;
+        if (prune) {
+          board.make(m);
+          if (!board.inCheck()) {
+            board.unmake();
+            continue;
+          }
+        } else board.make(m);
+      } else board.make(m);
+      const extension = m === ttMove ? singularExt : 0;
+      const childDepth = depth - (prob ? costs[i]! : 1) + extension;
+      moveCount++;
       let score: number;
-      if (i === 0) {
+      if (moveCount === 1) {
         score = -this.negamax(-beta, -alpha, childDepth, ply + 1, pvNode, true);
       } else {
         let r = 0;
-        if (lmr && i >= 3 && bs < BAD_CAPTURE_SCORE && !board.inCheck()) {
-          r = LMR_TABLE[Math.min(Math.floor(depth), 63) * 64 + Math.min(i, 63)]!;
+        if (lmr && moveCount >= 3 && f !== FLAG_GOOD_TACTICAL && !board.inCheck()) {
+          r = LMR_TABLE[Math.min(idepth, 63) * 64 + Math.min(moveCount, 63)]!;
+          if (quietPruning) {
+            if (!improving) r++;
+            if (quiet) r -= Math.trunc(histScore / 8000);
+            if (m === k1 || m === k2 || m === counter) r--;
+          }
           if (pvNode && r > 0) r--;
+          if (r < 0) r = 0;
           if (r > childDepth - 1) r = Math.max(0, Math.floor(childDepth - 1));
         }
         score = -this.negamax(-alpha - 1, -alpha, childDepth - r, ply + 1, false, true);
@@ -527,34 +700,65 @@ export class AlphaBetaSearch {
             this.pvLen[ply] = clen + 1;
           }
           if (score >= beta) {
-            if (quiet) {
-              // Killers and history for the quiet move that cut; history penalty for the quiet moves before it.
-              if (this.killers[ply * 2] !== m) {
-                this.killers[ply * 2 + 1] = this.killers[ply * 2]!;
-                this.killers[ply * 2] = m;
-              }
-              const d = Math.floor(depth);
-              const bonus = Math.min(d * d, 400);
-              const hi2 = hbase + board.historyIndex(m);
-              hist[hi2] = hist[hi2]! + bonus - Math.floor((hist[hi2]! * bonus) / HISTORY_MAX);
-              for (let j = 0; j < i; j++) {
-                const q = list[j]!;
-                if (keys[j]! >= BAD_CAPTURE_SCORE) continue;
-                const hj = hbase + board.historyIndex(q);
-                hist[hj] = hist[hj]! - bonus - Math.floor((hist[hj]! * bonus) / HISTORY_MAX);
-              }
-            }
+            this.updateHistories(list, flags, i, ply, side, idepth, c1, c2, p1);
             break;
           }
         }
       }
     }
+    if (moveCount === 0) {
+      // Every move was excluded (singular search with a single legal move): fail low.
+      return excluded !== 0 ? alpha : best;
+    }
 
     // Step 8. Store: a fail-low is an upper bound, a fail-high a lower bound, else exact.
-    const lower = best > origAlpha ? scoreToTable(best, ply) : -INFINITE;
-    const upper = best < beta ? scoreToTable(best, ply) : INFINITE;
-    tt.storeBounds(hi, lo, Math.floor(depth), lower, upper, bestMove !== 0 ? bestMove : ttMove);
+    if (excluded === 0) {
+      const lower = best > origAlpha ? scoreToTable(best, ply) : -INFINITE;
+      const upper = best < beta ? scoreToTable(best, ply) : INFINITE;
+      tt.storeBounds(hi, lo, Math.floor(depth), lower, upper, bestMove !== 0 ? bestMove : ttMove);
+    }
     return best;
+  }
+
+  /**
+   * After a beta cutoff by `list[cut]`: killers, counter move, history and continuation history for
+   * a quiet cut (penalties for the quiet moves tried before it), capture history for every capture.
+   */
+  private updateHistories(list: Int32Array, flags: Uint8Array, cut: number, ply: number, side: number, depth: number, c1: number, c2: number, p1: number): void {
+    const board = this.board;
+    const m = list[cut]!;
+    const HS = this.historySize;
+    const hbase = side * HS;
+    const bonus = Math.min(depth * depth + depth, 1200);
+    const ext = this.options.extendedHistory;
+    if (flags[cut] === FLAG_QUIET) {
+      if (this.killers[ply * 2] !== m) {
+        this.killers[ply * 2 + 1] = this.killers[ply * 2]!;
+        this.killers[ply * 2] = m;
+      }
+      if (ext && p1 >= 0) this.counters[(side ^ 1) * HS + p1] = m;
+      const hm = board.historyIndex(m);
+      AlphaBetaSearch.bump(this.history, hbase + hm, bonus);
+      if (c1 >= 0) AlphaBetaSearch.bump(this.contHist, c1 + hm, bonus);
+      if (c2 >= 0) AlphaBetaSearch.bump(this.contHist, c2 + hm, bonus);
+    } else if (ext) {
+      const t = board.tacticalOrder(m);
+      AlphaBetaSearch.bump(this.captureHistory, (hbase + board.historyIndex(m)) * 32 + Math.min(t >> 4, 31), bonus);
+    }
+    for (let j = 0; j < cut; j++) {
+      const q = list[j]!;
+      if (q === this.excluded[ply]) continue;
+      if (flags[j] === FLAG_QUIET) {
+        if (flags[cut] !== FLAG_QUIET) continue;
+        const hj = board.historyIndex(q);
+        AlphaBetaSearch.bump(this.history, hbase + hj, -bonus);
+        if (c1 >= 0) AlphaBetaSearch.bump(this.contHist, c1 + hj, -bonus);
+        if (c2 >= 0) AlphaBetaSearch.bump(this.contHist, c2 + hj, -bonus);
+      } else if (ext) {
+        const t = board.tacticalOrder(q);
+        AlphaBetaSearch.bump(this.captureHistory, (hbase + board.historyIndex(q)) * 32 + Math.min(t >> 4, 31), -bonus);
+      }
+    }
   }
 
   /**
@@ -587,7 +791,8 @@ export class AlphaBetaSearch {
     if (n === 0) return inCheck ? (board.noMovesIsLoss(true) ? -(MATE - ply) : 0) : best;
     for (let i = 0; i < n; i++) keys[i] = board.tacticalOrder(list[i]!);
     const delta = this.options.deltaPruning && !inCheck;
-    const badCaptures = this.options.badCapturePruning && !inCheck;
+    const useSee = this.options.seePruning && !inCheck;
+    const badCaptures = this.options.badCapturePruning && !inCheck && !useSee;
     for (let i = 0; i < n; i++) {
       let bi = i;
       let bs = keys[i]!;
@@ -608,6 +813,8 @@ export class AlphaBetaSearch {
       if (delta && standPat + ((bs >> 4) * 100) + DELTA_MARGIN < alpha) continue;
       // Bad captures (tournament): a cheaper victim on a defended square.
       if (badCaptures && board.isBadCapture(m)) continue;
+      // Losing exchanges (static exchange evaluation).
+      if (useSee && this.seeOf(m) < 0) continue;
       board.make(m);
       const score = -this.quiesce(-beta, -alpha, ply + 1, board.inCheck());
       board.unmake();

@@ -6,6 +6,7 @@ import { KishiError } from '../../core/result.js';
 import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/fast-board.js';
 import * as piecesModule from '../../games/shogi/fast/pieces.js';
 import { Repetition } from '../../games/shogi/fast/repetition.js';
+import { see } from '../../games/shogi/fast/see.js';
 import * as squaresModule from '../../games/shogi/fast/squares.js';
 import type { ShogiLinearEval } from '../../eval/linear/shogi-eval.js';
 import * as scoreModule from './score.js';
@@ -135,6 +136,10 @@ export class ShogiSearchBoard implements SearchBoard {
     const attacker = b[m & 255]! & 15;
     if (attacker === KING || ORDER_VALUE[attacker]! <= ORDER_VALUE[victim]!) return false;
     return this.board.attacked(to, this.board.turn === BLACK ? WHITE_BIT : BLACK_BIT);
+  }
+
+  see(m: number): number {
+    return see(this.board, m);
   }
 
   historyIndex(m: number): number {
