@@ -23,7 +23,7 @@ import type { SearchBoard } from '../search/alphabeta/search-board.js';
 import { AlphaBetaSearch, type IterationInfo } from '../search/alphabeta/search.js';
 import { ShogiSearchBoard } from '../search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../search/alphabeta/tt.js';
-import { planTime } from '../search/time.js';
+import { byoyomiOnly, planTime } from '../search/time.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
 
 export interface EngineSettings {
@@ -109,9 +109,11 @@ export class AlphaBetaEngine {
       ab.hardMs = Math.max(1, limits.movetimeMs);
     } else if (!infinite && request.clock !== undefined && limits.depth === undefined && limits.nodes === undefined) {
       const plies = request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, this.game));
-      const budget = planTime({ game: this.game, clock: request.clock, side, plies, moveOverheadMs: this.moveOverheadMs });
+      const plan = { game: this.game, clock: request.clock, side, plies, moveOverheadMs: this.moveOverheadMs };
+      const budget = planTime(plan);
       ab.hardMs = budget.hardMs;
       ab.softMs = budget.softMs;
+      if (byoyomiOnly(plan)) ab.useAllTime = true;
     }
     if (request.ponder === true) ab.ponder = true;
     if (infinite || request.ponder === true) ab.noEarlyMateStop = true;

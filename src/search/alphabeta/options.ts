@@ -91,8 +91,16 @@ export interface AbLimits {
   readonly depth?: number;
   /** Node budget; with it (and no time limit) the search is deterministic. */
   readonly nodes?: number;
-  /** Do not start a new iteration after this many ms. */
+  /**
+   * Target thinking time in ms: a new iteration is not started after about half of it, scaled
+   * by the stability of the best move, a dropping score and the share of nodes the best move took.
+   */
   readonly softMs?: number;
+  /**
+   * Search until `hardMs` (pure byoyomi: the period is lost when unused); the soft limit and the
+   * early stops for a single legal move are ignored.
+   */
+  readonly useAllTime?: boolean;
   /** Abort after this many ms. */
   readonly hardMs?: number;
   /**

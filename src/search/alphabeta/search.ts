@@ -117,6 +117,9 @@ export class AlphaBetaSearch {
   private nodeLimit = Infinity;
   private hardMs = Infinity;
   private softMs = Infinity;
+  private useAllTime = false;
+  /** Nodes spent below the root move that is best at the end of the iteration, and in all. */
+  private bestMoveNodes = 0;
   private signal: Int32Array | undefined;
   private pondering = false;
   private startTime = 0;
@@ -194,6 +197,7 @@ export class AlphaBetaSearch {
     this.nodeLimit = limits.nodes ?? Infinity;
     this.hardMs = limits.hardMs ?? Infinity;
     this.softMs = limits.softMs ?? Infinity;
+    this.useAllTime = limits.useAllTime === true && this.hardMs !== Infinity;
     this.signal = limits.signal;
     this.pondering = limits.ponder === true;
     this.startTime = performance.now();
@@ -220,8 +224,15 @@ export class AlphaBetaSearch {
     let bestPv: number[] = [bestMove];
     let completed = 0;
     let aborted = false;
+    let prevBestMove = 0;
+    let prevScore = -INFINITE;
+    let bestMoveChanges = 0;
+    let timeFactor = 1;
+    let iterStartNodes = 0;
     for (let depth = 1; depth <= maxDepth; depth++) {
       this.rootDepth = depth;
+      iterStartNodes = this.nodes;
+      this.bestMoveNodes = 0;
       this.iterBestMove = 0;
       this.iterBestScore = -INFINITE;
       let score: number;
@@ -266,8 +277,21 @@ export class AlphaBetaSearch {
       // Stop: a certain mate, a single legal move under time control, or the soft time limit.
       const mp = matePlies(bestScore);
       if (mp !== 0 && Math.abs(mp) <= depth && !limits.noEarlyMateStop && opts.limit === 'depth') break;
-      if (n === 1 && (limits.softMs !== undefined || limits.hardMs !== undefined) && !this.pondering) break;
-      if (!this.pondering && performance.now() - this.timeBase >= this.softMs * 0.55) break;
+      if (n === 1 && (limits.softMs !== undefined || limits.hardMs !== undefined) && !this.pondering && !this.useAllTime) break;
+      // Time: the best move's stability, a score drop and the share of the iteration's nodes spent
+      // on the best move scale the soft limit (Stockfish's time management, simplified).
+      if (depth >= 2) {
+        bestMoveChanges = bestMoveChanges * 0.5 + (bestMove !== prevBestMove ? 1 : 0);
+        const drop = prevScore === -INFINITE ? 0 : prevScore - bestScore;
+        const iterNodes = Math.max(1, this.nodes - iterStartNodes);
+        const share = this.bestMoveNodes / iterNodes;
+        timeFactor =
+          (0.75 + 0.6 * bestMoveChanges) * Math.min(1.6, Math.max(0.85, 1 + drop / 150)) * Math.min(1.35, Math.max(0.65, 1.55 - share));
+        timeFactor = Math.min(2.5, Math.max(0.35, timeFactor));
+      }
+      prevBestMove = bestMove;
+      prevScore = bestScore;
+      if (!this.pondering && !this.useAllTime && performance.now() - this.timeBase >= Math.min(this.softMs * 0.55 * timeFactor, this.hardMs * 0.6)) break;
       if (this.nodes >= this.nodeLimit) break;
     }
     let ponderMove = bestPv.length > 1 ? bestPv[1]! : 0;
@@ -341,6 +365,7 @@ export class AlphaBetaSearch {
       const m = moves[i]!;
       const childDepth = depth - (prob ? costs[i]! : 1);
       this.moveIdx[0] = board.historyIndex(m);
+      const nodesBefore = this.nodes;
       board.make(m);
       let score: number;
       if (i === 0) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
@@ -355,6 +380,7 @@ export class AlphaBetaSearch {
         if (score > alpha) {
           alpha = score;
           this.iterBestMove = m;
+          this.bestMoveNodes = this.nodes - nodesBefore;
           this.iterBestScore = score;
           this.rootPv.length = 0;
           this.rootPv.push(m);
