@@ -116,6 +116,7 @@ export class AlphaBetaEngine {
       if (byoyomiOnly(plan)) ab.useAllTime = true;
     }
     if (request.ponder === true) ab.ponder = true;
+    if (request.multiPv !== undefined && request.multiPv > 1) ab.multiPv = request.multiPv;
     if (infinite || request.ponder === true) ab.noEarlyMateStop = true;
 
     const toInfo = (it: IterationInfo): SearchInfo => {
@@ -130,6 +131,7 @@ export class AlphaBetaEngine {
         timeMs,
         pv: it.pv.map((m, i) => this.moveTextAlong(board, it.pv, i, m)),
         hashfull: this.tt.hashfull(),
+        ...(it.multipv !== undefined ? { multipv: it.multipv } : {}),
       };
     };
     const result = this.search.search(board, ab, (it) => onInfo?.(toInfo(it)));

@@ -341,6 +341,9 @@ export class EngineSession {
         s.drawScore = value as number;
         this.rebuild = true;
         return;
+      case 'multiPv':
+        s.multiPv = value as number;
+        return;
       case 'search':
         if (value === s.search) return;
         s.search = value as string;
@@ -374,11 +377,12 @@ export class EngineSession {
       });
       return;
     }
-    const request = goRequestOf(
+    const plain = goRequestOf(
       command,
       { game: this.dialect.game, variant: position.variant, start: position.start, moves: position.moves },
       this.dialect.clockWords,
     );
+    const request = this.settings.multiPv > 1 && command.mate === undefined ? { ...plain, multiPv: this.settings.multiPv } : plain;
     const job = new SearchJob(request, this.dialect.protocol === 'usi' && command.mate !== undefined);
     this.jobs.push(job);
     this.enqueue('go', () => this.run(job, position));

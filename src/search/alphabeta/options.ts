@@ -109,6 +109,8 @@ export interface AbLimits {
    */
   readonly signal?: Int32Array;
   readonly ponder?: boolean;
+  /** Number of principal variations to search and report (MultiPV); 1 when absent. */
+  readonly multiPv?: number;
   /** Keep iterating after a mate is proven (normally the search stops once the mate is certain). */
   readonly noEarlyMateStop?: boolean;
 }

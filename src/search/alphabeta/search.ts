@@ -36,6 +36,8 @@ export interface IterationInfo {
   readonly nodes: number;
   readonly timeMs: number;
   readonly pv: readonly number[];
+  /** Rank of this line (1 = best) when the search reports several (`AbLimits.multiPv` > 1). */
+  readonly multipv?: number;
 }
 
 export interface AbResult {
@@ -131,6 +133,8 @@ export class AlphaBetaSearch {
   private rootCosts = new Float64Array(0);
   private rootCount = 0;
   private iterBestMove = 0;
+  /** Index of the first root move the current root search looks at (MultiPV line). */
+  private pvFirst = 0;
   private iterBestScore = -INFINITE;
   private readonly rootPv: number[] = [];
 
@@ -229,38 +233,57 @@ export class AlphaBetaSearch {
     let bestMoveChanges = 0;
     let timeFactor = 1;
     let iterStartNodes = 0;
+    // MultiPV: line k searches the root moves from index k on, the k better lines excluded.
+    const lines = Math.max(1, Math.min(n, Math.floor(limits.multiPv ?? 1)));
+    const lineScores = new Array<number>(lines).fill(0);
+    const linePvs: number[][] = Array.from({ length: lines }, () => []);
     for (let depth = 1; depth <= maxDepth; depth++) {
       this.rootDepth = depth;
       iterStartNodes = this.nodes;
       this.bestMoveNodes = 0;
-      this.iterBestMove = 0;
-      this.iterBestScore = -INFINITE;
-      let score: number;
-      if (opts.aspiration && depth >= 4 && Math.abs(bestScore) < MATE_BOUND) {
-        let delta = 30;
-        let alpha = Math.max(bestScore - delta, -INFINITE);
-        let beta = Math.min(bestScore + delta, INFINITE);
-        for (;;) {
-          score = this.rootSearch(depth, alpha, beta);
-          if (this.stopped) break;
-          if (score <= alpha) {
-            beta = Math.min((alpha + beta) >> 1, beta);
-            alpha = Math.max(score - delta, -INFINITE);
-          } else if (score >= beta) {
-            beta = Math.min(score + delta, INFINITE);
-          } else break;
-          delta *= 2;
-          if (delta > 1000) {
-            alpha = -INFINITE;
-            beta = INFINITE;
+      let score = 0;
+      let line0Done = false;
+      for (let k = 0; k < lines; k++) {
+        this.pvFirst = k;
+        this.iterBestMove = 0;
+        this.iterBestScore = -INFINITE;
+        const prev = k === 0 ? bestScore : lineScores[k]!;
+        if (opts.aspiration && depth >= 4 && Math.abs(prev) < MATE_BOUND) {
+          let delta = 30;
+          let alpha = Math.max(prev - delta, -INFINITE);
+          let beta = Math.min(prev + delta, INFINITE);
+          for (;;) {
+            score = this.rootSearch(depth, alpha, beta);
+            if (this.stopped) break;
+            if (score <= alpha) {
+              beta = Math.min((alpha + beta) >> 1, beta);
+              alpha = Math.max(score - delta, -INFINITE);
+            } else if (score >= beta) {
+              beta = Math.min(score + delta, INFINITE);
+            } else break;
+            delta *= 2;
+            if (delta > 1000) {
+              alpha = -INFINITE;
+              beta = INFINITE;
+            }
           }
+        } else {
+          score = this.rootSearch(depth, -INFINITE, INFINITE);
         }
-      } else {
-        score = this.rootSearch(depth, -INFINITE, INFINITE);
+        if (this.stopped) break;
+        const lineMove = this.iterBestMove !== 0 ? this.iterBestMove : this.rootMoves[k]!;
+        lineScores[k] = score + 0; // no -0
+        linePvs[k] = this.iterBestMove !== 0 ? [...this.rootPv] : [lineMove];
+        if (k === 0) {
+          line0Done = true;
+          bestMove = lineMove;
+          bestScore = lineScores[0]!;
+          bestPv = linePvs[0]!;
+        }
       }
       if (this.stopped) {
         // A move that beat alpha inside this iteration was searched to the new depth: keep it.
-        if (this.iterBestMove !== 0) {
+        if (!line0Done && this.pvFirst === 0 && this.iterBestMove !== 0) {
           bestMove = this.iterBestMove;
           bestScore = this.iterBestScore;
           bestPv = [...this.rootPv];
@@ -269,11 +292,16 @@ export class AlphaBetaSearch {
         break;
       }
       completed = depth;
-      bestMove = this.iterBestMove !== 0 ? this.iterBestMove : this.rootMoves[0]!;
-      bestScore = score! + 0; // no -0
-      bestPv = this.iterBestMove !== 0 ? [...this.rootPv] : [bestMove];
-      const elapsed = performance.now() - this.startTime;
-      onIteration?.({ depth, seldepth: this.seldepth, score: bestScore, nodes: this.nodes, timeMs: elapsed, pv: bestPv });
+      if (lines > 1) {
+        // The lines in score order (a later line can beat an earlier one after a re-search).
+        const order = Array.from({ length: lines }, (_, i) => i).sort((x, y) => lineScores[y]! - lineScores[x]! || x - y);
+        const elapsed = performance.now() - this.startTime;
+        for (let r = 0; r < lines; r++) {
+          const k = order[r]!;
+          onIteration?.({ depth, seldepth: this.seldepth, score: lineScores[k]!, nodes: this.nodes, timeMs: elapsed, pv: linePvs[k]!, multipv: r + 1 });
+        }
+      }
+      if (lines === 1) onIteration?.({ depth, seldepth: this.seldepth, score: bestScore, nodes: this.nodes, timeMs: performance.now() - this.startTime, pv: bestPv });
       // Stop: a certain mate, a single legal move under time control, or the soft time limit.
       const mp = matePlies(bestScore);
       if (mp !== 0 && Math.abs(mp) <= depth && !limits.noEarlyMateStop && opts.limit === 'depth') break;
@@ -359,16 +387,17 @@ export class AlphaBetaSearch {
     const prob = this.options.limit === 'probability';
     const origAlpha = alpha;
     let best = -INFINITE;
+    const first = this.pvFirst;
     this.nodes++;
     this.pvLen[0] = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = first; i < n; i++) {
       const m = moves[i]!;
       const childDepth = depth - (prob ? costs[i]! : 1);
       this.moveIdx[0] = board.historyIndex(m);
       const nodesBefore = this.nodes;
       board.make(m);
       let score: number;
-      if (i === 0) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
+      if (i === first) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
       else {
         score = -this.negamax(-alpha - 1, -alpha, childDepth, 1, false, true);
         if (!this.stopped && score > alpha && score < beta) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
@@ -386,21 +415,21 @@ export class AlphaBetaSearch {
           this.rootPv.push(m);
           const len = this.pvLen[1]!;
           for (let k = 0; k < len; k++) this.rootPv.push(this.pv[1 * MAX_PLY + k]!);
-          // Move to front, keeping the others' order.
-          if (i > 0) {
+          // Move to the front of this line's moves, keeping the others' order.
+          if (i > first) {
             const c = costs[i]!;
-            for (let k = i; k > 0; k--) {
+            for (let k = i; k > first; k--) {
               moves[k] = moves[k - 1]!;
               costs[k] = costs[k - 1]!;
             }
-            moves[0] = m;
-            costs[0] = c;
+            moves[first] = m;
+            costs[first] = c;
           }
           if (score >= beta) break;
         }
       }
     }
-    if (!this.stopped) {
+    if (!this.stopped && first === 0) {
       const lower = best > origAlpha ? best : -INFINITE;
       const upper = best < beta ? best : INFINITE;
       this.tt.storeBounds(

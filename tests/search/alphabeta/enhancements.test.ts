@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { matePlies } from '../../../src/search/alphabeta/score.js';
 import type { SearchOptions } from '../../../src/search/alphabeta/options.js';
+import type { IterationInfo } from '../../../src/search/alphabeta/search.js';
 import { chessBoard, searcher, shogiBoard } from './helpers.js';
 
 /** Win At Chess 1 and 3: a queen sacrifice that mates, a rook lift that wins. */
@@ -47,5 +48,43 @@ describe('tournament enhancements', () => {
     expect(all.aborted).toBe(true);
     const soft = searcher().search(chessBoard(fen), { softMs: 20, hardMs: 10_000 });
     expect(soft.aborted).toBe(false);
+  });
+});
+
+describe('MultiPV', () => {
+  it('reports the requested number of lines per iteration, best first, with distinct first moves', () => {
+    const fen = 'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 1';
+    const infos: IterationInfo[] = [];
+    const r = searcher().search(chessBoard(fen), { depth: 6, multiPv: 3 }, (it) => infos.push(it));
+    expect(infos.length).toBe(6 * 3);
+    for (let d = 1; d <= 6; d++) {
+      const at = infos.filter((it) => it.depth === d);
+      expect(at.map((it) => it.multipv)).toEqual([1, 2, 3]);
+      expect(new Set(at.map((it) => it.pv[0])).size).toBe(3);
+      expect(at[0]!.score).toBeGreaterThanOrEqual(at[1]!.score);
+      expect(at[1]!.score).toBeGreaterThanOrEqual(at[2]!.score);
+    }
+    const last = infos.filter((it) => it.depth === 6);
+    expect(r.bestMove).toBe(last[0]!.pv[0]);
+    expect(r.score).toBe(last[0]!.score);
+  });
+
+  it('finds the only winning move as line 1 and clamps to the number of legal moves', () => {
+    const infos: IterationInfo[] = [];
+    const b = chessBoard('2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1');
+    const r = searcher().search(b, { nodes: 200_000, multiPv: 2 }, (it) => infos.push(it));
+    expect(b.moveToText(r.bestMove)).toBe('g3g6');
+    const k = chessBoard('7k/8/8/8/8/8/8/K7 w - - 0 1');
+    const infos2: IterationInfo[] = [];
+    searcher().search(k, { depth: 2, multiPv: 10 }, (it) => infos2.push(it));
+    expect(infos2.filter((it) => it.depth === 2).length).toBe(3);
+    expect(infos.length).toBeGreaterThan(0);
+  });
+
+  it('with one line behaves exactly as without the option', () => {
+    const fen = 'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 1';
+    const a = searcher().search(chessBoard(fen), { nodes: 20_000, multiPv: 1 });
+    const b = searcher().search(chessBoard(fen), { nodes: 20_000 });
+    expect([a.bestMove, a.score, a.nodes]).toEqual([b.bestMove, b.score, b.nodes]);
   });
 });
