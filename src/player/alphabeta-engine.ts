@@ -33,6 +33,10 @@ export interface EngineSettings {
   readonly hashMb: number;
   readonly moveOverheadMs: number;
   readonly options?: SearchOptions;
+  /** Put the transposition table in shared memory (Lazy SMP: helper threads attach to `tableMemory`). */
+  readonly sharedTable?: boolean;
+  /** Attach to this shared table instead of allocating one (a Lazy SMP helper). */
+  readonly tableMemory?: SharedArrayBuffer;
 }
 
 /** Words of the control array. */
@@ -52,7 +56,12 @@ export class AlphaBetaEngine {
 
   constructor(settings: EngineSettings) {
     this.game = settings.game;
-    this.tt = new TranspositionTable(settings.hashMb);
+    this.tt =
+      settings.tableMemory !== undefined
+        ? new TranspositionTable(settings.hashMb, settings.tableMemory)
+        : settings.sharedTable === true
+          ? TranspositionTable.shared(settings.hashMb)
+          : new TranspositionTable(settings.hashMb);
     this.search = new AlphaBetaSearch(this.tt, settings.options ?? searchOptions('tournament'));
     this.moveOverheadMs = settings.moveOverheadMs;
     if (settings.game === 'chess') this.chessEval = new ChessLinearEval(settings.theta);
@@ -67,6 +76,33 @@ export class AlphaBetaEngine {
 
   setHashMb(mb: number): void {
     this.tt.resize(mb);
+  }
+
+  /** The transposition table's memory (shared when built with `sharedTable`). */
+  get tableMemory(): ArrayBuffer | SharedArrayBuffer {
+    return this.tt.memory;
+  }
+
+  /** A Lazy SMP helper: uses `memory` (another engine's shared `tableMemory`) as its table. */
+  attachTable(memory: SharedArrayBuffer): void {
+    this.tt.attach(memory);
+  }
+
+  /** Forgets killers and histories only (a helper's table belongs to the main thread). */
+  clearHeuristics(): void {
+    this.search.clearHeuristics();
+  }
+
+  /**
+   * Lazy SMP helper search of `request`'s position: no time limits, until `signal[0]` is set (the
+   * main search ended). Its only output is what it writes into the shared table.
+   */
+  helperGo(request: GoRequest, signal: Int32Array, helperId: number): void {
+    const b = this.board(request);
+    if (b.isErr) return;
+    const probe = new Int32Array(b.value.maxMoves);
+    if (b.value.generate(probe, false) === 0) return;
+    this.search.search(b.value, { signal, helperId, noEarlyMateStop: true });
   }
 
   setMoveOverheadMs(ms: number): void {

@@ -24,6 +24,8 @@ export interface EngineSettings {
   chess960: boolean;
   /** MultiPV: principal variations the alpha-beta search reports (1 = the usual single line). */
   multiPv: number;
+  /** Search threads of the alpha-beta player (Lazy SMP; config `engine.threads`). */
+  threads: number;
 }
 
 /** The start of a `position` command, checked. */

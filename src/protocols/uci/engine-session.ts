@@ -344,6 +344,11 @@ export class EngineSession {
       case 'multiPv':
         s.multiPv = value as number;
         return;
+      case 'threads':
+        if (value === s.threads) return;
+        s.threads = value as number;
+        this.rebuild = true;
+        return;
       case 'search':
         if (value === s.search) return;
         s.search = value as string;
@@ -496,6 +501,7 @@ export class EngineSession {
       shogiWeights: s.evalFile,
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
       mctsDrawScore: s.drawScore,
+      threads: s.threads,
     };
     const made = this.opts.makePlayer(config, this.dialect.game);
     if (made.isErr) return Result.err(made.error);

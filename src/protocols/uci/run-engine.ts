@@ -43,6 +43,7 @@ export function engineSettings(config: KishiConfig, dialect: Dialect, moveOverhe
     drawScore: e.mctsDrawScore,
     chess960: false,
     multiPv: 1,
+    threads: e.threads,
   };
 }
 

@@ -109,6 +109,11 @@ export interface AbLimits {
    */
   readonly signal?: Int32Array;
   readonly ponder?: boolean;
+  /**
+   * Lazy SMP helper number (1, 2, ...; absent for the main search): odd helpers start one
+   * iteration deeper, so that the threads' iterations interleave.
+   */
+  readonly helperId?: number;
   /** Number of principal variations to search and report (MultiPV); 1 when absent. */
   readonly multiPv?: number;
   /** Keep iterating after a mate is proven (normally the search stops once the mate is certain). */

@@ -237,7 +237,7 @@ export class AlphaBetaSearch {
     const lines = Math.max(1, Math.min(n, Math.floor(limits.multiPv ?? 1)));
     const lineScores = new Array<number>(lines).fill(0);
     const linePvs: number[][] = Array.from({ length: lines }, () => []);
-    for (let depth = 1; depth <= maxDepth; depth++) {
+    for (let depth = 1 + ((limits.helperId ?? 0) & 1); depth <= maxDepth; depth++) {
       this.rootDepth = depth;
       iterStartNodes = this.nodes;
       this.bestMoveNodes = 0;
@@ -319,7 +319,9 @@ export class AlphaBetaSearch {
       }
       prevBestMove = bestMove;
       prevScore = bestScore;
-      if (!this.pondering && !this.useAllTime && performance.now() - this.timeBase >= Math.min(this.softMs * 0.55 * timeFactor, this.hardMs * 0.6)) break;
+      if (!this.pondering && !this.useAllTime && this.softMs !== Infinity) {
+        if (performance.now() - this.timeBase >= Math.min(this.softMs * 0.55 * timeFactor, this.hardMs * 0.6)) break;
+      }
       if (this.nodes >= this.nodeLimit) break;
     }
     let ponderMove = bestPv.length > 1 ? bestPv[1]! : 0;

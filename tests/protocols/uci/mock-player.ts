@@ -95,6 +95,7 @@ export const DEFAULTS: EngineSettings = {
   modelFile: '',
   drawScore: 0,
   multiPv: 1,
+  threads: 1,
   chess960: false,
 };
 

@@ -27,6 +27,7 @@ describe('UCI handshake and options', () => {
       'option name Search type combo default auto var auto var alphabeta var mcts',
       'option name UCI_Chess960 type check default false',
       'option name MultiPV type spin default 1 min 1 max 64',
+      'option name Threads type spin default 1 min 1 max 256',
       'uciok',
     ]);
   });
