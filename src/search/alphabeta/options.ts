@@ -55,6 +55,8 @@ export interface SearchOptions {
   readonly quietPruning: boolean;
   /** Singular extension of the table move, with multi-cut and negative extensions. */
   readonly singularExtension: boolean;
+  /** Correction history: the static evaluation corrected by past search results at similar positions (`correctionKey`). */
+  readonly correctionHistory: boolean;
   /**
    * Probability search: a move of probability p costs log(1/p) / log(b) plies, so that a position
    * with b moves spends one ply per move (and a check with 3 replies a third of one). Iteration d
@@ -81,6 +83,7 @@ export const searchOptions = (mode: SearchMode = 'tournament', overrides: Partia
     extendedHistory: tournament,
     quietPruning: tournament,
     singularExtension: tournament,
+    correctionHistory: tournament,
     ...overrides,
   };
 };

@@ -68,6 +68,11 @@ export interface SearchBoard {
    * `isBadCapture`.
    */
   see?(move: number): number;
+  /**
+   * A key of the features the static evaluation most often misjudges, for correction history
+   * (chess: the pawn structure; shogi: the kings' squares and the hands). Optional.
+   */
+  correctionKey?(): number;
   /** Index of the move in a history table of `historySize` entries. */
   historyIndex(move: number): number;
   /** Static evaluation from the side to move's view, clipped to ±EVAL_LIMIT. */

@@ -69,6 +69,10 @@ const FLAG_QUIET = 0;
 const FLAG_GOOD_TACTICAL = 1;
 const FLAG_BAD_TACTICAL = 2;
 const HISTORY_MAX = 16384;
+/** Correction history: entries per side, and the units (per centipawn) and bound of an entry. */
+const CORR_SIZE = 1 << 14;
+const CORR_GRAIN = 16;
+const CORR_LIMIT = 256 * CORR_GRAIN;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 const POLL_MASK = 255;
 
@@ -102,6 +106,11 @@ export class AlphaBetaSearch {
   private contHist = new Int16Array(0);
   /** Capture history: [side][history index][victim class (tacticalOrder >> 4)]. */
   private captureHistory = new Int16Array(0);
+  /**
+   * Correction history: [side][correctionKey & (CORR_SIZE - 1)] -> how far searches at such
+   * positions ended from the static evaluation (CORR_GRAIN units), added to later evaluations.
+   */
+  private readonly corrHist = new Int32Array(2 * CORR_SIZE);
   /** Counter moves: [side of the previous move][its history index] -> the quiet reply that cut. */
   private counters = new Int32Array(0);
   /** History index of the move played at each ply (-1 for a null move). */
@@ -155,6 +164,7 @@ export class AlphaBetaSearch {
     this.contHist.fill(0);
     this.captureHistory.fill(0);
     this.counters.fill(0);
+    this.corrHist.fill(0);
   }
 
   private prepare(board: SearchBoard): void {
@@ -533,8 +543,17 @@ export class AlphaBetaSearch {
     const quietPruning = opts.quietPruning;
     let staticEval = -INFINITE;
     let improving = false;
+    let corrIdx = -1;
+    let corrEval = 0;
     if (!inCheck && (opts.nullMove || opts.futility || quietPruning)) {
       staticEval = board.evaluate();
+      if (opts.correctionHistory && board.correctionKey !== undefined) {
+        corrIdx = board.sideToMove() * CORR_SIZE + (board.correctionKey() & (CORR_SIZE - 1));
+        staticEval += Math.trunc(this.corrHist[corrIdx]! / CORR_GRAIN);
+        if (staticEval >= MATE_BOUND) staticEval = MATE_BOUND - 1;
+        else if (staticEval <= -MATE_BOUND) staticEval = -MATE_BOUND + 1;
+        corrEval = staticEval;
+      }
       // The table's bounds are a better guess than the static evaluation.
       if (ttLower > staticEval && ttLower < MATE_BOUND) staticEval = ttLower;
       else if (ttUpper < staticEval && ttUpper > -MATE_BOUND) staticEval = ttUpper;
@@ -766,6 +785,23 @@ export class AlphaBetaSearch {
     if (moveCount === 0) {
       // Every move was excluded (singular search with a single legal move): fail low.
       return excluded !== 0 ? alpha : best;
+    }
+
+    // Correction history: learn how far the search ended from the corrected evaluation, unless a
+    // capture decided it or the bound says nothing about the difference.
+    if (
+      corrIdx >= 0 &&
+      excluded === 0 &&
+      Math.abs(best) < MATE_BOUND &&
+      (bestMove === 0 || board.tacticalOrder(bestMove) === 0) &&
+      !(best >= beta && best <= corrEval) &&
+      !(bestMove === 0 && best >= corrEval)
+    ) {
+      let bonus = Math.trunc(((best - corrEval) * CORR_GRAIN * idepth) / 8);
+      if (bonus > CORR_LIMIT / 4) bonus = CORR_LIMIT / 4;
+      else if (bonus < -CORR_LIMIT / 4) bonus = -CORR_LIMIT / 4;
+      const v = this.corrHist[corrIdx]!;
+      this.corrHist[corrIdx] = v + bonus - Math.trunc((v * Math.abs(bonus)) / CORR_LIMIT);
     }
 
     // Step 8. Store: a fail-low is an upper bound, a fail-high a lower bound, else exact.

@@ -142,6 +142,15 @@ export class ShogiSearchBoard implements SearchBoard {
     return see(this.board, m);
   }
 
+  /** A hash of both kings' squares and both hands (king safety and drops drive most misjudgements). */
+  correctionKey(): number {
+    const b = this.board;
+    let key = Math.imul(b.kingSq[0]! + 1, 0x9e3779b1) ^ Math.imul(b.kingSq[1]! + 1, 0x85ebca6b);
+    const h = b.hands;
+    for (let i = 1; i < 16; i++) key = Math.imul(key ^ h[i]!, 0x27d4eb2d) + i;
+    return key ^ (key >>> 15);
+  }
+
   historyIndex(m: number): number {
     const to = TO_81[(m >>> 8) & 255]!;
     const drop = m >>> DROP_SHIFT;

@@ -14,7 +14,7 @@ const TACTICS: ReadonlyArray<readonly [string, string]> = [
   ['2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1', 'g3g6'],
   ['5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1', 'e3g3'],
 ];
-const SWITCHES: ReadonlyArray<keyof SearchOptions> = ['seePruning', 'extendedHistory', 'quietPruning', 'singularExtension'];
+const SWITCHES: ReadonlyArray<keyof SearchOptions> = ['seePruning', 'extendedHistory', 'quietPruning', 'singularExtension', 'correctionHistory'];
 
 describe('tournament enhancements', () => {
   for (const off of [undefined, ...SWITCHES]) {
@@ -86,5 +86,25 @@ describe('MultiPV', () => {
     const a = searcher().search(chessBoard(fen), { nodes: 20_000, multiPv: 1 });
     const b = searcher().search(chessBoard(fen), { nodes: 20_000 });
     expect([a.bestMove, a.score, a.nodes]).toEqual([b.bestMove, b.score, b.nodes]);
+  });
+});
+
+describe('correction keys', () => {
+  it('chess: the pawn structure only', () => {
+    const a = chessBoard('startpos');
+    const b = chessBoard('startpos', ['g1f3', 'g8f6']);
+    const c = chessBoard('startpos', ['e2e4']);
+    expect(a.correctionKey()).toBe(b.correctionKey());
+    expect(a.correctionKey()).not.toBe(c.correctionKey());
+  });
+
+  it('shogi: the kings and the hands', () => {
+    const a = shogiBoard('startpos');
+    const b = shogiBoard('startpos', ['7g7f', '3c3d']);
+    const c = shogiBoard('startpos', ['7g7f', '3c3d', '8h2b+', '3a2b']);
+    const d = shogiBoard('startpos', ['5i5h']);
+    expect(a.correctionKey()).toBe(b.correctionKey());
+    expect(a.correctionKey()).not.toBe(c.correctionKey());
+    expect(a.correctionKey()).not.toBe(d.correctionKey());
   });
 });
