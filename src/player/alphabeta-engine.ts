@@ -149,7 +149,12 @@ export class AlphaBetaEngine {
       const budget = planTime(plan);
       ab.hardMs = budget.hardMs;
       ab.softMs = budget.softMs;
-      if (byoyomiOnly(plan)) ab.useAllTime = true;
+      if (byoyomiOnly(plan)) {
+        // The whole period is used, so the stop must come early enough for the answer to reach the
+        // server in time under load (polling, the worker's message, the pipe): 5% more, at most 100 ms.
+        ab.useAllTime = true;
+        ab.hardMs = Math.max(1, Math.floor(budget.hardMs - Math.min(100, budget.hardMs * 0.05)));
+      }
     }
     if (request.ponder === true) ab.ponder = true;
     if (request.multiPv !== undefined && request.multiPv > 1) ab.multiPv = request.multiPv;
