@@ -6,6 +6,17 @@
  * reductions in tournament mode only (see options.ts for the training mode), and Giraffe's
  * probability-limited search as an alternative to depth.
  *
+ * Tournament mode adds, each behind its switch in options.ts: static exchange evaluation in
+ * ordering (losing captures last) and pruning (quiescence, low depth); capture history,
+ * continuation history (one and two plies back) and counter moves, all with bounded ("gravity")
+ * updates; move-count pruning, futility and history pruning of quiet moves, razoring, internal
+ * iterative reduction, reductions driven by history and an "improving" flag; singular extension
+ * with multi-cut and negative extension; correction history on the static evaluation. These are
+ * the techniques of Stockfish's search (and of most strong engines since), in simpler forms. Moves
+ * that give check are never pruned. MultiPV searches the root moves line by line; time management
+ * scales the soft limit by the best move's stability, the score trend and the best move's share of
+ * the nodes.
+ *
  * Scores are centipawns from the side to move's view (score.ts). The search is synchronous and
  * deterministic for a given table state, options and node budget: nodes are counted at every
  * entry of `negamax` and `quiesce`, and a node budget is checked at every node. Time and the
