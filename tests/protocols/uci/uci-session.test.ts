@@ -329,6 +329,12 @@ describe('info lines', () => {
     expect(infoLine(info, 'usi')).toBe('info depth 7 score mate -4 nodes 10 nps 100 time 100');
   });
 
+  it('writes the multipv rank after the depths, in both protocols', () => {
+    const info = { depth: 9, seldepth: 14, multipv: 2, score: { cp: -31 }, nodes: 5000, nps: 50000, timeMs: 100, pv: ['7g7f', '3c3d'] };
+    expect(infoLine(info, 'usi')).toBe('info depth 9 seldepth 14 multipv 2 score cp -31 nodes 5000 nps 50000 time 100 pv 7g7f 3c3d');
+    expect(infoLine({ ...info, pv: ['e2e4'] }, 'uci')).toBe('info depth 9 seldepth 14 multipv 2 score cp -31 nodes 5000 nps 50000 time 100 pv e2e4');
+  });
+
   it('writes checkmate answers', () => {
     expect(checkmateLine({ move: 'nomate' })).toBe('checkmate nomate');
     expect(checkmateLine({ move: 'timeout' })).toBe('checkmate timeout');
