@@ -51,9 +51,15 @@ const toHelpers = (msg: HelperRequest): void => {
     helpers[i - 1]!.postMessage(msg);
   }
 };
-/** Blocks until every helper has finished its last message. */
+/**
+ * Blocks until every helper has finished its last message. A stopped helper answers within
+ * milliseconds (it polls every few hundred nodes); one silent for 5 s has died, and is not waited for.
+ */
 const helpersIdle = (): void => {
-  for (let i = 1; i <= helperCount; i++) while (Atomics.load(control, i) !== 0) Atomics.wait(control, i, 1, 50);
+  const deadline = Date.now() + 5000;
+  for (let i = 1; i <= helperCount; i++) {
+    while (Atomics.load(control, i) !== 0 && Date.now() < deadline) Atomics.wait(control, i, 1, 50);
+  }
 };
 
 port.on('message', (msg: WorkerRequest) => {
