@@ -23,7 +23,7 @@ import type { SearchBoard } from '../search/alphabeta/search-board.js';
 import { AlphaBetaSearch, type IterationInfo } from '../search/alphabeta/search.js';
 import { ShogiSearchBoard } from '../search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../search/alphabeta/tt.js';
-import { planTime } from '../search/time.js';
+import { byoyomiOnly, planTime } from '../search/time.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
 
 export interface EngineSettings {
@@ -33,6 +33,10 @@ export interface EngineSettings {
   readonly hashMb: number;
   readonly moveOverheadMs: number;
   readonly options?: SearchOptions;
+  /** Put the transposition table in shared memory (Lazy SMP: helper threads attach to `tableMemory`). */
+  readonly sharedTable?: boolean;
+  /** Attach to this shared table instead of allocating one (a Lazy SMP helper). */
+  readonly tableMemory?: SharedArrayBuffer;
 }
 
 /** Words of the control array. */
@@ -52,7 +56,12 @@ export class AlphaBetaEngine {
 
   constructor(settings: EngineSettings) {
     this.game = settings.game;
-    this.tt = new TranspositionTable(settings.hashMb);
+    this.tt =
+      settings.tableMemory !== undefined
+        ? new TranspositionTable(settings.hashMb, settings.tableMemory)
+        : settings.sharedTable === true
+          ? TranspositionTable.shared(settings.hashMb)
+          : new TranspositionTable(settings.hashMb);
     this.search = new AlphaBetaSearch(this.tt, settings.options ?? searchOptions('tournament'));
     this.moveOverheadMs = settings.moveOverheadMs;
     if (settings.game === 'chess') this.chessEval = new ChessLinearEval(settings.theta);
@@ -67,6 +76,33 @@ export class AlphaBetaEngine {
 
   setHashMb(mb: number): void {
     this.tt.resize(mb);
+  }
+
+  /** The transposition table's memory (shared when built with `sharedTable`). */
+  get tableMemory(): ArrayBuffer | SharedArrayBuffer {
+    return this.tt.memory;
+  }
+
+  /** A Lazy SMP helper: uses `memory` (another engine's shared `tableMemory`) as its table. */
+  attachTable(memory: SharedArrayBuffer): void {
+    this.tt.attach(memory);
+  }
+
+  /** Forgets killers and histories only (a helper's table belongs to the main thread). */
+  clearHeuristics(): void {
+    this.search.clearHeuristics();
+  }
+
+  /**
+   * Lazy SMP helper search of `request`'s position: no time limits, until `signal[0]` is set (the
+   * main search ended). Its only output is what it writes into the shared table.
+   */
+  helperGo(request: GoRequest, signal: Int32Array, helperId: number): void {
+    const b = this.board(request);
+    if (b.isErr) return;
+    const probe = new Int32Array(b.value.maxMoves);
+    if (b.value.generate(probe, false) === 0) return;
+    this.search.search(b.value, { signal, helperId, noEarlyMateStop: true });
   }
 
   setMoveOverheadMs(ms: number): void {
@@ -109,11 +145,19 @@ export class AlphaBetaEngine {
       ab.hardMs = Math.max(1, limits.movetimeMs);
     } else if (!infinite && request.clock !== undefined && limits.depth === undefined && limits.nodes === undefined) {
       const plies = request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, this.game));
-      const budget = planTime({ game: this.game, clock: request.clock, side, plies, moveOverheadMs: this.moveOverheadMs });
+      const plan = { game: this.game, clock: request.clock, side, plies, moveOverheadMs: this.moveOverheadMs };
+      const budget = planTime(plan);
       ab.hardMs = budget.hardMs;
       ab.softMs = budget.softMs;
+      if (byoyomiOnly(plan)) {
+        // The whole period is used, so the stop must come early enough for the answer to reach the
+        // server in time under load (polling, the worker's message, the pipe): 5% more, at most 100 ms.
+        ab.useAllTime = true;
+        ab.hardMs = Math.max(1, Math.floor(budget.hardMs - Math.min(100, budget.hardMs * 0.05)));
+      }
     }
     if (request.ponder === true) ab.ponder = true;
+    if (request.multiPv !== undefined && request.multiPv > 1) ab.multiPv = request.multiPv;
     if (infinite || request.ponder === true) ab.noEarlyMateStop = true;
 
     const toInfo = (it: IterationInfo): SearchInfo => {
@@ -128,6 +172,7 @@ export class AlphaBetaEngine {
         timeMs,
         pv: it.pv.map((m, i) => this.moveTextAlong(board, it.pv, i, m)),
         hashfull: this.tt.hashfull(),
+        ...(it.multipv !== undefined ? { multipv: it.multipv } : {}),
       };
     };
     const result = this.search.search(board, ab, (it) => onInfo?.(toInfo(it)));

@@ -23,6 +23,8 @@ export interface AlphaBetaPlayerSettings {
   readonly theta: Float64Array;
   readonly hashMb: number;
   readonly moveOverheadMs: number;
+  /** Search threads (Lazy SMP, see search-worker.ts); 1 when absent. */
+  readonly threads?: number;
 }
 
 interface Pending {
@@ -148,6 +150,7 @@ export class AlphaBetaPlayer implements Player {
       hashMb: this.hashMb,
       moveOverheadMs: this.moveOverheadMs,
       signal: this.signal.buffer as SharedArrayBuffer,
+      threads: this.settings.threads ?? 1,
     };
     const url = searchWorkerUrl();
     if (!existsSync(fileURLToPath(url))) {

@@ -13,7 +13,9 @@ import type { Player } from './player.js';
 import { loadWeightsFile } from './weights-file.js';
 
 /** The subset of the engine config the players read. */
-export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> & NnPlayerConfig;
+export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> &
+  Partial<Pick<EngineConfig, 'threads'>> &
+  NnPlayerConfig;
 
 export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Player, KishiError> => {
   if (config.search === 'mcts') return createMctsPlayer(config, game);
@@ -26,6 +28,12 @@ export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Res
   const weights = loadWeightsFile(game === 'chess' ? config.chessWeights : config.shogiWeights, game);
   if (weights.isErr) return Result.err(weights.error);
   return Result.ok(
-    new AlphaBetaPlayer({ game, theta: weights.value.theta, hashMb: config.hashMb, moveOverheadMs: config.moveOverheadMs }),
+    new AlphaBetaPlayer({
+      game,
+      theta: weights.value.theta,
+      hashMb: config.hashMb,
+      moveOverheadMs: config.moveOverheadMs,
+      threads: config.threads ?? 1,
+    }),
   );
 };

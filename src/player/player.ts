@@ -35,6 +35,8 @@ export interface GoRequest {
   readonly limits?: SearchLimits;
   /** Think on the opponent's time from this position (the move after `moves` is the guess). */
   readonly ponder?: boolean;
+  /** Principal variations to report (UCI/USI MultiPV, alpha-beta only); 1 when absent. */
+  readonly multiPv?: number;
 }
 
 /** Search progress, as UCI/USI `info` lines report it. */
@@ -48,6 +50,8 @@ export interface SearchInfo {
   readonly timeMs: number;
   readonly pv: readonly string[];
   readonly hashfull?: number;
+  /** Rank of the line (1 = best) when several are reported (MultiPV). */
+  readonly multipv?: number;
 }
 
 /** The answer to a `GoRequest`. */

@@ -2,11 +2,16 @@
  * Worker-thread entry of the alpha-beta player: owns one `AlphaBetaEngine` and answers the
  * messages of `AlphaBetaPlayer` (alphabeta-player.ts). Searches block this thread only; the
  * control words (stop, ponderhit) arrive through shared memory, so they are seen mid-search.
+ *
+ * With `threads` > 1 (Lazy SMP) it also starts `threads - 1` helper workers
+ * (alphabeta-helper-worker.ts) over its transposition table in shared memory: each `go` starts
+ * them on the same position, and they stop when this thread's search ends. A request waits until
+ * every helper is idle again, so helpers never search a stale position into the next move.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { setThetaGrain } from '../eval/linear/grain.js';
+import { Worker, parentPort, workerData } from 'node:worker_threads';
+import { setThetaGrain, thetaGrain } from '../eval/linear/grain.js';
 import { AlphaBetaEngine } from './alphabeta-engine.js';
-import type { WorkerInit, WorkerReply, WorkerRequest } from './worker-protocol.js';
+import type { HelperInit, HelperRequest, WorkerInit, WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 const init = workerData as WorkerInit;
 const theta = new Float64Array(init.theta);
@@ -16,16 +21,60 @@ const engine = new AlphaBetaEngine({
   theta,
   hashMb: init.hashMb,
   moveOverheadMs: init.moveOverheadMs,
+  sharedTable: (init.threads ?? 1) > 1,
 });
 const signal = new Int32Array(init.signal);
 const port = parentPort!;
 const reply = (r: WorkerReply): void => port.postMessage(r);
 
+// Lazy SMP helpers: control word 0 stops them, word i is helper i's busy flag.
+const helperCount = Math.max(0, Math.floor(init.threads ?? 1) - 1);
+const control = new Int32Array(new SharedArrayBuffer(4 * (helperCount + 1)));
+const helpers: Worker[] = [];
+for (let i = 1; i <= helperCount; i++) {
+  const helperInit: HelperInit = {
+    game: init.game,
+    theta: theta.slice().buffer,
+    grain: thetaGrain(theta),
+    table: engine.tableMemory as SharedArrayBuffer,
+    control: control.buffer as SharedArrayBuffer,
+    id: i,
+  };
+  const w = new Worker(new URL('./alphabeta-helper-worker.js', import.meta.url), { workerData: helperInit });
+  w.on('error', (e) => reply({ type: 'error', id: -1, code: 'ERR_ENGINE', message: `search helper failed: ${e.message}` }));
+  helpers.push(w);
+}
+/** Sends a message to every helper, marking each busy until it has handled it. */
+const toHelpers = (msg: HelperRequest): void => {
+  for (let i = 1; i <= helperCount; i++) {
+    Atomics.store(control, i, 1);
+    helpers[i - 1]!.postMessage(msg);
+  }
+};
+/**
+ * Blocks until every helper has finished its last message. A stopped helper answers within
+ * milliseconds (it polls every few hundred nodes); one silent for 5 s has died, and is not waited for.
+ */
+const helpersIdle = (): void => {
+  const deadline = Date.now() + 5000;
+  for (let i = 1; i <= helperCount; i++) {
+    while (Atomics.load(control, i) !== 0 && Date.now() < deadline) Atomics.wait(control, i, 1, 50);
+  }
+};
+
 port.on('message', (msg: WorkerRequest) => {
   switch (msg.type) {
     case 'go': {
       try {
-        const r = engine.go(msg.request, signal, (info) => reply({ type: 'info', id: msg.id, info }));
+        helpersIdle();
+        Atomics.store(control, 0, 0);
+        if (helperCount > 0) toHelpers({ type: 'go', request: msg.request });
+        let r;
+        try {
+          r = engine.go(msg.request, signal, (info) => reply({ type: 'info', id: msg.id, info }));
+        } finally {
+          Atomics.store(control, 0, 1);
+        }
         if (r.isOk) reply({ type: 'result', id: msg.id, result: r.value });
         else reply({ type: 'error', id: msg.id, code: r.error.code, message: r.error.message });
       } catch (e) {
@@ -34,11 +83,15 @@ port.on('message', (msg: WorkerRequest) => {
       break;
     }
     case 'newGame':
+      helpersIdle();
       engine.newGame();
+      toHelpers({ type: 'newGame' });
       reply({ type: 'done', id: msg.id });
       break;
     case 'setHash':
+      helpersIdle();
       engine.setHashMb(msg.mb);
+      toHelpers({ type: 'table', table: engine.tableMemory as SharedArrayBuffer });
       reply({ type: 'done', id: msg.id });
       break;
     case 'setMoveOverhead':

@@ -15,7 +15,28 @@ export interface WorkerInit {
   readonly moveOverheadMs: number;
   /** Shared control words: [stop, ponderhit] (Int32). */
   readonly signal: SharedArrayBuffer;
+  /** Search threads (Lazy SMP): the worker starts `threads - 1` helpers; 1 when absent. */
+  readonly threads?: number;
 }
+
+/** `workerData` of a Lazy SMP helper (alphabeta-helper-worker.ts). */
+export interface HelperInit {
+  readonly game: GameKind;
+  readonly theta: ArrayBuffer;
+  readonly grain?: number;
+  /** The main thread's transposition table memory. */
+  readonly table: SharedArrayBuffer;
+  /** Int32 words: [0] stop, [id] busy flag of helper `id`. */
+  readonly control: SharedArrayBuffer;
+  /** 1, 2, ...: this helper's number and busy-flag word. */
+  readonly id: number;
+}
+
+/** Messages from the search worker to its helpers; each clears the helper's busy flag when done. */
+export type HelperRequest =
+  | { readonly type: 'go'; readonly request: GoRequest }
+  | { readonly type: 'newGame' }
+  | { readonly type: 'table'; readonly table: SharedArrayBuffer };
 
 export type WorkerRequest =
   | { readonly type: 'go'; readonly id: number; readonly request: GoRequest }

@@ -40,6 +40,16 @@ const expectedMovesLeft = (game: GameKind, plies: number): number => {
   return Math.max(15, total - ourMovesPlayed * 0.5);
 };
 
+/**
+ * Whether this move is played in pure byoyomi (no main time left, or less than the overhead): the
+ * period is lost when unused, so the search should run to the hard limit instead of stopping
+ * once it has "enough".
+ */
+export const byoyomiOnly = (input: TimePlanInput): boolean => {
+  const remaining = Math.max(0, input.side === 'first' ? input.clock.firstMs : input.clock.secondMs);
+  return input.clock.byoyomiMs > 0 && remaining <= input.moveOverheadMs;
+};
+
 /** Plans the time for one move. */
 export const planTime = (input: TimePlanInput): TimeBudget => {
   const { clock, side, moveOverheadMs } = input;

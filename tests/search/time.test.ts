@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planTime } from '../../src/search/time.js';
+import { byoyomiOnly, planTime } from '../../src/search/time.js';
 
 const clock = (firstMs: number, incMs = 0, byoyomiMs = 0, movesToGo?: number) => ({
   firstMs,
@@ -54,5 +54,14 @@ describe('time management', () => {
         expect(t.hardMs).toBeLessThanOrEqual(Math.max(1, ms + (inc === 0 ? 5000 : 0) - 200));
       }
     }
+  });
+});
+
+describe('pure byoyomi', () => {
+  it('is recognised when the main time is gone (or below the overhead), so the search may use the whole period', () => {
+    expect(byoyomiOnly({ game: 'shogi', clock: clock(0, 0, 1000), side: 'first', plies: 30, moveOverheadMs: 50 })).toBe(true);
+    expect(byoyomiOnly({ game: 'shogi', clock: clock(40, 0, 1000), side: 'second', plies: 30, moveOverheadMs: 50 })).toBe(true);
+    expect(byoyomiOnly({ game: 'shogi', clock: clock(60_000, 0, 1000), side: 'first', plies: 30, moveOverheadMs: 50 })).toBe(false);
+    expect(byoyomiOnly({ game: 'chess', clock: clock(0, 100), side: 'first', plies: 30, moveOverheadMs: 50 })).toBe(false);
   });
 });

@@ -22,6 +22,10 @@ export interface EngineSettings {
   drawScore: number;
   /** UCI_Chess960 (chess only). */
   chess960: boolean;
+  /** MultiPV: principal variations the alpha-beta search reports (1 = the usual single line). */
+  multiPv: number;
+  /** Search threads of the alpha-beta player (Lazy SMP; config `engine.threads`). */
+  threads: number;
 }
 
 /** The start of a `position` command, checked. */

@@ -341,6 +341,14 @@ export class EngineSession {
         s.drawScore = value as number;
         this.rebuild = true;
         return;
+      case 'multiPv':
+        s.multiPv = value as number;
+        return;
+      case 'threads':
+        if (value === s.threads) return;
+        s.threads = value as number;
+        this.rebuild = true;
+        return;
       case 'search':
         if (value === s.search) return;
         s.search = value as string;
@@ -379,11 +387,12 @@ export class EngineSession {
       });
       return;
     }
-    const request = goRequestOf(
+    const plain = goRequestOf(
       command,
       { game: this.dialect.game, variant: position.variant, start: position.start, moves: position.moves },
       this.dialect.clockWords,
     );
+    const request = this.settings.multiPv > 1 && command.mate === undefined ? { ...plain, multiPv: this.settings.multiPv } : plain;
     const job = new SearchJob(request, this.dialect.protocol === 'usi' && command.mate !== undefined);
     this.jobs.push(job);
     this.enqueue('go', () => this.run(job, position));
@@ -506,6 +515,7 @@ export class EngineSession {
       shogiWeights: s.evalFile,
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
       mctsDrawScore: s.drawScore,
+      threads: s.threads,
     };
     let made = this.opts.makePlayer(config, this.dialect.game);
     if (made.isErr && made.error.code === 'ERR_MODEL' && config.search !== 'alphabeta') {

@@ -11,6 +11,7 @@ export const mateMoves = (plies: number): number => (plies > 0 ? Math.ceil(plies
 export function infoLine(info: SearchInfo, protocol: 'uci' | 'usi'): string {
   const parts = ['info', 'depth', String(info.depth)];
   if (info.seldepth !== undefined) parts.push('seldepth', String(info.seldepth));
+  if (info.multipv !== undefined) parts.push('multipv', String(info.multipv));
   if ('mate' in info.score) parts.push('score', 'mate', String(protocol === 'uci' ? mateMoves(info.score.mate) : info.score.mate));
   else parts.push('score', 'cp', String(Math.round(info.score.cp)));
   parts.push('nodes', String(info.nodes), 'nps', String(Math.round(info.nps)));

@@ -42,6 +42,8 @@ export function engineSettings(config: KishiConfig, dialect: Dialect, moveOverhe
     modelFile: dialect.game === 'chess' ? e.chessModel : e.shogiModel,
     drawScore: e.mctsDrawScore,
     chess960: false,
+    multiPv: 1,
+    threads: e.threads,
   };
 }
 

@@ -18,6 +18,11 @@ import type { EngineOption } from './engine-options.js';
 /** Search kinds offered by the `Search` option. */
 export const SEARCH_VARS = ['auto', 'alphabeta', 'mcts'] as const;
 
+/** Most search threads (the config schema's `engine.threads` maximum). */
+export const MAX_THREADS = 256;
+/** Largest MultiPV a GUI may ask for. */
+export const MAX_MULTI_PV = 64;
+
 export const UCI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'hashMb', name: 'Hash', type: 'spin', default: d.hashMb, min: 1, max: 32768, aliases: ['USI_Hash'] },
   { key: 'clearHash', name: 'Clear Hash', type: 'button' },
@@ -28,6 +33,8 @@ export const UCI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'drawScore', name: 'DrawScore', type: 'spin', default: d.drawScore, min: -100, max: 100 },
   { key: 'search', name: 'Search', type: 'combo', default: d.search, vars: SEARCH_VARS },
   { key: 'chess960', name: 'UCI_Chess960', type: 'check', default: d.chess960 },
+  { key: 'multiPv', name: 'MultiPV', type: 'spin', default: d.multiPv, min: 1, max: MAX_MULTI_PV },
+  { key: 'threads', name: 'Threads', type: 'spin', default: d.threads, min: 1, max: MAX_THREADS },
 ];
 
 const parseStart = (head: readonly string[], settings: EngineSettings): Result<PositionStart, KishiError> => {

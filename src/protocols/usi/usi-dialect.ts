@@ -11,7 +11,7 @@ import { FastShogiBoard } from '../../games/shogi/fast/index.js';
 import { ShogiGame } from '../../games/shogi/shogi-game.js';
 import type { Dialect, EngineSettings, PositionStart } from '../uci/dialect.js';
 import type { EngineOption } from '../uci/engine-options.js';
-import { SEARCH_VARS } from '../uci/uci-dialect.js';
+import { MAX_MULTI_PV, MAX_THREADS, SEARCH_VARS } from '../uci/uci-dialect.js';
 
 export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'hashMb', name: 'USI_Hash', type: 'spin', default: d.hashMb, min: 1, max: 32768, aliases: ['Hash'] },
@@ -30,6 +30,8 @@ export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'modelFile', name: 'ModelFile', type: 'filename', default: d.modelFile, aliases: ['WeightsFile'] },
   { key: 'drawScore', name: 'DrawScore', type: 'spin', default: d.drawScore, min: -100, max: 100 },
   { key: 'search', name: 'Search', type: 'combo', default: d.search, vars: SEARCH_VARS },
+  { key: 'multiPv', name: 'MultiPV', type: 'spin', default: d.multiPv, min: 1, max: MAX_MULTI_PV },
+  { key: 'threads', name: 'Threads', type: 'spin', default: d.threads, min: 1, max: MAX_THREADS },
 ];
 
 const parseStart = (head: readonly string[]): Result<PositionStart, KishiError> => {

@@ -5,6 +5,8 @@ import { Result } from '@badrap/result';
 import { KishiError } from '../../core/result.js';
 import { FastChessBoard } from '../../games/chess/fast/board.js';
 import * as pieceModule from '../../games/chess/fast/piece.js';
+import { see } from '../../games/chess/fast/see.js';
+import * as zobristModule from '../../games/chess/fast/zobrist.js';
 import type { ChessLinearEval } from '../../eval/linear/chess-eval.js';
 import * as scoreModule from './score.js';
 import type { SearchBoard } from './search-board.js';
@@ -14,6 +16,7 @@ import * as boardModule from './search-board.js';
 // import is a property read through a getter, several times slower in the hot loops.
 const { BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK } = pieceModule;
 const { clipEval } = scoreModule;
+const { Z_PIECE_LO } = zobristModule;
 const { RULE_DRAW, RULE_NONE } = boardModule;
 
 export const CHESS_START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -119,6 +122,27 @@ export class ChessSearchBoard implements SearchBoard {
     const piece = (m >> 20) & 7;
     if (piece === KING || ORDER_VALUE[piece]! <= ORDER_VALUE[captured]!) return false;
     return this.board.isSquareAttacked((m >> 6) & 63, this.board.turn ^ 1);
+  }
+
+  see(m: number): number {
+    return see(this.board, m);
+  }
+
+  /** Zobrist key of the pawns alone (the pawn structure). */
+  correctionKey(): number {
+    const b = this.board;
+    const list = b.pieceList;
+    const sq = b.squares;
+    let key = 0;
+    for (let c = 0; c < 2; c++) {
+      const end = c * 16 + b.listSize[c]!;
+      for (let i = c * 16 + 1; i < end; i++) {
+        const s88 = list[i]!;
+        const p = sq[s88]!;
+        if ((p & 7) === PAWN) key ^= Z_PIECE_LO[p * 64 + ((s88 + (s88 & 7)) >> 1)]!;
+      }
+    }
+    return key;
   }
 
   historyIndex(m: number): number {

@@ -42,6 +42,22 @@ export interface SearchOptions {
    */
   readonly badCapturePruning: boolean;
   /**
+   * Static exchange evaluation (`SearchBoard.see`): losing captures ordered last, skipped in
+   * quiescence, and moves losing material pruned near the horizon.
+   */
+  readonly seePruning: boolean;
+  /** Capture history, continuation history (one and two plies back) and counter moves in ordering. */
+  readonly extendedHistory: boolean;
+  /**
+   * Move-count (late-move) pruning, futility pruning of quiet moves and history pruning near the
+   * horizon; razoring; internal iterative reduction; history and "improving" in the reductions.
+   */
+  readonly quietPruning: boolean;
+  /** Singular extension of the table move, with multi-cut and negative extensions. */
+  readonly singularExtension: boolean;
+  /** Correction history: the static evaluation corrected by past search results at similar positions (`correctionKey`). */
+  readonly correctionHistory: boolean;
+  /**
    * Probability search: a move of probability p costs log(1/p) / log(b) plies, so that a position
    * with b moves spends one ply per move (and a check with 3 replies a third of one). Iteration d
    * searches to probability b^-d. Default 30 (chess) / 80 (shogi).
@@ -63,6 +79,11 @@ export const searchOptions = (mode: SearchMode = 'tournament', overrides: Partia
     lateMoveReductions: tournament,
     deltaPruning: tournament,
     badCapturePruning: tournament,
+    seePruning: tournament,
+    extendedHistory: tournament,
+    quietPruning: tournament,
+    singularExtension: tournament,
+    correctionHistory: tournament,
     ...overrides,
   };
 };
@@ -73,8 +94,16 @@ export interface AbLimits {
   readonly depth?: number;
   /** Node budget; with it (and no time limit) the search is deterministic. */
   readonly nodes?: number;
-  /** Do not start a new iteration after this many ms. */
+  /**
+   * Target thinking time in ms: a new iteration is not started after about half of it, scaled
+   * by the stability of the best move, a dropping score and the share of nodes the best move took.
+   */
   readonly softMs?: number;
+  /**
+   * Search until `hardMs` (pure byoyomi: the period is lost when unused); the soft limit and the
+   * early stops for a single legal move are ignored.
+   */
+  readonly useAllTime?: boolean;
   /** Abort after this many ms. */
   readonly hardMs?: number;
   /**
@@ -83,6 +112,13 @@ export interface AbLimits {
    */
   readonly signal?: Int32Array;
   readonly ponder?: boolean;
+  /**
+   * Lazy SMP helper number (1, 2, ...; absent for the main search): odd helpers start one
+   * iteration deeper, so that the threads' iterations interleave.
+   */
+  readonly helperId?: number;
+  /** Number of principal variations to search and report (MultiPV); 1 when absent. */
+  readonly multiPv?: number;
   /** Keep iterating after a mate is proven (normally the search stops once the mate is certain). */
   readonly noEarlyMateStop?: boolean;
 }

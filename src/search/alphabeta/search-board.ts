@@ -61,6 +61,18 @@ export interface SearchBoard {
    * more than the victim and the opponent defends the square. False for quiet moves and promotions.
    */
   isBadCapture(move: number): boolean;
+  /**
+   * Static exchange evaluation of a legal move: the material the side to move ends up with after
+   * the best sequence of captures on the destination (centipawns, negative when the move loses
+   * material; 0 for a quiet move nothing attacks). Optional: without it the search falls back on
+   * `isBadCapture`.
+   */
+  see?(move: number): number;
+  /**
+   * A key of the features the static evaluation most often misjudges, for correction history
+   * (chess: the pawn structure; shogi: the kings' squares and the hands). Optional.
+   */
+  correctionKey?(): number;
   /** Index of the move in a history table of `historySize` entries. */
   historyIndex(move: number): number;
   /** Static evaluation from the side to move's view, clipped to ±EVAL_LIMIT. */

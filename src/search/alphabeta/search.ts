@@ -6,6 +6,17 @@
  * reductions in tournament mode only (see options.ts for the training mode), and Giraffe's
  * probability-limited search as an alternative to depth.
  *
+ * Tournament mode adds, each behind its switch in options.ts: static exchange evaluation in
+ * ordering (losing captures last) and pruning (quiescence, low depth); capture history,
+ * continuation history (one and two plies back) and counter moves, all with bounded ("gravity")
+ * updates; move-count pruning, futility and history pruning of quiet moves, razoring, internal
+ * iterative reduction, reductions driven by history and an "improving" flag; singular extension
+ * with multi-cut and negative extension; correction history on the static evaluation. These are
+ * the techniques of Stockfish's search (and of most strong engines since), in simpler forms. Moves
+ * that give check are never pruned. MultiPV searches the root moves line by line; time management
+ * scales the soft limit by the best move's stability, the score trend and the best move's share of
+ * the nodes.
+ *
  * Scores are centipawns from the side to move's view (score.ts). The search is synchronous and
  * deterministic for a given table state, options and node budget: nodes are counted at every
  * entry of `negamax` and `quiesce`, and a node budget is checked at every node. Time and the
@@ -36,6 +47,8 @@ export interface IterationInfo {
   readonly nodes: number;
   readonly timeMs: number;
   readonly pv: readonly number[];
+  /** Rank of this line (1 = best) when the search reports several (`AbLimits.multiPv` > 1). */
+  readonly multipv?: number;
 }
 
 export interface AbResult {
@@ -60,7 +73,17 @@ const TACTICAL_SCORE = 1 << 28;
 const KILLER_SCORE = 1 << 27;
 /** Captures that risk more than they win (nominal values) go after the killers. */
 const BAD_CAPTURE_SCORE = 1 << 26;
+/** With SEE, losing captures go after every quiet move (quiet keys are histories, about +-50000). */
+const BAD_TACTICAL_SCORE = -(1 << 22);
+/** Per-move ordering flags. */
+const FLAG_QUIET = 0;
+const FLAG_GOOD_TACTICAL = 1;
+const FLAG_BAD_TACTICAL = 2;
 const HISTORY_MAX = 16384;
+/** Correction history: entries per side, and the units (per centipawn) and bound of an entry. */
+const CORR_SIZE = 1 << 14;
+const CORR_GRAIN = 16;
+const CORR_LIMIT = 256 * CORR_GRAIN;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 const POLL_MASK = 255;
 
@@ -81,11 +104,32 @@ export class AlphaBetaSearch {
   private board!: SearchBoard;
   private lists: Int32Array[] = [];
   private scores: Int32Array[] = [];
+  private flags: Uint8Array[] = [];
   private costs: Float64Array[] = [];
   private listSize = 0;
   private readonly killers = new Int32Array(MAX_PLY * 2);
   private history = new Int32Array(0);
   private historySize = 0;
+  /**
+   * Continuation history: [side to move][1 or 2 plies back][that move's history index][this move's
+   * history index], so both the opponent's last move and our previous one shape the ordering.
+   */
+  private contHist = new Int16Array(0);
+  /** Capture history: [side][history index][victim class (tacticalOrder >> 4)]. */
+  private captureHistory = new Int16Array(0);
+  /**
+   * Correction history: [side][correctionKey & (CORR_SIZE - 1)] -> how far searches at such
+   * positions ended from the static evaluation (CORR_GRAIN units), added to later evaluations.
+   */
+  private readonly corrHist = new Int32Array(2 * CORR_SIZE);
+  /** Counter moves: [side of the previous move][its history index] -> the quiet reply that cut. */
+  private counters = new Int32Array(0);
+  /** History index of the move played at each ply (-1 for a null move). */
+  private readonly moveIdx = new Int32Array(MAX_PLY + 1);
+  /** Static evaluation at each ply (-INFINITE in check), for the "improving" flag. */
+  private readonly staticEvals = new Int32Array(MAX_PLY + 1);
+  /** Move excluded at each ply by a singular-extension search (0 if none). */
+  private readonly excluded = new Int32Array(MAX_PLY + 1);
   private readonly pv = new Int32Array(MAX_PLY * MAX_PLY);
   private readonly pvLen = new Int32Array(MAX_PLY + 1);
 
@@ -95,6 +139,9 @@ export class AlphaBetaSearch {
   private nodeLimit = Infinity;
   private hardMs = Infinity;
   private softMs = Infinity;
+  private useAllTime = false;
+  /** Nodes spent below the root move that is best at the end of the iteration, and in all. */
+  private bestMoveNodes = 0;
   private signal: Int32Array | undefined;
   private pondering = false;
   private startTime = 0;
@@ -106,6 +153,8 @@ export class AlphaBetaSearch {
   private rootCosts = new Float64Array(0);
   private rootCount = 0;
   private iterBestMove = 0;
+  /** Index of the first root move the current root search looks at (MultiPV line). */
+  private pvFirst = 0;
   private iterBestScore = -INFINITE;
   private readonly rootPv: number[] = [];
 
@@ -123,6 +172,10 @@ export class AlphaBetaSearch {
   clearHeuristics(): void {
     this.killers.fill(0);
     this.history.fill(0);
+    this.contHist.fill(0);
+    this.captureHistory.fill(0);
+    this.counters.fill(0);
+    this.corrHist.fill(0);
   }
 
   private prepare(board: SearchBoard): void {
@@ -130,10 +183,12 @@ export class AlphaBetaSearch {
       this.listSize = board.maxMoves;
       this.lists = [];
       this.scores = [];
+      this.flags = [];
       this.costs = [];
       for (let i = 0; i <= MAX_PLY; i++) {
         this.lists.push(new Int32Array(board.maxMoves));
         this.scores.push(new Int32Array(board.maxMoves));
+        this.flags.push(new Uint8Array(board.maxMoves));
         this.costs.push(new Float64Array(board.maxMoves));
       }
       this.rootMoves = new Int32Array(board.maxMoves);
@@ -142,6 +197,13 @@ export class AlphaBetaSearch {
     if (this.historySize !== board.historySize) {
       this.historySize = board.historySize;
       this.history = new Int32Array(2 * board.historySize);
+      this.contHist = new Int16Array(0);
+    }
+    if (this.options.extendedHistory && this.contHist.length === 0) {
+      const hs = board.historySize;
+      this.contHist = new Int16Array(4 * hs * hs);
+      this.captureHistory = new Int16Array(2 * hs * 32);
+      this.counters = new Int32Array(2 * hs);
     }
   }
 
@@ -160,12 +222,15 @@ export class AlphaBetaSearch {
     this.nodeLimit = limits.nodes ?? Infinity;
     this.hardMs = limits.hardMs ?? Infinity;
     this.softMs = limits.softMs ?? Infinity;
+    this.useAllTime = limits.useAllTime === true && this.hardMs !== Infinity;
     this.signal = limits.signal;
     this.pondering = limits.ponder === true;
     this.startTime = performance.now();
     this.timeBase = this.startTime;
     this.tt.newSearch();
     this.killers.fill(0);
+    this.excluded.fill(0);
+    this.staticEvals.fill(-INFINITE);
     for (let i = 0; i < this.history.length; i++) this.history[i] = this.history[i]! >> 1;
 
     // Root moves, ordered once by the usual heuristics; later iterations move the best to the front.
@@ -184,36 +249,62 @@ export class AlphaBetaSearch {
     let bestPv: number[] = [bestMove];
     let completed = 0;
     let aborted = false;
-    for (let depth = 1; depth <= maxDepth; depth++) {
+    let prevBestMove = 0;
+    let prevScore = -INFINITE;
+    let bestMoveChanges = 0;
+    let timeFactor = 1;
+    let iterStartNodes = 0;
+    // MultiPV: line k searches the root moves from index k on, the k better lines excluded.
+    const lines = Math.max(1, Math.min(n, Math.floor(limits.multiPv ?? 1)));
+    const lineScores = new Array<number>(lines).fill(0);
+    const linePvs: number[][] = Array.from({ length: lines }, () => []);
+    for (let depth = 1 + ((limits.helperId ?? 0) & 1); depth <= maxDepth; depth++) {
       this.rootDepth = depth;
-      this.iterBestMove = 0;
-      this.iterBestScore = -INFINITE;
-      let score: number;
-      if (opts.aspiration && depth >= 4 && Math.abs(bestScore) < MATE_BOUND) {
-        let delta = 30;
-        let alpha = Math.max(bestScore - delta, -INFINITE);
-        let beta = Math.min(bestScore + delta, INFINITE);
-        for (;;) {
-          score = this.rootSearch(depth, alpha, beta);
-          if (this.stopped) break;
-          if (score <= alpha) {
-            beta = Math.min((alpha + beta) >> 1, beta);
-            alpha = Math.max(score - delta, -INFINITE);
-          } else if (score >= beta) {
-            beta = Math.min(score + delta, INFINITE);
-          } else break;
-          delta *= 2;
-          if (delta > 1000) {
-            alpha = -INFINITE;
-            beta = INFINITE;
+      iterStartNodes = this.nodes;
+      this.bestMoveNodes = 0;
+      let score = 0;
+      let line0Done = false;
+      for (let k = 0; k < lines; k++) {
+        this.pvFirst = k;
+        this.iterBestMove = 0;
+        this.iterBestScore = -INFINITE;
+        const prev = k === 0 ? bestScore : lineScores[k]!;
+        if (opts.aspiration && depth >= 4 && Math.abs(prev) < MATE_BOUND) {
+          let delta = 30;
+          let alpha = Math.max(prev - delta, -INFINITE);
+          let beta = Math.min(prev + delta, INFINITE);
+          for (;;) {
+            score = this.rootSearch(depth, alpha, beta);
+            if (this.stopped) break;
+            if (score <= alpha) {
+              beta = Math.min((alpha + beta) >> 1, beta);
+              alpha = Math.max(score - delta, -INFINITE);
+            } else if (score >= beta) {
+              beta = Math.min(score + delta, INFINITE);
+            } else break;
+            delta *= 2;
+            if (delta > 1000) {
+              alpha = -INFINITE;
+              beta = INFINITE;
+            }
           }
+        } else {
+          score = this.rootSearch(depth, -INFINITE, INFINITE);
         }
-      } else {
-        score = this.rootSearch(depth, -INFINITE, INFINITE);
+        if (this.stopped) break;
+        const lineMove = this.iterBestMove !== 0 ? this.iterBestMove : this.rootMoves[k]!;
+        lineScores[k] = score + 0; // no -0
+        linePvs[k] = this.iterBestMove !== 0 ? [...this.rootPv] : [lineMove];
+        if (k === 0) {
+          line0Done = true;
+          bestMove = lineMove;
+          bestScore = lineScores[0]!;
+          bestPv = linePvs[0]!;
+        }
       }
       if (this.stopped) {
         // A move that beat alpha inside this iteration was searched to the new depth: keep it.
-        if (this.iterBestMove !== 0) {
+        if (!line0Done && this.pvFirst === 0 && this.iterBestMove !== 0) {
           bestMove = this.iterBestMove;
           bestScore = this.iterBestScore;
           bestPv = [...this.rootPv];
@@ -222,16 +313,36 @@ export class AlphaBetaSearch {
         break;
       }
       completed = depth;
-      bestMove = this.iterBestMove !== 0 ? this.iterBestMove : this.rootMoves[0]!;
-      bestScore = score! + 0; // no -0
-      bestPv = this.iterBestMove !== 0 ? [...this.rootPv] : [bestMove];
-      const elapsed = performance.now() - this.startTime;
-      onIteration?.({ depth, seldepth: this.seldepth, score: bestScore, nodes: this.nodes, timeMs: elapsed, pv: bestPv });
+      if (lines > 1) {
+        // The lines in score order (a later line can beat an earlier one after a re-search).
+        const order = Array.from({ length: lines }, (_, i) => i).sort((x, y) => lineScores[y]! - lineScores[x]! || x - y);
+        const elapsed = performance.now() - this.startTime;
+        for (let r = 0; r < lines; r++) {
+          const k = order[r]!;
+          onIteration?.({ depth, seldepth: this.seldepth, score: lineScores[k]!, nodes: this.nodes, timeMs: elapsed, pv: linePvs[k]!, multipv: r + 1 });
+        }
+      }
+      if (lines === 1) onIteration?.({ depth, seldepth: this.seldepth, score: bestScore, nodes: this.nodes, timeMs: performance.now() - this.startTime, pv: bestPv });
       // Stop: a certain mate, a single legal move under time control, or the soft time limit.
       const mp = matePlies(bestScore);
       if (mp !== 0 && Math.abs(mp) <= depth && !limits.noEarlyMateStop && opts.limit === 'depth') break;
-      if (n === 1 && (limits.softMs !== undefined || limits.hardMs !== undefined) && !this.pondering) break;
-      if (!this.pondering && performance.now() - this.timeBase >= this.softMs * 0.55) break;
+      if (n === 1 && (limits.softMs !== undefined || limits.hardMs !== undefined) && !this.pondering && !this.useAllTime) break;
+      // Time: the best move's stability, a score drop and the share of the iteration's nodes spent
+      // on the best move scale the soft limit (Stockfish's time management, simplified).
+      if (depth >= 2) {
+        bestMoveChanges = bestMoveChanges * 0.5 + (bestMove !== prevBestMove ? 1 : 0);
+        const drop = prevScore === -INFINITE ? 0 : prevScore - bestScore;
+        const iterNodes = Math.max(1, this.nodes - iterStartNodes);
+        const share = this.bestMoveNodes / iterNodes;
+        timeFactor =
+          (0.75 + 0.6 * bestMoveChanges) * Math.min(1.6, Math.max(0.85, 1 + drop / 150)) * Math.min(1.35, Math.max(0.65, 1.55 - share));
+        timeFactor = Math.min(2.5, Math.max(0.35, timeFactor));
+      }
+      prevBestMove = bestMove;
+      prevScore = bestScore;
+      if (!this.pondering && !this.useAllTime && this.softMs !== Infinity) {
+        if (performance.now() - this.timeBase >= Math.min(this.softMs * 0.55 * timeFactor, this.hardMs * 0.6)) break;
+      }
       if (this.nodes >= this.nodeLimit) break;
     }
     let ponderMove = bestPv.length > 1 ? bestPv[1]! : 0;
@@ -299,14 +410,17 @@ export class AlphaBetaSearch {
     const prob = this.options.limit === 'probability';
     const origAlpha = alpha;
     let best = -INFINITE;
+    const first = this.pvFirst;
     this.nodes++;
     this.pvLen[0] = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = first; i < n; i++) {
       const m = moves[i]!;
       const childDepth = depth - (prob ? costs[i]! : 1);
+      this.moveIdx[0] = board.historyIndex(m);
+      const nodesBefore = this.nodes;
       board.make(m);
       let score: number;
-      if (i === 0) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
+      if (i === first) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
       else {
         score = -this.negamax(-alpha - 1, -alpha, childDepth, 1, false, true);
         if (!this.stopped && score > alpha && score < beta) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
@@ -318,26 +432,27 @@ export class AlphaBetaSearch {
         if (score > alpha) {
           alpha = score;
           this.iterBestMove = m;
+          this.bestMoveNodes = this.nodes - nodesBefore;
           this.iterBestScore = score;
           this.rootPv.length = 0;
           this.rootPv.push(m);
           const len = this.pvLen[1]!;
           for (let k = 0; k < len; k++) this.rootPv.push(this.pv[1 * MAX_PLY + k]!);
-          // Move to front, keeping the others' order.
-          if (i > 0) {
+          // Move to the front of this line's moves, keeping the others' order.
+          if (i > first) {
             const c = costs[i]!;
-            for (let k = i; k > 0; k--) {
+            for (let k = i; k > first; k--) {
               moves[k] = moves[k - 1]!;
               costs[k] = costs[k - 1]!;
             }
-            moves[0] = m;
-            costs[0] = c;
+            moves[first] = m;
+            costs[first] = c;
           }
           if (score >= beta) break;
         }
       }
     }
-    if (!this.stopped) {
+    if (!this.stopped && first === 0) {
       const lower = best > origAlpha ? best : -INFINITE;
       const upper = best < beta ? best : INFINITE;
       this.tt.storeBounds(
@@ -372,10 +487,24 @@ export class AlphaBetaSearch {
     if (!this.pondering && this.hardMs !== Infinity && performance.now() - this.timeBase >= this.hardMs) this.stopped = true;
   }
 
+  /** Static exchange value of `m`, or a nominal stand-in when the board has no SEE. */
+  private seeOf(m: number): number {
+    const b = this.board;
+    if (b.see !== undefined) return b.see(m);
+    return b.isBadCapture(m) ? -100 : 0;
+  }
+
+  /** Bounded ("gravity") update of a history entry towards +-HISTORY_MAX. */
+  private static bump(table: Int16Array | Int32Array, i: number, bonus: number): void {
+    const v = table[i]!;
+    table[i] = v + bonus - Math.trunc((v * Math.abs(bonus)) / HISTORY_MAX);
+  }
+
   private negamax(alpha: number, beta: number, depth: number, ply: number, pvNode: boolean, nullOk: boolean): number {
     const board = this.board;
     const opts = this.options;
     this.pvLen[ply] = 0;
+    const excluded = this.excluded[ply]!;
 
     // Step 1. Rules (repetition, fifty moves, material) and mate-distance pruning.
     const rule = board.ruleState();
@@ -401,34 +530,65 @@ export class AlphaBetaSearch {
     }
     if (ply > this.seldepth) this.seldepth = ply;
 
-    // Step 3. Transposition table.
+    // Step 3. Transposition table (not in a singular-extension search, which excludes a move).
     const hi = board.keyHi();
     const lo = board.keyLo();
     let ttMove = 0;
+    let ttDepth = -1000;
+    let ttLower = -INFINITE;
+    let ttUpper = INFINITE;
     const tt = this.tt;
-    if (tt.probe(hi, lo)) {
+    if (excluded === 0 && tt.probe(hi, lo)) {
       const h = tt.hit;
       ttMove = h.move;
+      ttDepth = h.depth;
+      if (h.lower > -INFINITE) ttLower = scoreFromTable(h.lower, ply);
+      if (h.upper < INFINITE) ttUpper = scoreFromTable(h.upper, ply);
       if (!pvNode && h.depth >= depth) {
-        if (h.lower > -INFINITE) {
-          const lower = scoreFromTable(h.lower, ply);
-          if (lower >= beta) return lower;
-        }
-        if (h.upper < INFINITE) {
-          const upper = scoreFromTable(h.upper, ply);
-          if (upper <= alpha) return upper;
-        }
+        if (ttLower >= beta) return ttLower;
+        if (ttUpper <= alpha) return ttUpper;
       }
     }
 
     // Step 4. Pruning before the moves (tournament only: it trusts the evaluation).
-    if (!pvNode && !inCheck && (opts.nullMove || opts.futility)) {
-      const staticEval = board.evaluate();
+    const quietPruning = opts.quietPruning;
+    let staticEval = -INFINITE;
+    let improving = false;
+    let corrIdx = -1;
+    let corrEval = 0;
+    if (!inCheck && (opts.nullMove || opts.futility || quietPruning)) {
+      staticEval = board.evaluate();
+      if (opts.correctionHistory && board.correctionKey !== undefined) {
+        corrIdx = board.sideToMove() * CORR_SIZE + (board.correctionKey() & (CORR_SIZE - 1));
+        staticEval += Math.trunc(this.corrHist[corrIdx]! / CORR_GRAIN);
+        if (staticEval >= MATE_BOUND) staticEval = MATE_BOUND - 1;
+        else if (staticEval <= -MATE_BOUND) staticEval = -MATE_BOUND + 1;
+        corrEval = staticEval;
+      }
+      // The table's bounds are a better guess than the static evaluation.
+      if (ttLower > staticEval && ttLower < MATE_BOUND) staticEval = ttLower;
+      else if (ttUpper < staticEval && ttUpper > -MATE_BOUND) staticEval = ttUpper;
+      const prev = ply >= 2 ? this.staticEvals[ply - 2]! : -INFINITE;
+      improving = prev !== -INFINITE && staticEval > prev;
+    }
+    this.staticEvals[ply] = staticEval;
+    if (!pvNode && !inCheck && excluded === 0 && staticEval !== -INFINITE) {
       // Reverse futility: far above beta near the horizon.
-      if (opts.futility && depth <= 3 && staticEval - 120 * depth >= beta && Math.abs(beta) < MATE_BOUND) return staticEval;
+      if (opts.futility && Math.abs(beta) < MATE_BOUND) {
+        const maxDepth = quietPruning ? 7 : 3;
+        const margin = quietPruning ? (improving ? 80 : 110) * depth : 120 * depth;
+        if (depth <= maxDepth && staticEval - margin >= beta) return staticEval;
+      }
+      // Razoring: hopeless near the horizon unless a capture saves it.
+      if (quietPruning && depth <= 3 && staticEval + 200 + 200 * depth * depth < alpha) {
+        const v = this.quiesce(alpha, alpha + 1, ply, false);
+        if (this.stopped) return 0;
+        if (v <= alpha) return v;
+      }
       // Null move.
       if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk()) {
-        const r = 2 + Math.floor(depth / 4);
+        const r = quietPruning ? 3 + Math.floor(depth / 3) + Math.min(3, Math.floor((staticEval - beta) / 200)) : 2 + Math.floor(depth / 4);
+        this.moveIdx[ply] = -1;
         board.makeNull();
         const score = -this.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
         board.unmake();
@@ -437,29 +597,84 @@ export class AlphaBetaSearch {
       }
     }
 
+    // Internal iterative reduction: without a table move this node was not searched before (or
+    // was overwritten); a shallower search is cheaper and fills the table for the next iteration.
+    if (quietPruning && ttMove === 0 && excluded === 0 && depth >= 4) depth -= 1;
+
+    // Singular extension (before this ply's move list is built: the verification search reuses it).
+    let singularExt = 0;
+    if (
+      opts.singularExtension &&
+      excluded === 0 &&
+      ttMove !== 0 &&
+      depth >= 7 &&
+      ply < 2 * this.rootDepth &&
+      ttLower > -MATE_BOUND &&
+      ttLower < MATE_BOUND &&
+      ttDepth >= depth - 3
+    ) {
+      const singularBeta = ttLower - 2 * Math.floor(depth);
+      this.excluded[ply] = ttMove;
+      const v = this.negamax(singularBeta - 1, singularBeta, Math.floor((depth - 1) / 2), ply, false, false);
+      this.excluded[ply] = 0;
+      if (this.stopped) return 0;
+      if (v < singularBeta) singularExt = 1;
+      // Multi-cut: another move also beats beta.
+      else if (singularBeta >= beta) return singularBeta;
+      else if (ttLower >= beta) singularExt = -1;
+      this.pvLen[ply] = 0;
+    }
+
     // Step 5. Moves, scored for ordering.
     const list = this.lists[ply]!;
     const keys = this.scores[ply]!;
+    const flags = this.flags[ply]!;
     const n = board.generate(list, false);
     // Step 7 (early). No legal move: mate or stalemate.
     if (n === 0) return board.noMovesIsLoss(inCheck) ? -(MATE - ply) : 0;
     const side = board.sideToMove();
     const hist = this.history;
-    const hbase = side * this.historySize;
+    const HS = this.historySize;
+    const hbase = side * HS;
+    const ext = opts.extendedHistory;
+    const cont = this.contHist;
+    const capt = this.captureHistory;
+    const p1 = ply >= 1 ? this.moveIdx[ply - 1]! : -1;
+    const p2 = ply >= 2 ? this.moveIdx[ply - 2]! : -1;
+    const c1 = ext && p1 >= 0 ? ((side * 2) * HS + p1) * HS : -1;
+    const c2 = ext && p2 >= 0 ? ((side * 2 + 1) * HS + p2) * HS : -1;
+    const counter = ext && p1 >= 0 ? this.counters[(side ^ 1) * HS + p1]! : 0;
+    const useSee = opts.seePruning;
     const k1 = this.killers[ply * 2]!;
     const k2 = this.killers[ply * 2 + 1]!;
     for (let i = 0; i < n; i++) {
       const m = list[i]!;
       let s: number;
-      if (m === ttMove) s = TT_MOVE_SCORE;
+      let f = FLAG_QUIET;
+      const t = board.tacticalOrder(m);
+      if (t > 0) {
+        if (useSee) {
+          const good = this.seeOf(m) >= 0;
+          f = good ? FLAG_GOOD_TACTICAL : FLAG_BAD_TACTICAL;
+          const ch = ext ? capt[(hbase + board.historyIndex(m)) * 32 + Math.min(t >> 4, 31)]! : 0;
+          s = (good ? TACTICAL_SCORE : BAD_TACTICAL_SCORE) + (t >> 4) * 2048 + (t & 15) + ch;
+        } else {
+          const bad = board.isBadCapture(m);
+          f = bad ? FLAG_BAD_TACTICAL : FLAG_GOOD_TACTICAL;
+          s = (bad ? BAD_CAPTURE_SCORE : TACTICAL_SCORE) + t;
+        }
+      } else if (m === k1) s = KILLER_SCORE + 1;
+      else if (m === k2) s = KILLER_SCORE;
+      else if (m === counter) s = KILLER_SCORE - 1;
       else {
-        const t = board.tacticalOrder(m);
-        if (t > 0) s = (board.isBadCapture(m) ? BAD_CAPTURE_SCORE : TACTICAL_SCORE) + t;
-        else if (m === k1) s = KILLER_SCORE + 1;
-        else if (m === k2) s = KILLER_SCORE;
-        else s = hist[hbase + board.historyIndex(m)]!;
+        const hi2 = board.historyIndex(m);
+        s = hist[hbase + hi2]!;
+        if (c1 >= 0) s += cont[c1 + hi2]!;
+        if (c2 >= 0) s += cont[c2 + hi2]!;
       }
+      if (m === ttMove) s = TT_MOVE_SCORE;
       keys[i] = s;
+      flags[i] = f;
     }
     const prob = opts.limit === 'probability';
     const costs = this.costs[ply]!;
@@ -470,6 +685,11 @@ export class AlphaBetaSearch {
     let best = -INFINITE;
     let bestMove = 0;
     const lmr = opts.lateMoveReductions && depth >= 3 && !inCheck;
+    const idepth = Math.floor(depth);
+    const lmpLimit = improving ? 3 + idepth * idepth : (3 + idepth * idepth) >> 1;
+    const pruneOk = quietPruning && !pvNode && !inCheck && staticEval !== -INFINITE;
+    let moveCount = 0;
+    let skipQuiets = false;
     for (let i = 0; i < n; i++) {
       // Selection: bring the best remaining move to slot i.
       let bi = i;
@@ -481,29 +701,69 @@ export class AlphaBetaSearch {
         }
       }
       const m = list[bi]!;
+      const f = flags[bi]!;
       if (bi !== i) {
         list[bi] = list[i]!;
         list[i] = m;
         keys[bi] = keys[i]!;
         keys[i] = bs;
+        flags[bi] = flags[i]!;
+        flags[i] = f;
         if (prob) {
           const c = costs[bi]!;
           costs[bi] = costs[i]!;
           costs[i] = c;
         }
       }
-      const quiet =
-        bs < BAD_CAPTURE_SCORE || (bs >= KILLER_SCORE && bs < TACTICAL_SCORE) || (bs === TT_MOVE_SCORE && board.tacticalOrder(m) === 0);
-      const childDepth = depth - (prob ? costs[i]! : 1);
-      board.make(m);
+      if (m === excluded) continue;
+      const quiet = f === FLAG_QUIET;
+      const hidx = board.historyIndex(m);
+      let histScore = 0;
+      if (quiet) {
+        histScore = hist[hbase + hidx]!;
+        if (c1 >= 0) histScore += cont[c1 + hidx]!;
+        if (c2 >= 0) histScore += cont[c2 + hidx]!;
+      }
+      // Pruning near the horizon, never of the first move, of a check (tsume lines are all checks)
+      // or when every move so far loses to a mate.
+      this.moveIdx[ply] = hidx;
+      if (moveCount > 0 && best > -MATE_BOUND) {
+        let prune = false;
+        if (quiet) {
+          if (skipQuiets) prune = true;
+          else if (pruneOk && depth <= 8 && moveCount >= lmpLimit) prune = skipQuiets = true;
+          else {
+            const lmrDepth = Math.max(0, idepth - 1 - (moveCount < 64 && idepth < 64 ? LMR_TABLE[idepth * 64 + moveCount]! : 4));
+            if (pruneOk && lmrDepth <= 6 && staticEval + 120 + 100 * lmrDepth <= alpha && m !== k1 && m !== k2) prune = true;
+            else if (pruneOk && lmrDepth <= 3 && histScore < -3000 * idepth) prune = true;
+            else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && this.seeOf(m) < -30 * lmrDepth * lmrDepth) prune = true;
+          }
+        } else if (useSee && !pvNode && !inCheck && depth <= 6 && f === FLAG_BAD_TACTICAL && this.seeOf(m) < -120 * idepth) prune = true;
+        if (prune) {
+          board.make(m);
+          if (!board.inCheck()) {
+            board.unmake();
+            continue;
+          }
+        } else board.make(m);
+      } else board.make(m);
+      const extension = m === ttMove ? singularExt : 0;
+      const childDepth = depth - (prob ? costs[i]! : 1) + extension;
+      moveCount++;
       let score: number;
-      if (i === 0) {
+      if (moveCount === 1) {
         score = -this.negamax(-beta, -alpha, childDepth, ply + 1, pvNode, true);
       } else {
         let r = 0;
-        if (lmr && i >= 3 && bs < BAD_CAPTURE_SCORE && !board.inCheck()) {
-          r = LMR_TABLE[Math.min(Math.floor(depth), 63) * 64 + Math.min(i, 63)]!;
+        if (lmr && moveCount >= 3 && f !== FLAG_GOOD_TACTICAL && !board.inCheck()) {
+          r = LMR_TABLE[Math.min(idepth, 63) * 64 + Math.min(moveCount, 63)]!;
+          if (quietPruning) {
+            if (!improving) r++;
+            if (quiet) r -= Math.trunc(histScore / 8000);
+            if (m === k1 || m === k2 || m === counter) r--;
+          }
           if (pvNode && r > 0) r--;
+          if (r < 0) r = 0;
           if (r > childDepth - 1) r = Math.max(0, Math.floor(childDepth - 1));
         }
         score = -this.negamax(-alpha - 1, -alpha, childDepth - r, ply + 1, false, true);
@@ -527,34 +787,82 @@ export class AlphaBetaSearch {
             this.pvLen[ply] = clen + 1;
           }
           if (score >= beta) {
-            if (quiet) {
-              // Killers and history for the quiet move that cut; history penalty for the quiet moves before it.
-              if (this.killers[ply * 2] !== m) {
-                this.killers[ply * 2 + 1] = this.killers[ply * 2]!;
-                this.killers[ply * 2] = m;
-              }
-              const d = Math.floor(depth);
-              const bonus = Math.min(d * d, 400);
-              const hi2 = hbase + board.historyIndex(m);
-              hist[hi2] = hist[hi2]! + bonus - Math.floor((hist[hi2]! * bonus) / HISTORY_MAX);
-              for (let j = 0; j < i; j++) {
-                const q = list[j]!;
-                if (keys[j]! >= BAD_CAPTURE_SCORE) continue;
-                const hj = hbase + board.historyIndex(q);
-                hist[hj] = hist[hj]! - bonus - Math.floor((hist[hj]! * bonus) / HISTORY_MAX);
-              }
-            }
+            this.updateHistories(list, flags, i, ply, side, idepth, c1, c2, p1);
             break;
           }
         }
       }
     }
+    if (moveCount === 0) {
+      // Every move was excluded (singular search with a single legal move): fail low.
+      return excluded !== 0 ? alpha : best;
+    }
+
+    // Correction history: learn how far the search ended from the corrected evaluation, unless a
+    // capture decided it or the bound says nothing about the difference.
+    if (
+      corrIdx >= 0 &&
+      excluded === 0 &&
+      Math.abs(best) < MATE_BOUND &&
+      (bestMove === 0 || board.tacticalOrder(bestMove) === 0) &&
+      !(best >= beta && best <= corrEval) &&
+      !(bestMove === 0 && best >= corrEval)
+    ) {
+      let bonus = Math.trunc(((best - corrEval) * CORR_GRAIN * idepth) / 8);
+      if (bonus > CORR_LIMIT / 4) bonus = CORR_LIMIT / 4;
+      else if (bonus < -CORR_LIMIT / 4) bonus = -CORR_LIMIT / 4;
+      const v = this.corrHist[corrIdx]!;
+      this.corrHist[corrIdx] = v + bonus - Math.trunc((v * Math.abs(bonus)) / CORR_LIMIT);
+    }
 
     // Step 8. Store: a fail-low is an upper bound, a fail-high a lower bound, else exact.
-    const lower = best > origAlpha ? scoreToTable(best, ply) : -INFINITE;
-    const upper = best < beta ? scoreToTable(best, ply) : INFINITE;
-    tt.storeBounds(hi, lo, Math.floor(depth), lower, upper, bestMove !== 0 ? bestMove : ttMove);
+    if (excluded === 0) {
+      const lower = best > origAlpha ? scoreToTable(best, ply) : -INFINITE;
+      const upper = best < beta ? scoreToTable(best, ply) : INFINITE;
+      tt.storeBounds(hi, lo, Math.floor(depth), lower, upper, bestMove !== 0 ? bestMove : ttMove);
+    }
     return best;
+  }
+
+  /**
+   * After a beta cutoff by `list[cut]`: killers, counter move, history and continuation history for
+   * a quiet cut (penalties for the quiet moves tried before it), capture history for every capture.
+   */
+  private updateHistories(list: Int32Array, flags: Uint8Array, cut: number, ply: number, side: number, depth: number, c1: number, c2: number, p1: number): void {
+    const board = this.board;
+    const m = list[cut]!;
+    const HS = this.historySize;
+    const hbase = side * HS;
+    const bonus = Math.min(depth * depth + depth, 1200);
+    const ext = this.options.extendedHistory;
+    if (flags[cut] === FLAG_QUIET) {
+      if (this.killers[ply * 2] !== m) {
+        this.killers[ply * 2 + 1] = this.killers[ply * 2]!;
+        this.killers[ply * 2] = m;
+      }
+      if (ext && p1 >= 0) this.counters[(side ^ 1) * HS + p1] = m;
+      const hm = board.historyIndex(m);
+      AlphaBetaSearch.bump(this.history, hbase + hm, bonus);
+      if (c1 >= 0) AlphaBetaSearch.bump(this.contHist, c1 + hm, bonus);
+      if (c2 >= 0) AlphaBetaSearch.bump(this.contHist, c2 + hm, bonus);
+    } else if (ext) {
+      const t = board.tacticalOrder(m);
+      AlphaBetaSearch.bump(this.captureHistory, (hbase + board.historyIndex(m)) * 32 + Math.min(t >> 4, 31), bonus);
+    }
+    for (let j = 0; j < cut; j++) {
+      const q = list[j]!;
+      if (q === this.excluded[ply]) continue;
+      if (flags[j] === FLAG_QUIET) {
+        if (flags[cut] !== FLAG_QUIET) continue;
+        const hj = board.historyIndex(q);
+        AlphaBetaSearch.bump(this.history, hbase + hj, -bonus);
+        if (c1 >= 0) AlphaBetaSearch.bump(this.contHist, c1 + hj, -bonus);
+        if (c2 >= 0) AlphaBetaSearch.bump(this.contHist, c2 + hj, -bonus);
+      } else if (ext) {
+        const t = board.tacticalOrder(q);
+        AlphaBetaSearch.bump(this.captureHistory, (hbase + board.historyIndex(q)) * 32 + Math.min(t >> 4, 31), -bonus);
+      }
+    }
   }
 
   /**
@@ -587,7 +895,8 @@ export class AlphaBetaSearch {
     if (n === 0) return inCheck ? (board.noMovesIsLoss(true) ? -(MATE - ply) : 0) : best;
     for (let i = 0; i < n; i++) keys[i] = board.tacticalOrder(list[i]!);
     const delta = this.options.deltaPruning && !inCheck;
-    const badCaptures = this.options.badCapturePruning && !inCheck;
+    const useSee = this.options.seePruning && !inCheck;
+    const badCaptures = this.options.badCapturePruning && !inCheck && !useSee;
     for (let i = 0; i < n; i++) {
       let bi = i;
       let bs = keys[i]!;
@@ -608,6 +917,8 @@ export class AlphaBetaSearch {
       if (delta && standPat + ((bs >> 4) * 100) + DELTA_MARGIN < alpha) continue;
       // Bad captures (tournament): a cheaper victim on a defended square.
       if (badCaptures && board.isBadCapture(m)) continue;
+      // Losing exchanges (static exchange evaluation).
+      if (useSee && this.seeOf(m) < 0) continue;
       board.make(m);
       const score = -this.quiesce(-beta, -alpha, ply + 1, board.inCheck());
       board.unmake();

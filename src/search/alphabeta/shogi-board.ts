@@ -6,6 +6,7 @@ import { KishiError } from '../../core/result.js';
 import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/fast-board.js';
 import * as piecesModule from '../../games/shogi/fast/pieces.js';
 import { Repetition } from '../../games/shogi/fast/repetition.js';
+import { see } from '../../games/shogi/fast/see.js';
 import * as squaresModule from '../../games/shogi/fast/squares.js';
 import type { ShogiLinearEval } from '../../eval/linear/shogi-eval.js';
 import * as scoreModule from './score.js';
@@ -135,6 +136,19 @@ export class ShogiSearchBoard implements SearchBoard {
     const attacker = b[m & 255]! & 15;
     if (attacker === KING || ORDER_VALUE[attacker]! <= ORDER_VALUE[victim]!) return false;
     return this.board.attacked(to, this.board.turn === BLACK ? WHITE_BIT : BLACK_BIT);
+  }
+
+  see(m: number): number {
+    return see(this.board, m);
+  }
+
+  /** A hash of both kings' squares and both hands (king safety and drops drive most misjudgements). */
+  correctionKey(): number {
+    const b = this.board;
+    let key = Math.imul(b.kingSq[0]! + 1, 0x9e3779b1) ^ Math.imul(b.kingSq[1]! + 1, 0x85ebca6b);
+    const h = b.hands;
+    for (let i = 1; i < 16; i++) key = Math.imul(key ^ h[i]!, 0x27d4eb2d) + i;
+    return key ^ (key >>> 15);
   }
 
   historyIndex(m: number): number {

@@ -8,7 +8,13 @@
  *
  * Layout: struct of typed arrays, buckets of `BUCKET` entries; replacement prefers the same key,
  * then an entry of an older search, then the shallowest one. Size in MiB, rounded down to a power
- * of two buckets. The memory can live in a `SharedArrayBuffer` so that worker threads share it.
+ * of two buckets.
+ *
+ * Sharing (Lazy SMP): all arrays live in one buffer, which may be a `SharedArrayBuffer` that
+ * several search threads use at once (`TranspositionTable.shared`, `attach`). Writes are not
+ * locked; instead the high key half is stored XOR a checksum of the entry's data (Hyatt and Mann's
+ * lockless hashing), so an entry torn by two threads writing at once no longer matches its key and
+ * reads as a miss.
  */
 import * as scoreModule from './score.js';
 
@@ -42,11 +48,59 @@ export class TranspositionTable {
   private gens!: Uint8Array;
   private bucketMask = 0;
   private generation = 1;
+  private buffer!: ArrayBuffer | SharedArrayBuffer;
   /** Scratch result of `probe`. */
   readonly hit: TtHit = { depth: 0, lower: -INFINITE, upper: INFINITE, move: 0 };
 
-  constructor(sizeMb: number) {
-    this.resize(sizeMb);
+  /** A private table of `sizeMb` MiB, or a view of `shared` (a buffer from `shared`/`memory`). */
+  constructor(sizeMb: number, shared?: SharedArrayBuffer) {
+    if (shared !== undefined) this.attach(shared);
+    else this.resize(sizeMb);
+  }
+
+  /** A table of `sizeMb` MiB in a `SharedArrayBuffer`, for search threads to share. */
+  static shared(sizeMb: number): TranspositionTable {
+    const t = new TranspositionTable(1);
+    t.allocate(sizeMb, true);
+    return t;
+  }
+
+  /** The table's memory (a `SharedArrayBuffer` for a shared table). */
+  get memory(): ArrayBuffer | SharedArrayBuffer {
+    return this.buffer;
+  }
+
+  /** Uses `buffer` (the `memory` of a shared table) as this table's storage, without clearing it. */
+  attach(buffer: SharedArrayBuffer): void {
+    const n = buffer.byteLength / TT_ENTRY_BYTES;
+    if (!Number.isInteger(n) || n < BUCKET || (n & (n - 1)) !== 0) throw new RangeError(`not a table buffer: ${buffer.byteLength} bytes`);
+    this.layout(buffer, n);
+  }
+
+  /** Whether the memory is shared with other threads. */
+  get isShared(): boolean {
+    return typeof SharedArrayBuffer !== 'undefined' && this.buffer instanceof SharedArrayBuffer;
+  }
+
+  private layout(buffer: ArrayBuffer | SharedArrayBuffer, n: number): void {
+    this.buffer = buffer;
+    this.keyHi = new Int32Array(buffer, 0, n);
+    this.keyLo = new Int32Array(buffer, 4 * n, n);
+    this.moves = new Int32Array(buffer, 8 * n, n);
+    this.lowers = new Int16Array(buffer, 12 * n, n);
+    this.uppers = new Int16Array(buffer, 14 * n, n);
+    this.depths = new Int8Array(buffer, 16 * n, n);
+    this.gens = new Uint8Array(buffer, 17 * n, n);
+    this.bucketMask = n / BUCKET - 1;
+    this.generation = 1;
+  }
+
+  private allocate(sizeMb: number, shared: boolean): void {
+    const bytes = Math.max(1, sizeMb) * 1024 * 1024;
+    let buckets = 1;
+    while (buckets * 2 * BUCKET * TT_ENTRY_BYTES <= bytes) buckets *= 2;
+    const n = buckets * BUCKET;
+    this.layout(shared ? new SharedArrayBuffer(n * TT_ENTRY_BYTES) : new ArrayBuffer(n * TT_ENTRY_BYTES), n);
   }
 
   /** Number of entries. */
@@ -54,21 +108,9 @@ export class TranspositionTable {
     return this.keyHi.length;
   }
 
-  /** Reallocates for `sizeMb` MiB (at least one bucket) and clears. */
+  /** Reallocates for `sizeMb` MiB (at least one bucket) and clears; a shared table gets new shared memory. */
   resize(sizeMb: number): void {
-    const bytes = Math.max(1, sizeMb) * 1024 * 1024;
-    let buckets = 1;
-    while (buckets * 2 * BUCKET * TT_ENTRY_BYTES <= bytes) buckets *= 2;
-    const n = buckets * BUCKET;
-    this.keyHi = new Int32Array(n);
-    this.keyLo = new Int32Array(n);
-    this.moves = new Int32Array(n);
-    this.lowers = new Int16Array(n);
-    this.uppers = new Int16Array(n);
-    this.depths = new Int8Array(n);
-    this.gens = new Uint8Array(n);
-    this.bucketMask = buckets - 1;
-    this.generation = 1;
+    this.allocate(sizeMb, this.buffer !== undefined && this.isShared);
   }
 
   /** Empties the table (TreeStrap clears it before every training search). */
@@ -85,11 +127,16 @@ export class TranspositionTable {
     this.generation = this.generation >= 255 ? 1 : this.generation + 1;
   }
 
+  /** Checksum of entry `i`'s data, XORed into the stored high key half (lockless hashing). */
+  private check(i: number): number {
+    return Math.imul(this.moves[i]! ^ (this.depths[i]! << 24), 0x9e3779b1) ^ ((this.lowers[i]! << 16) | (this.uppers[i]! & 0xffff));
+  }
+
   /** Index of the entry holding the key, or -1. */
   private find(hi: number, lo: number): number {
     const base = (lo & this.bucketMask) * BUCKET;
     for (let i = base; i < base + BUCKET; i++) {
-      if (this.gens[i] !== 0 && this.keyLo[i] === (lo | 0) && this.keyHi[i] === (hi | 0)) return i;
+      if (this.gens[i] !== 0 && this.keyLo[i] === (lo | 0) && (this.keyHi[i]! ^ this.check(i)) === (hi | 0)) return i;
     }
     return -1;
   }
@@ -135,7 +182,7 @@ export class TranspositionTable {
     let slot = base;
     let worst = 1e9;
     for (let i = base; i < base + BUCKET; i++) {
-      if (this.gens[i] !== 0 && this.keyLo[i] === (lo | 0) && this.keyHi[i] === (hi | 0)) {
+      if (this.gens[i] !== 0 && this.keyLo[i] === (lo | 0) && (this.keyHi[i]! ^ this.check(i)) === (hi | 0)) {
         slot = i;
         break;
       }
@@ -147,13 +194,16 @@ export class TranspositionTable {
       }
     }
     const i = slot;
-    const same = this.gens[i] !== 0 && this.keyLo[i] === (lo | 0) && this.keyHi[i] === (hi | 0);
+    const same = this.gens[i] !== 0 && this.keyLo[i] === (lo | 0) && (this.keyHi[i]! ^ this.check(i)) === (hi | 0);
     if (same) {
       const oldDepth = this.depths[i]!;
       if (depth < oldDepth - 2 && this.gens[i] === this.generation && lower !== upper) {
         // A much shallower bound would throw away a deeper result of this search: keep it, but
         // take the move if the entry has none.
-        if (this.moves[i] === 0 && move !== 0) this.moves[i] = move;
+        if (this.moves[i] === 0 && move !== 0) {
+          this.moves[i] = move;
+          this.keyHi[i] = hi ^ this.check(i);
+        }
         return;
       }
       if (depth === oldDepth) {
@@ -169,13 +219,13 @@ export class TranspositionTable {
       }
       if (move === 0) move = this.moves[i]!;
     }
-    this.keyHi[i] = hi;
     this.keyLo[i] = lo;
     this.moves[i] = move;
     this.lowers[i] = lower;
     this.uppers[i] = upper;
     this.depths[i] = depth;
     this.gens[i] = this.generation;
+    this.keyHi[i] = hi ^ this.check(i);
   }
 
   /** Permille of the first 1000 entries used by the current search (UCI `hashfull`). */

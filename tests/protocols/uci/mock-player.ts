@@ -94,6 +94,8 @@ export const DEFAULTS: EngineSettings = {
   evalFile: 'models/test.json',
   modelFile: '',
   drawScore: 0,
+  multiPv: 1,
+  threads: 1,
   chess960: false,
 };
 

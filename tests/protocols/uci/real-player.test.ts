@@ -46,6 +46,38 @@ describe.skipIf(!built)('UCI session with the alpha-beta Player', () => {
     expect(x.lines.some((l) => / score mate 2 /.test(l))).toBe(true);
   }, 30_000);
 
+  it('reports MultiPV lines, ranked, each with its own first move', async () => {
+    const x = real();
+    x.send('setoption name MultiPV value 3', 'position startpos moves e2e4 e7e5', 'go depth 4');
+    await line(x, 'bestmove');
+    const at4 = x.lines.filter((l) => l.startsWith('info depth 4 ') && / multipv /.test(l));
+    expect(at4.map((l) => / multipv (\d+) /.exec(l)![1])).toEqual(['1', '2', '3']);
+    for (const l of at4) expect(l).toMatch(/^info depth 4 seldepth \d+ multipv [123] score cp -?\d+ nodes \d+ nps \d+ hashfull \d+ time \d+ pv [a-h][1-8][a-h][1-8]/);
+    const firsts = at4.map((l) => / pv (\S+)/.exec(l)![1]);
+    expect(new Set(firsts).size).toBe(3);
+    const scores = at4.map((l) => Number(/ score cp (-?\d+)/.exec(l)![1]));
+    expect(scores[0]!).toBeGreaterThanOrEqual(scores[1]!);
+    expect(scores[1]!).toBeGreaterThanOrEqual(scores[2]!);
+    // Back to one line: no multipv field.
+    x.lines.length = 0;
+    x.send('setoption name MultiPV value 1', 'go depth 3');
+    await line(x, 'bestmove');
+    expect(x.lines.filter((l) => / multipv /.test(l))).toEqual([]);
+  }, 30_000);
+
+  it('searches with helper threads (Threads 2), across a hash resize and a new game', async () => {
+    const x = real({ search: 'alphabeta' });
+    x.send('setoption name Threads value 2', 'position startpos moves e2e4', 'go depth 7');
+    expect(await line(x, 'bestmove')).toMatch(/^bestmove [a-h][1-8][a-h][1-8]/);
+    x.lines.length = 0;
+    x.send('setoption name Hash value 4', 'ucinewgame', 'position fen 6k1/5ppp/8/8/8/8/5PPP/3RR1K1 w - - 0 1', 'go depth 6');
+    expect(['bestmove d1d8', 'bestmove e1e8']).toContain(await line(x, 'bestmove'));
+    x.lines.length = 0;
+    x.send('position startpos', 'go movetime 300');
+    expect(await line(x, 'bestmove')).toMatch(/^bestmove [a-h][1-8][a-h][1-8]/);
+    expect(x.lines.filter((l) => l.startsWith('info string error'))).toEqual([]);
+  }, 30_000);
+
   it('castles king-takes-rook in Chess960', async () => {
     // The king on f1, the rook on h1: O-O is f1h1 under UCI_Chess960.
     const y = real({ chess960: true });

@@ -27,6 +27,8 @@ describe('UCI handshake and options', () => {
       'option name DrawScore type spin default 0 min -100 max 100',
       'option name Search type combo default auto var auto var alphabeta var mcts',
       'option name UCI_Chess960 type check default false',
+      'option name MultiPV type spin default 1 min 1 max 64',
+      'option name Threads type spin default 1 min 1 max 256',
       'uciok',
     ]);
   });
@@ -384,6 +386,12 @@ describe('info lines', () => {
     const info = { depth: 7, score: { mate: -4 }, nodes: 10, nps: 100, timeMs: 100, pv: [] };
     expect(infoLine(info, 'uci')).toBe('info depth 7 score mate -2 nodes 10 nps 100 time 100');
     expect(infoLine(info, 'usi')).toBe('info depth 7 score mate -4 nodes 10 nps 100 time 100');
+  });
+
+  it('writes the multipv rank after the depths, in both protocols', () => {
+    const info = { depth: 9, seldepth: 14, multipv: 2, score: { cp: -31 }, nodes: 5000, nps: 50000, timeMs: 100, pv: ['7g7f', '3c3d'] };
+    expect(infoLine(info, 'usi')).toBe('info depth 9 seldepth 14 multipv 2 score cp -31 nodes 5000 nps 50000 time 100 pv 7g7f 3c3d');
+    expect(infoLine({ ...info, pv: ['e2e4'] }, 'uci')).toBe('info depth 9 seldepth 14 multipv 2 score cp -31 nodes 5000 nps 50000 time 100 pv e2e4');
   });
 
   it('writes checkmate answers', () => {

@@ -25,6 +25,8 @@ describe('USI handshake and options', () => {
       'option name ModelFile type filename default <empty>',
       'option name DrawScore type spin default 0 min -100 max 100',
       'option name Search type combo default auto var auto var alphabeta var mcts',
+      'option name MultiPV type spin default 1 min 1 max 64',
+      'option name Threads type spin default 1 min 1 max 256',
       'usiok',
     ]);
     for (const l of h.lines.filter((x) => x.startsWith('option'))) expect(l).toMatch(/^option name \S+ type /);

@@ -61,4 +61,27 @@ describe('transposition table', () => {
     expect(toTrainingScore(-20000)).toBe(-9900);
     expect(toTrainingScore(-INFINITE)).toBe(Number.NEGATIVE_INFINITY);
   });
+
+  it('shares its memory with another table (Lazy SMP) and reads a torn entry as a miss', () => {
+    const a = TranspositionTable.shared(1);
+    expect(a.isShared).toBe(true);
+    const b = new TranspositionTable(1, a.memory as SharedArrayBuffer);
+    a.store(11, 22, 7, 55, 0, 100, 1234);
+    expect(b.probe(11, 22)).toBe(true);
+    expect({ ...b.hit }).toEqual({ depth: 7, lower: 55, upper: 55, move: 1234 });
+    b.store(33, 44, 3, -20, 0, 100, 99);
+    expect(a.probeMove(33, 44)).toBe(99);
+    // Another thread overwrote the move of the entry but not its key: the checksum no longer matches.
+    const n = a.capacity;
+    const moves = new Int32Array(a.memory, 8 * n, n);
+    const i = moves.indexOf(1234);
+    expect(i).toBeGreaterThanOrEqual(0);
+    moves[i] = 4321;
+    expect(a.probe(11, 22)).toBe(false);
+    // Resizing a shared table gives it new shared memory.
+    a.resize(2);
+    expect(a.isShared).toBe(true);
+    expect(a.capacity).toBeGreaterThan(n);
+    expect(() => new TranspositionTable(1, new SharedArrayBuffer(100))).toThrow(RangeError);
+  });
 });
