@@ -35,6 +35,7 @@ import { fileTranscript } from '../log/transcript.js';
 import { createPlayer } from '../player/factory.js';
 import { LichessBot } from '../protocols/lichess/bot.js';
 import { createCsaServer } from '../protocols/csa/server-factory.js';
+import { createWebServer, webWanted } from '../web/server-factory.js';
 
 export type { ServerContext, ServerFactory } from '../bot/server-context.js';
 
@@ -67,8 +68,16 @@ const csaFactory: ServerFactory = {
   create: async (ctx) => createCsaServer(ctx),
 };
 
+/** The local web page (src/web/): by default only when no account is enabled, so `npm start` works on a fresh clone. */
+const webFactory: ServerFactory = {
+  section: 'web',
+  enabled: webWanted,
+  games: ['chess', 'shogi'],
+  create: async (ctx) => createWebServer(ctx),
+};
+
 /** Every server kind; a new one (lishogi) is one more entry. */
-export const SERVER_FACTORIES: readonly ServerFactory[] = [lichessFactory, csaFactory];
+export const SERVER_FACTORIES: readonly ServerFactory[] = [lichessFactory, csaFactory, webFactory];
 
 /** The engine: `createPlayer(config.engine, game)` from `src/player/factory.ts`. Never a stand-in mover. */
 export function enginePlayerFactory(config: KishiConfig): PlayerFactory {
@@ -130,7 +139,7 @@ export async function runServers(opts: RunOptions): Promise<number> {
   const log = childLogger('run');
   const factories = (opts.factories ?? SERVER_FACTORIES).filter((f) => f.enabled(opts.config));
   if (factories.length === 0) {
-    say('kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled)');
+    say('kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled, or web.enabled)');
     return 2;
   }
   const online = opts.config.learning.online;

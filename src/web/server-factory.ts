@@ -1,0 +1,47 @@
+/**
+ * How `kishi run` makes the local web server: with `web.enabled: auto` it starts when no account
+ * (lichess, CSA) is enabled, so `npm start` on a fresh clone serves the page; `always` runs it beside
+ * the bots, `never` not at all. Games of the engine the config names lease Players from the shared
+ * dispatcher (so online learning sees them); the other engine the page offers gets its own pool.
+ */
+import { Dispatcher } from '../bot/dispatcher.js';
+import type { ServerContext } from '../bot/server-context.js';
+import type { KishiConfig } from '../config/schema.js';
+import { KishiError, Result } from '../core/result.js';
+import { createPlayer } from '../player/factory.js';
+import type { WebEngine } from './messages.js';
+import { WebServer } from './web-server.js';
+
+/** Whether `kishi run` starts the web server with this config. */
+export const webWanted = (c: KishiConfig): boolean =>
+  c.web.enabled === 'always' || (c.web.enabled === 'auto' && !c.lichess.enabled && !c.csa.enabled);
+
+export function createWebServer(ctx: ServerContext): Result<WebServer, KishiError> {
+  const { config, dispatcher } = ctx;
+  const others = new Map<WebEngine, Dispatcher>();
+  const poolFor = (engine: WebEngine): Dispatcher => {
+    if (engine === config.engine.search) return dispatcher;
+    let pool = others.get(engine);
+    if (pool === undefined) {
+      pool = new Dispatcher(async (game) => {
+        const player = createPlayer({ ...config.engine, search: engine }, game);
+        if (player.isErr) throw player.error;
+        return player.value;
+      });
+      others.set(engine, pool);
+    }
+    return pool;
+  };
+  if (!config.web.host) return Result.err(new KishiError('ERR_CONFIG', 'web.host is empty'));
+  return Result.ok(
+    new WebServer({
+      config: config.web,
+      recordsDir: config.records.dir,
+      policy: config.lichess.drawOrResign,
+      lease: (engine, game) => poolFor(engine).acquire(game, 'standard'),
+      onStop: async () => {
+        await Promise.all([...others.values()].map((d) => d.close()));
+      },
+    }),
+  );
+}

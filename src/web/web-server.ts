@@ -1,0 +1,285 @@
+/**
+ * The local web server: `kishi run` with no account configured (or `web.enabled: always`) serves a
+ * page on which a person plays Kishi at chess or shogi (src/web/page/ is bundled by page-bundle.ts).
+ * Plain node:http for the page, its assets and the record downloads; one WebSocket per tab (the `ws`
+ * package) for the game itself. It listens on 127.0.0.1 unless `web.host` says otherwise.
+ *
+ * Each game belongs to the socket that started it. Another tab asking for the same game is refused
+ * while the first one is connected; a tab that reloads (its socket gone) takes the game back with
+ * `join`. A game whose tab stays away for `abandonAfterMs` ends as abandoned. Every refused message
+ * gets an `error` answer naming the reason; the game goes on unchanged.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { PlayerLease } from '../bot/dispatcher.js';
+import type { GameServer } from '../bot/server.js';
+import type { DrawOrResignConfig } from '../config/sections/lichess.js';
+import type { WebConfig } from '../config/sections/web.js';
+import type { GameKind, Side } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
+import { GameLogWriter } from '../records/game-log.js';
+import { csaOf, kifOf, pgnOf } from './game-records.js';
+import { limitsFor, parseClientMessage } from './messages.js';
+import type { NewGameRequest, WebEngine } from './messages.js';
+import { bundlePage, pageAssets } from './page-bundle.js';
+import type { PageAssets } from './page-bundle.js';
+import { WebGame } from './web-game.js';
+import type { WebEvent } from './web-game.js';
+
+/** Leases a Player of the chosen engine for one game. */
+export type LeaseSource = (engine: WebEngine, game: GameKind) => Promise<Result<PlayerLease, KishiError>>;
+
+export interface WebServerOptions {
+  readonly config: WebConfig;
+  /** Records and game logs go under `<recordsDir>/web/`. */
+  readonly recordsDir: string;
+  readonly policy: DrawOrResignConfig;
+  readonly lease: LeaseSource;
+  /** Lines for the user (the address once listening). */
+  readonly say?: (line: string) => void;
+  /** Runs once the server has stopped (closes Player pools of its own). */
+  readonly onStop?: () => Promise<void>;
+  /** A game without its tab for this long ends as abandoned, ms. */
+  readonly abandonAfterMs?: number;
+}
+
+/** What the server sends besides game events. */
+type ServerMessage = WebEvent | { readonly t: 'error'; readonly text: string } | { readonly t: 'hello'; readonly levels: number };
+
+interface Seat {
+  readonly game: WebGame;
+  socket: WebSocket | undefined;
+  abandonTimer?: NodeJS.Timeout;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  pgn: 'application/x-chess-pgn; charset=utf-8',
+  csa: 'text/plain; charset=utf-8',
+  kif: 'text/plain; charset=utf-8',
+};
+
+/** Finished games kept for downloads. */
+const KEEP_FINISHED = 50;
+
+export class WebServer implements GameServer {
+  readonly name = 'web';
+  private http: Server | undefined;
+  private wss: WebSocketServer | undefined;
+  private readonly seats = new Map<string, Seat>();
+  private assets: PageAssets | undefined;
+  private stopped: (() => void) | undefined;
+  private readonly abandonAfterMs: number;
+
+  constructor(private readonly opts: WebServerOptions) {
+    this.abandonAfterMs = opts.abandonAfterMs ?? 60_000;
+  }
+
+  /** The address once listening (`http://host:port/`). */
+  url(): string | undefined {
+    const a = this.http?.address() as AddressInfo | null | undefined;
+    if (!a) return undefined;
+    const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+    return `http://${host}:${a.port}/`;
+  }
+
+  /** Bundles the page, listens, and serves until `stop`. */
+  async start(): Promise<void> {
+    const bundle = await bundlePage();
+    this.assets = pageAssets(bundle);
+    const http = createServer((req, res) => this.serveHttp(req, res));
+    const wss = new WebSocketServer({ server: http, path: '/ws', maxPayload: 16 * 1024 });
+    wss.on('connection', (socket) => this.onSocket(socket));
+    this.http = http;
+    this.wss = wss;
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(this.opts.config.port, this.opts.config.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+    (this.opts.say ?? ((l: string) => console.log(l)))(`Kishi is ready: open ${this.url()} in a browser to play (Ctrl-C stops)`);
+    await new Promise<void>((resolve) => {
+      this.stopped = resolve;
+    });
+  }
+
+  async stop(_graceful: boolean): Promise<void> {
+    // A person at the page cannot be kept waiting by a graceful stop: games in progress end as abandoned.
+    await Promise.all([...this.seats.values()].map((s) => s.game.abandon()));
+    for (const client of this.wss?.clients ?? []) client.terminate();
+    this.wss?.close();
+    await new Promise<void>((resolve) => (this.http ? this.http.close(() => resolve()) : resolve()));
+    this.http?.closeAllConnections();
+    await this.opts.onStop?.();
+    this.stopped?.();
+  }
+
+  activeGames(): number {
+    return [...this.seats.values()].filter((s) => !s.game.over()).length;
+  }
+
+  private serveHttp(req: IncomingMessage, res: ServerResponse): void {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return this.send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+    const asset = this.assets?.get(path === '/' ? '/index.html' : path);
+    if (asset !== undefined) return this.send(res, 200, CONTENT_TYPES[path === '/' ? 'html' : path.split('.').pop()!] ?? 'application/octet-stream', asset);
+    const record = /^\/games\/([a-z0-9]{1,32})\.(pgn|csa|kif)$/.exec(path);
+    if (record) {
+      const seat = this.seats.get(record[1]!);
+      if (!seat) return this.send(res, 404, 'text/plain; charset=utf-8', `no game ${record[1]}`);
+      const kind = record[2]!;
+      if ((kind === 'pgn') !== (seat.game.game === 'chess')) return this.send(res, 404, 'text/plain; charset=utf-8', `a ${seat.game.game} game has no ${kind} record`);
+      const data = seat.game.recordData();
+      const text = kind === 'pgn' ? pgnOf(data) : kind === 'csa' ? csaOf(data) : kifOf(data);
+      res.setHeader('Content-Disposition', `attachment; filename="kishi-${record[1]}.${kind}"`);
+      return this.send(res, 200, CONTENT_TYPES[kind]!, text);
+    }
+    this.send(res, 404, 'text/plain; charset=utf-8', 'not found');
+  }
+
+  private send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+    res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    res.end(body);
+  }
+
+  private onSocket(socket: WebSocket): void {
+    let seat: Seat | undefined;
+    const reply = (m: ServerMessage): void => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(m));
+    };
+    const error = (text: string): void => reply({ t: 'error', text });
+    reply({ t: 'hello', levels: 8 });
+    let queue: Promise<void> = Promise.resolve();
+    socket.on('message', (data, isBinary) => {
+      // One message at a time per tab: a takeback waits for the search it stops.
+      queue = queue.then(async () => {
+        if (isBinary) return error('binary messages are not understood');
+        const parsed = parseClientMessage(data.toString());
+        if (parsed.isErr) return error(parsed.error.message);
+        const m = parsed.value;
+        if (m.t === 'new') {
+          if (seat && !seat.game.over()) return error('finish or resign the game in progress first');
+          const created = await this.newGame(m, socket);
+          if (created.isErr) return error(created.error.message);
+          seat = created.value;
+          seat.game.start();
+          return;
+        }
+        if (m.t === 'join') {
+          const other = this.seats.get(m.id);
+          if (!other) return error(`no game ${m.id}`);
+          if (other.socket && other.socket !== socket && other.socket.readyState === WebSocket.OPEN) {
+            return error('this game is open in another tab; play it there');
+          }
+          if (seat && seat !== other && !seat.game.over()) return error('finish or resign the game in progress first');
+          clearTimeout(other.abandonTimer);
+          other.socket = socket;
+          seat = other;
+          reply({ t: 'state', state: other.game.snapshot() });
+          return;
+        }
+        if (!seat) return error('no game: start one first');
+        const game = seat.game;
+        const answer =
+          m.t === 'move' ? game.humanMove(m.ply, m.move) : m.t === 'resign' ? game.resign() : m.t === 'draw' ? game.offerDraw() : await game.takeback();
+        if (answer.isErr) {
+          error(answer.error.message);
+          // The page may have moved a piece on its board: send the real position back.
+          reply({ t: 'state', state: game.snapshot() });
+        }
+      });
+    });
+    socket.on('close', () => {
+      if (!seat || seat.socket !== socket) return;
+      seat.socket = undefined;
+      const s = seat;
+      if (!s.game.over()) s.abandonTimer = setTimeout(() => void s.game.abandon(), this.abandonAfterMs);
+    });
+  }
+
+  private async newGame(m: NewGameRequest, socket: WebSocket): Promise<Result<Seat, KishiError>> {
+    const running = this.activeGames();
+    if (running >= this.opts.config.maxGames) {
+      return Result.err(new KishiError('ERR_BUSY', `${running} games are being played already (web.maxGames); try again later`));
+    }
+    const lease = await this.opts.lease(m.engine, m.game);
+    if (lease.isErr) return Result.err(lease.error);
+    this.forgetOldGames();
+    const id = randomBytes(6).toString('hex');
+    const humanSide: Side = m.side === 'random' ? (randomBytes(1)[0]! & 1 ? 'first' : 'second') : m.side;
+    const humanName = m.name ?? 'Guest';
+    const dir = join(this.opts.recordsDir, 'web');
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const log = GameLogWriter.open(join(dir, `${stamp}-${id}.jsonl`), {
+      type: 'header',
+      version: 1,
+      game: m.game,
+      variant: 'standard',
+      server: 'web',
+      gameId: id,
+      start: 'startpos',
+      ourSide: humanSide === 'first' ? 'second' : 'first',
+      players:
+        humanSide === 'first'
+          ? { first: { name: humanName }, second: { name: 'Kishi' } }
+          : { first: { name: 'Kishi' }, second: { name: humanName } },
+      clock: { initialMs: m.control.initialMs, incrementMs: m.control.incrementMs, ...(m.control.byoyomiMs > 0 ? { byoyomiMs: m.control.byoyomiMs } : {}) },
+      rated: false,
+      engine: lease.value.player.name,
+      startedAt: new Date().toISOString(),
+    });
+    const seat: Seat = {
+      socket,
+      game: new WebGame({
+        id,
+        game: m.game,
+        humanSide,
+        humanName,
+        control: m.control,
+        limits: limitsFor(m.level),
+        lease: lease.value,
+        policy: this.opts.policy,
+        maxTakebacks: this.opts.config.maxTakebacks,
+        log,
+        emit: (event) => {
+          const s = this.seats.get(id);
+          if (s?.socket && s.socket.readyState === WebSocket.OPEN) s.socket.send(JSON.stringify(event));
+        },
+        onEnd: (game) => {
+          clearTimeout(this.seats.get(id)?.abandonTimer);
+          void lease.value.release();
+          this.writeRecord(dir, `${stamp}-${id}`, game);
+        },
+      }),
+    };
+    this.seats.set(id, seat);
+    return Result.ok(seat);
+  }
+
+  /** Finished games stay for their downloads; the oldest beyond `KEEP_FINISHED` are forgotten. */
+  private forgetOldGames(): void {
+    const finished = [...this.seats.entries()].filter(([, s]) => s.game.over());
+    for (const [id] of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) this.seats.delete(id);
+  }
+
+  /** The finished game's PGN or CSA beside its log (as the online front-ends keep theirs). */
+  private writeRecord(dir: string, base: string, game: WebGame): void {
+    try {
+      mkdirSync(dir, { recursive: true });
+      const data = game.recordData();
+      if (game.game === 'chess') writeFileSync(join(dir, `${base}.pgn`), pgnOf(data));
+      else writeFileSync(join(dir, `${base}.csa`), csaOf(data));
+    } catch {
+      // The log is the record learning reads; a failed copy in another format does not stop play.
+    }
+  }
+}
