@@ -248,7 +248,7 @@ function ensureBoard(s: Snapshot): void {
         orientation: s.humanSide === 'first' ? 'sente' : 'gote',
         scaleDownPieces: false,
         hands: { inlined: true },
-        coordinates: { enabled: true },
+        coordinates: { enabled: true, files: 'numeric', ranks: 'engine' },
         movable: { free: false, showDests: true, events: { after: onShogiMove } },
         droppable: { free: false, showDests: true, events: { after: onShogiDrop } },
         premovable: { enabled: false },
