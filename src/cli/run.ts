@@ -35,7 +35,7 @@ import { fileTranscript } from '../log/transcript.js';
 import { createPlayer } from '../player/factory.js';
 import { LichessBot } from '../protocols/lichess/bot.js';
 import { createCsaServer } from '../protocols/csa/server-factory.js';
-import { createWebServer, webWanted } from '../web/server-factory.js';
+import { createWebServer, localOnlyConfig, webWanted } from '../web/server-factory.js';
 
 export type { ServerContext, ServerFactory } from '../bot/server-context.js';
 
@@ -195,7 +195,7 @@ export async function runServers(opts: RunOptions): Promise<number> {
 export function register(program: Command): void {
   program
     .command('run')
-    .description('play on the servers enabled in the config (lichess, floodgate)')
+    .description('play on the servers enabled in the config (lichess, floodgate); with no account, serve the local web page')
     .option('-c, --config <file>', 'config file (YAML)', 'config/kishi.yaml')
     .action(async (opts: { config: string }) => {
       const config = loadConfig(opts.config);
@@ -203,20 +203,30 @@ export function register(program: Command): void {
         console.error(config.error.message);
         process.exit(2);
       }
-      const secrets = readSecrets(config.value);
-      if (secrets.isErr) {
-        for (const issue of secrets.error.issues) console.error(`kishi run: ${issue.message}`);
-        process.exit(2);
+      let run = config.value;
+      const read = readSecrets(run);
+      let secrets: Secrets = read.isOk ? read.value : {};
+      if (read.isErr) {
+        // No account can play (every enabled one lacks its secret): with `web.enabled: auto` the
+        // local page is served instead, so a fresh clone's `npm start` works; otherwise stop here.
+        const local = localOnlyConfig(run, read.error.issues.map((i) => i.path));
+        if (local === undefined) {
+          for (const issue of read.error.issues) console.error(`kishi run: ${issue.message}`);
+          process.exit(2);
+        }
+        for (const issue of read.error.issues) console.error(`kishi run: ${issue.message}: serving the local page only`);
+        run = local;
+        secrets = {};
       }
-      registerSecret(secrets.value.lichessToken);
-      registerSecret(secrets.value.csaPassword);
-      configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
+      registerSecret(secrets.lichessToken);
+      registerSecret(secrets.csaPassword);
+      configureLogging({ level: run.log.level, dir: run.log.dir });
       // The dispatcher creates a first Player per game before any server starts: a missing engine
       // (weights file, model) fails here with one line, never with a stand-in mover.
       const code = await runServers({
-        config: config.value,
-        secrets: secrets.value,
-        playerFactory: enginePlayerFactory(config.value),
+        config: run,
+        secrets,
+        playerFactory: enginePlayerFactory(run),
         signals: processSignals,
       });
       process.exit(code);

@@ -5,7 +5,8 @@
  * are served; `kishi run` with nothing configured starts the server and prints its address.
  * Real Players at 100 nodes (needs dist/: `npx tsc -p .`).
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +15,7 @@ import { Dispatcher } from '../../src/bot/dispatcher.js';
 import { enginePlayerFactory, runServers } from '../../src/cli/run.js';
 import { parseConfig } from '../../src/config/load.js';
 import { createPlayer } from '../../src/player/factory.js';
+import { localOnlyConfig, webWanted } from '../../src/web/server-factory.js';
 import { WebServer } from '../../src/web/web-server.js';
 import { Signals } from '../bot/signals.js';
 
@@ -203,5 +205,42 @@ describe('kishi run with nothing configured', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('when kishi run serves the page', () => {
+  it('serves it with no account, beside accounts only when asked, never when told not to', () => {
+    const c = (yaml: string) => parseConfig(yaml).unwrap();
+    expect(webWanted(c('lichess: {enabled: false}'))).toBe(true);
+    expect(webWanted(c('lichess: {enabled: true}'))).toBe(false);
+    expect(webWanted(c('lichess: {enabled: true}\nweb: {enabled: always}'))).toBe(true);
+    expect(webWanted(c('lichess: {enabled: false}\nweb: {enabled: never}'))).toBe(false);
+    // Every enabled account lacks its secret: the accounts are turned off and only the page is served.
+    const local = localOnlyConfig(c('lichess: {enabled: true}'), ['lichess.enabled'])!;
+    expect([local.lichess.enabled, local.csa.enabled, webWanted(local)]).toEqual([false, false, true]);
+    // One account still usable, or the page not automatic: no fallback (a missing secret stops the run).
+    expect(localOnlyConfig(c('lichess: {enabled: true}\ncsa: {enabled: true}'), ['lichess.enabled'])).toBeUndefined();
+    expect(localOnlyConfig(c('lichess: {enabled: true}\nweb: {enabled: never}'), ['lichess.enabled'])).toBeUndefined();
+  });
+
+  it('`kishi run` without LICHESS_TOKEN serves the page, prints its address, and stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kishi-start-'));
+    const file = join(dir, 'kishi.yaml');
+    writeFileSync(file, `lichess: {enabled: true}\nweb: {port: 0}\nlog: {dir: "${join(dir, 'logs')}", transcripts: false}\nrecords: {dir: "${join(dir, 'records')}"}\n`);
+    const env = { ...process.env };
+    delete env.LICHESS_TOKEN;
+    const child = spawn(process.execPath, ['bin/kishi.js', 'run', '--config', file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (out += String(d)));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const until = Date.now() + 30_000;
+    while (!/Kishi is ready: open (http:\/\/127\.0\.0\.1:\d+\/)/.test(out) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const address = /Kishi is ready: open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1];
+    expect(out).toContain('kishi run: lichess is enabled but LICHESS_TOKEN is not set in the environment: serving the local page only');
+    expect(address, out).toBeDefined();
+    expect((await fetch(address!)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });
