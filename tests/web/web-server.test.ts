@@ -15,7 +15,7 @@ import { Dispatcher } from '../../src/bot/dispatcher.js';
 import { enginePlayerFactory, runServers } from '../../src/cli/run.js';
 import { parseConfig } from '../../src/config/load.js';
 import { createPlayer } from '../../src/player/factory.js';
-import { localOnlyConfig, webWanted } from '../../src/web/server-factory.js';
+import { createWebServer, localOnlyConfig, webWanted } from '../../src/web/server-factory.js';
 import { WebServer } from '../../src/web/web-server.js';
 import { Signals } from '../bot/signals.js';
 
@@ -242,5 +242,31 @@ describe('when kishi run serves the page', () => {
     expect((await fetch(address!)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+});
+
+describe('the engine the page picks', () => {
+  it('plays with MCTS from its own pool when the config names alpha-beta', async () => {
+    const records = mkdtempSync(join(tmpdir(), 'kishi-web-mcts-'));
+    const config = parseConfig(`web: {port: 0}\nrecords: {dir: "${records}"}\n`).unwrap();
+    const shared = new Dispatcher(enginePlayerFactory(config));
+    const server = createWebServer({ config, secrets: {}, dispatcher: shared }).unwrap();
+    server.start().catch(() => {});
+    while (server.url() === undefined) await new Promise((r) => setTimeout(r, 20));
+    try {
+      const tab = new Tab(server.url()!);
+      await tab.open;
+      tab.send({ ...NEW, side: 'second', engine: 'mcts' });
+      const moved = await tab.next((m) => isState(m) && m.state!.moves.length === 1, 0, 60_000);
+      expect((moved.state as unknown as { engine: string }).engine).toBe('Kishi MCTS 0.1');
+      // The shared (alpha-beta) pool lent nothing: MCTS came from the server's own pool.
+      expect(shared.activeLeases()).toBe(0);
+      tab.send({ t: 'resign' });
+      await tab.next((m) => isState(m) && m.state!.result !== undefined);
+      await tab.close();
+    } finally {
+      await server.stop(false);
+      await shared.close();
+    }
   });
 });
