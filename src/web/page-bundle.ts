@@ -1,6 +1,6 @@
 /**
- * The page's files, all served from this machine (the page works offline): the page script bundled
- * by esbuild from `web/page/main.ts` with chessground, shogiground, chessops and shogiops (their npm
+ * The page's files, all served from this machine (the page works offline): the page scripts bundled
+ * by esbuild from `web/page/main.ts` (play) and `web/page/watch.ts` (watch) with chessground, shogiground, chessops and shogiops (their npm
  * packages), the page's HTML and CSS, and chessground's own CSS (board and cburnett pieces are data
  * URIs inside it). Bundled once when the server starts, in memory.
  */
@@ -11,12 +11,18 @@ import { packageRoot } from '../player/weights-file.js';
 /** Served path -> contents. */
 export type PageAssets = ReadonlyMap<string, string>;
 
-/** The page script, bundled from `web/page/main.ts`. */
-export async function bundlePage(): Promise<string> {
+/** The page scripts, bundled: the play page from `web/page/main.ts`, the watch view from `web/page/watch.ts`. */
+export interface PageScripts {
+  readonly app: string;
+  readonly watch: string;
+}
+
+export async function bundlePage(): Promise<PageScripts> {
   const root = packageRoot();
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [join(root, 'web', 'page', 'main.ts')],
+    entryPoints: { app: join(root, 'web', 'page', 'main.ts'), watch: join(root, 'web', 'page', 'watch.ts') },
+    outdir: join(root, 'web', 'page', 'bundle'),
     bundle: true,
     format: 'esm',
     target: 'es2020',
@@ -26,13 +32,16 @@ export async function bundlePage(): Promise<string> {
     logLevel: 'silent',
     legalComments: 'eof',
   });
-  const out = result.outputFiles[0];
-  if (out === undefined) throw new Error('esbuild produced no page script');
-  return out.text;
+  const named = (name: string): string => {
+    const out = result.outputFiles.find((f) => f.path.endsWith(`${name}.js`));
+    if (out === undefined) throw new Error(`esbuild produced no ${name}.js`);
+    return out.text;
+  };
+  return { app: named('app'), watch: named('watch') };
 }
 
 /** Every file the page loads, by its path on the server. */
-export function pageAssets(script: string): PageAssets {
+export function pageAssets(scripts: PageScripts): PageAssets {
   const root = packageRoot();
   const page = (f: string): string => readFileSync(join(root, 'web', 'page', f), 'utf8');
   const cg = (f: string): string => readFileSync(join(root, 'node_modules', '@lichess-org', 'chessground', 'assets', f), 'utf8');
@@ -40,7 +49,9 @@ export function pageAssets(script: string): PageAssets {
     ['/index.html', page('index.html')],
     ['/style.css', page('style.css')],
     ['/shogi.css', page('shogi.css')],
-    ['/app.js', script],
+    ['/app.js', scripts.app],
+    ['/watch.html', page('watch.html')],
+    ['/watch.js', scripts.watch],
     ['/chessground.base.css', cg('chessground.base.css')],
     ['/chessground.brown.css', cg('chessground.brown.css')],
     ['/chessground.cburnett.css', cg('chessground.cburnett.css')],

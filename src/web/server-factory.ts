@@ -3,11 +3,13 @@
  * (lichess, CSA) is enabled, so `npm start` on a fresh clone serves the page; `always` runs it beside
  * the bots, `never` not at all. Games of the engine the config names lease Players from the shared
  * dispatcher (so online learning sees them); the other engine the page offers gets its own pool.
+ * The watch view (`/watch`) needs the token of `KISHI_WEB_TOKEN` when `web.host` is not this machine.
  */
 import { Dispatcher } from '../bot/dispatcher.js';
 import type { ServerContext } from '../bot/server-context.js';
 import type { KishiConfig } from '../config/schema.js';
 import { KishiError, Result } from '../core/result.js';
+import { registerSecret } from '../log/redact.js';
 import { createPlayer } from '../player/factory.js';
 import type { WebEngine } from './messages.js';
 import { WebServer } from './web-server.js';
@@ -47,11 +49,15 @@ export function createWebServer(ctx: ServerContext): Result<WebServer, KishiErro
     return pool;
   };
   if (!config.web.host) return Result.err(new KishiError('ERR_CONFIG', 'web.host is empty'));
+  // The watch view's token, for a server that listens beyond this machine; a secret, so from the environment only.
+  const watchToken = process.env.KISHI_WEB_TOKEN?.trim() || undefined;
+  registerSecret(watchToken);
   return Result.ok(
     new WebServer({
       config: config.web,
       recordsDir: config.records.dir,
       policy: config.lichess.drawOrResign,
+      ...(watchToken !== undefined ? { watchToken } : {}),
       lease: (engine, game) => poolFor(engine).acquire(game, 'standard'),
       onStop: async () => {
         await Promise.all([...others.values()].map((d) => d.close()));

@@ -9,7 +9,7 @@
  * `join`. A game whose tab stays away for `abandonAfterMs` ends as abandoned. Every refused message
  * gets an `error` answer naming the reason; the game goes on unchanged.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -22,12 +22,15 @@ import type { DrawOrResignConfig } from '../config/sections/lichess.js';
 import type { WebConfig } from '../config/sections/web.js';
 import type { GameKind, Side } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
+import { renderSvg } from '../plot/render.js';
+import { curveSpec } from '../plot/specs.js';
 import { GameLogWriter } from '../records/game-log.js';
 import { csaOf, kifOf, pgnOf } from './game-records.js';
 import { limitsFor, parseClientMessage } from './messages.js';
 import type { NewGameRequest, WebEngine } from './messages.js';
 import { bundlePage, pageAssets } from './page-bundle.js';
 import type { PageAssets } from './page-bundle.js';
+import { GameWatcher } from './watch.js';
 import { WebGame } from './web-game.js';
 import type { WebEvent } from './web-game.js';
 
@@ -44,6 +47,8 @@ export interface WebServerOptions {
   readonly say?: (line: string) => void;
   /** Runs once the server has stopped (closes Player pools of its own). */
   readonly onStop?: () => Promise<void>;
+  /** The watch view's token (`KISHI_WEB_TOKEN`): needed to watch when the server listens beyond this machine. */
+  readonly watchToken?: string;
   /** A game without its tab for this long ends as abandoned, ms. */
   readonly abandonAfterMs?: number;
 }
@@ -64,7 +69,27 @@ const CONTENT_TYPES: Record<string, string> = {
   pgn: 'application/x-chess-pgn; charset=utf-8',
   csa: 'text/plain; charset=utf-8',
   kif: 'text/plain; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  svg: 'image/svg+xml; charset=utf-8',
 };
+
+/** Whether `host` is this machine only (a loopback address or name). */
+export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/**
+ * Whether a request may see the watch view: always on a server bound to this machine; beyond it only
+ * with the token (`Authorization: Bearer <token>` or `?token=`), and never when no token is set.
+ * Returns the refusal's text, or undefined when allowed.
+ */
+export function watchRefusal(host: string, token: string | undefined, req: IncomingMessage, url: URL): string | undefined {
+  if (isLoopback(host)) return undefined;
+  if (token === undefined || token === '') return 'the watch view is served beyond this machine only with a token: set KISHI_WEB_TOKEN';
+  const auth = req.headers.authorization;
+  const given = auth?.startsWith('Bearer ') ? auth.slice(7) : (url.searchParams.get('token') ?? '');
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b) ? undefined : 'wrong or missing watch token';
+}
 
 /** Finished games kept for downloads. */
 const KEEP_FINISHED = 50;
@@ -77,9 +102,12 @@ export class WebServer implements GameServer {
   private assets: PageAssets | undefined;
   private stopped: (() => void) | undefined;
   private readonly abandonAfterMs: number;
+  private readonly watcher: GameWatcher;
+  private ratingsChart: { key: string; svg: string } | undefined;
 
   constructor(private readonly opts: WebServerOptions) {
     this.abandonAfterMs = opts.abandonAfterMs ?? 60_000;
+    this.watcher = new GameWatcher(opts.recordsDir);
   }
 
   /** The address once listening (`http://host:port/`). */
@@ -128,8 +156,19 @@ export class WebServer implements GameServer {
   }
 
   private serveHttp(req: IncomingMessage, res: ServerResponse): void {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     if (req.method !== 'GET' && req.method !== 'HEAD') return this.send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+    if (path === '/watch' || path.startsWith('/api/watch')) {
+      const refused = watchRefusal(this.opts.config.host, this.opts.watchToken, req, url);
+      if (refused !== undefined) return this.send(res, 403, 'text/plain; charset=utf-8', refused);
+      if (path === '/watch') return this.send(res, 200, CONTENT_TYPES.html!, this.assets?.get('/watch.html') ?? '');
+      if (path === '/api/watch') return this.send(res, 200, CONTENT_TYPES.json!, JSON.stringify(this.watcher.snapshot()));
+      if (path === '/api/watch/ratings.svg') {
+        void this.ratingsSvg().then((svg) => this.send(res, 200, CONTENT_TYPES.svg!, svg));
+        return;
+      }
+    }
     const asset = this.assets?.get(path === '/' ? '/index.html' : path);
     if (asset !== undefined) return this.send(res, 200, CONTENT_TYPES[path === '/' ? 'html' : path.split('.').pop()!] ?? 'application/octet-stream', asset);
     const record = /^\/games\/([a-z0-9]{1,32})\.(pgn|csa|kif)$/.exec(path);
@@ -144,6 +183,25 @@ export class WebServer implements GameServer {
       return this.send(res, 200, CONTENT_TYPES[kind]!, text);
     }
     this.send(res, 404, 'text/plain; charset=utf-8', 'not found');
+  }
+
+  /** Our rating per server, game after game (vega-lite, as `kishi plot` draws curves); redrawn when it changes. */
+  private async ratingsSvg(): Promise<string> {
+    const points = this.watcher.snapshot().ratings;
+    const key = JSON.stringify(points);
+    if (this.ratingsChart?.key === key) return this.ratingsChart.svg;
+    const empty = '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="40"><text x="4" y="24" font-family="sans-serif" font-size="14">no rated games yet</text></svg>';
+    let svg = empty;
+    if (points.length > 0) {
+      const spec = curveSpec(
+        points.map((p) => ({ x: p.game, series: p.server, y: p.rating, low: p.rating, high: p.rating, clipped: false })),
+        { title: 'Kishi\'s rating', xTitle: 'rated games', yTitle: 'rating', zeroRule: false },
+      );
+      const rendered = await renderSvg(spec);
+      svg = rendered.isOk ? rendered.value : empty.replace('no rated games yet', rendered.error.message.replace(/[<&]/g, ''));
+    }
+    this.ratingsChart = { key, svg };
+    return svg;
   }
 
   private send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {

@@ -252,7 +252,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
         const other = await openPage();
         await other.evaluate((id) => sessionStorage.setItem('kishi-game', id), state.id);
         await other.reload();
-        await expectToast(other, 'error', 'this game is open in another tab; play it there');
+        await expectToast(other, 'error', 'this game is open in another tab; play it there', 20_000);
         await other.close();
         secondTab = true;
       }
@@ -358,6 +358,32 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     expect(csa).toMatch(/^\+00\d\d[A-Z]{2}$/m); // a drop
     expect(csa.trim().split('\n').at(-1)).toBe('%TORYO');
     await page.close();
+  });
+
+  it('watch view: the game in progress with its board and search, the finished games, the rating chart', async () => {
+    const player = await openPage();
+    await newGame(player, 'chess', 1);
+    // One move each, so the log has Kishi's search.
+    await click(player, await chessSquare(player, 'e2', true));
+    await click(player, await chessSquare(player, 'e4', true));
+    await waitForMyTurn(player, 0);
+    const id = (await readState(player)).id;
+    const card = `#live .card[data-id="${id}"]`;
+    const watcher = await openPage(390, 844);
+    await watcher.goto(`${url}watch`);
+    await watcher.waitForSelector(`${card} cg-board piece`);
+    expect(await watcher.$$eval(`${card} cg-board piece`, (ps) => ps.length)).toBe(32);
+    expect(await watcher.$eval(`${card} .pv`, (el) => el.textContent)).not.toBe('');
+    expect(await watcher.$eval(`${card} .info`, (el) => el.textContent)).toMatch(/^web · 2 plies.*depth \d+/);
+    await boardScreenshotColours(watcher, 'main', join(shots, 'watch-phone.png'));
+    // The playing tab is in the background now: click its button as a script would.
+    await player.$eval('#resign', (b) => (b as HTMLButtonElement).click());
+    // The finished game leaves the games in progress for the finished ones, with its result.
+    await watcher.waitForFunction((sel) => document.querySelector(sel) === null, { timeout: 10_000 }, card);
+    await watcher.waitForFunction(() => [...document.querySelectorAll('#finished tbody tr')].some((tr) => tr.textContent?.includes('Kishi won (resign)')), { timeout: 10_000 });
+    expect(await watcher.$eval('#tally', (el) => el.textContent)).toMatch(/^web: \+\d+ =\d+ -\d+$/);
+    expect(await watcher.$eval('#ratings', (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0)).toBe(true);
+    await Promise.all([watcher.close(), player.close()]);
   });
 
   it('raised no console errors and loaded nothing from outside', () => {

@@ -13,17 +13,18 @@ describe('the page sources', () => {
   });
 
   it('bundle with chessground and shogiground, and load only local files', async () => {
-    const script = await bundlePage();
-    expect(script).toContain('cg-board');
-    expect(script).toContain('sg-board');
-    const assets = pageAssets(script);
-    const html = assets.get('/index.html')!;
+    const scripts = await bundlePage();
+    expect(scripts.app).toContain('cg-board');
+    expect(scripts.app).toContain('sg-board');
+    expect(scripts.watch).toContain('sg-board');
+    const assets = pageAssets(scripts);
+    const html = assets.get('/index.html')! + assets.get('/watch.html')!;
     const loaded = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(loaded.length).toBeGreaterThan(5);
     for (const path of loaded) {
       if (path.startsWith('data:')) continue;
       expect(path.startsWith('/'), path).toBe(true);
-      expect(assets.has(path), path).toBe(true);
+      expect(assets.has(path === '/' ? '/index.html' : path), path).toBe(true);
     }
     expect(readFileSync('web/page/style.css', 'utf8')).not.toMatch(/url\(\s*['"]?https?:/);
   });
