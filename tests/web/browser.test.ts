@@ -234,6 +234,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
         const pv = await page.$eval('#pv', (el) => el.textContent);
         if (/^\d+$/.test(depth ?? '') && (pv ?? '').length > 0) {
           sawEngine = true;
+          // The PV is in SAN, from the position Kishi searched: its first move is the move it played.
+          expect(pv).toMatch(/^(O-O(-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)[+#]?( |$)/);
+          const lastMove = await page.$eval('#moves li:last-child', (el) => el.textContent!.split(' ').at(-1));
+          expect(pv!.split(' ')[0]).toBe(lastMove);
           expect(await page.$eval('#nps', (el) => el.textContent)).toMatch(/^\d+k?$/);
           expect(await page.$eval('#score', (el) => el.textContent)).toMatch(/^([+-]?\d+\.\d\d|#-?\d+)$/);
         }

@@ -94,7 +94,7 @@ function onMessage(m: ServerMessage): void {
       render();
       return;
     case 'info':
-      if (snap && m.ply === snap.moves.length) showInfo(m.info);
+      if (snap && m.ply === snap.moves.length) showInfo(m.info, m.ply);
       return;
     case 'notice':
       toast(m.text, false);
@@ -217,7 +217,8 @@ function render(): void {
   ($('resign') as HTMLButtonElement).disabled = !!s.result;
   $('new').hidden = !s.result;
   renderMoves(s);
-  if (s.lastInfo) showInfo(s.lastInfo);
+  // Kishi's last search, from the position before its last move (live `info` replaces it while it thinks).
+  if (s.lastInfo && s.turn === s.humanSide && s.moves.length > 0) showInfo(s.lastInfo, s.moves.length - 1);
   const dl = $('downloads');
   const kinds = s.game === 'chess' ? ['pgn'] : ['kif', 'csa'];
   dl.innerHTML = kinds.map((k) => `<a href="/games/${s.id}.${k}" download data-kind="${k}">${k.toUpperCase()}</a>`).join('');
@@ -384,11 +385,10 @@ function onShogiDrop(piece: SgPiece, key: SgKey): void {
 // ---------- moves, engine panel, clocks ----------
 
 /** Moves in SAN (chess) or Western shogi notation, from the initial position. */
-function notation(game: GameKind, moves: readonly string[], start?: string): string[] {
+function notation(game: GameKind, moves: readonly string[]): string[] {
   const out: string[] = [];
   if (game === 'chess') {
-    const pos = start ? chessPosition(start) : Chess.default();
-    if (!pos) return [...moves];
+    const pos = Chess.default();
     for (const m of moves) {
       const move = parseUci(m);
       if (!move || !pos.isLegal(move)) return out.concat(moves.slice(out.length));
@@ -396,7 +396,7 @@ function notation(game: GameKind, moves: readonly string[], start?: string): str
     }
     return out;
   }
-  const pos = start ? shogiPosition(start) : shogiPosition('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1');
+  const pos = shogiPosition('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1');
   if (!pos) return [...moves];
   for (const m of moves) {
     const md = parseUsi(m);
@@ -410,9 +410,12 @@ function notation(game: GameKind, moves: readonly string[], start?: string): str
 function renderMoves(s: Snapshot): void {
   const list = $('moves');
   list.innerHTML = '';
-  for (const text of notation(s.game, s.moves)) {
+  const texts = notation(s.game, s.moves);
+  // Chess numbers full moves (white and black on one line), shogi numbers every move.
+  const per = s.game === 'chess' ? 2 : 1;
+  for (let i = 0; i < texts.length; i += per) {
     const li = document.createElement('li');
-    li.textContent = text;
+    li.textContent = texts.slice(i, i + per).join(' ');
     list.appendChild(li);
   }
   list.scrollTop = list.scrollHeight;
@@ -424,13 +427,14 @@ function formatScore(score: Score): string {
   return `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
 }
 
-function showInfo(info: Info): void {
+/** The engine panel; `plies`: the moves played before the searched position (the PV starts there). */
+function showInfo(info: Info, plies: number): void {
   const s = snap;
   $('depth').textContent = String(info.depth);
   // Scores from Kishi's view: positive means Kishi thinks it is better.
   $('score').textContent = formatScore(info.score);
   $('nps').textContent = info.nps >= 1000 ? `${Math.round(info.nps / 1000)}k` : String(info.nps);
-  $('pv').textContent = s ? notation(s.game, info.pv, s.position).join(' ') : info.pv.join(' ');
+  $('pv').textContent = s ? notation(s.game, [...s.moves.slice(0, plies), ...info.pv]).slice(plies).join(' ') : info.pv.join(' ');
 }
 
 function formatClock(ms: number): string {
