@@ -77,6 +77,30 @@ const CONTENT_TYPES: Record<string, string> = {
 export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /**
+ * Whether a request's `Host` (and, for the WebSocket, its `Origin`) may reach a server bound to this
+ * machine: only loopback names. A page of another site open in the same browser cannot then drive
+ * games through the socket (cross-site WebSocket), nor read the watch data by DNS rebinding.
+ * A server bound beyond this machine accepts any host (the watch view has its token).
+ */
+export function requestRefusal(boundHost: string, req: IncomingMessage, checkOrigin: boolean): string | undefined {
+  if (!isLoopback(boundHost)) return undefined;
+  const hostName = (h: string): string => h.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+  const host = req.headers.host;
+  if (host === undefined || !isLoopback(hostName(host))) return `this server answers only on this machine (host ${JSON.stringify(host ?? '')})`;
+  const origin = req.headers.origin;
+  if (checkOrigin && origin !== undefined) {
+    let originHost = '';
+    try {
+      originHost = new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1');
+    } catch {
+      originHost = '';
+    }
+    if (!isLoopback(originHost)) return `connections from the page of another site (${origin}) are refused`;
+  }
+  return undefined;
+}
+
+/**
  * Whether a request may see the watch view: always on a server bound to this machine; beyond it only
  * with the token (`Authorization: Bearer <token>` or `?token=`), and never when no token is set.
  * Returns the refusal's text, or undefined when allowed.
@@ -123,7 +147,16 @@ export class WebServer implements GameServer {
     const bundle = await bundlePage();
     this.assets = pageAssets(bundle);
     const http = createServer((req, res) => this.serveHttp(req, res));
-    const wss = new WebSocketServer({ server: http, path: '/ws', maxPayload: 16 * 1024 });
+    const wss = new WebSocketServer({
+      server: http,
+      path: '/ws',
+      maxPayload: 16 * 1024,
+      verifyClient: (info, done) => {
+        const refused = requestRefusal(this.opts.config.host, info.req, true);
+        if (refused === undefined) done(true);
+        else done(false, 403, refused);
+      },
+    });
     wss.on('connection', (socket) => this.onSocket(socket));
     this.http = http;
     this.wss = wss;
@@ -159,6 +192,8 @@ export class WebServer implements GameServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (req.method !== 'GET' && req.method !== 'HEAD') return this.send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+    const refused = requestRefusal(this.opts.config.host, req, false);
+    if (refused !== undefined) return this.send(res, 403, 'text/plain; charset=utf-8', refused);
     if (path === '/watch' || path.startsWith('/api/watch')) {
       const refused = watchRefusal(this.opts.config.host, this.opts.watchToken, req, url);
       if (refused !== undefined) return this.send(res, 403, 'text/plain; charset=utf-8', refused);

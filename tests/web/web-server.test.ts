@@ -6,6 +6,7 @@
  * Real Players at 100 nodes (needs dist/: `npx tsc -p .`).
  */
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +169,32 @@ describe('web server', () => {
     const csa = await (await fetch(`${url}games/${first.state!.id}.csa`)).text();
     expect(csa.trim().split('\n').at(-1)).toBe('%TIME_UP');
     await tab.close();
+  });
+
+  it('answers only requests for this machine, and sockets from its own pages', async () => {
+    const get = (host: string): Promise<[number, string]> =>
+      new Promise((resolve, reject) => {
+        const req = request(url, { headers: { host } }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += String(d)));
+          res.on('end', () => resolve([res.statusCode ?? 0, body]));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const port = new URL(url).port;
+    expect((await get(`localhost:${port}`))[0]).toBe(200);
+    expect(await get(`evil.example:${port}`)).toEqual([403, 'this server answers only on this machine (host "evil.example:' + port + '")']);
+    const refused = await new Promise<string>((resolve) => {
+      const ws = new WebSocket(url.replace('http', 'ws') + 'ws', { origin: 'https://evil.example' });
+      ws.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+      ws.on('open', () => resolve('open'));
+      ws.on('error', () => resolve('error'));
+    });
+    expect(refused).toBe('403');
+    const own = new Tab(url);
+    await own.open; // no Origin header (not a browser) or our own origin: accepted
+    await own.close();
   });
 
   it('refuses a game beyond web.maxGames', async () => {
