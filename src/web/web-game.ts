@@ -18,7 +18,7 @@ import { KishiError, Result } from '../core/result.js';
 import { ChessGame } from '../games/chess/index.js';
 import { ShogiGame } from '../games/shogi/index.js';
 import type { SearchInfo, SearchLimits } from '../player/player.js';
-import { scoreToCp, shouldAcceptDraw, shouldResign } from '../protocols/lichess/draw-or-resign.js';
+import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from '../protocols/lichess/draw-or-resign.js';
 import type { GameLogWriter } from '../records/game-log.js';
 import { GameClock } from './game-clock.js';
 import type { ClockView, TimeControl } from './game-clock.js';
@@ -47,6 +47,8 @@ export interface GameSnapshot {
   readonly clock: ClockView;
   readonly result?: WebResult;
   readonly takebacksLeft: number;
+  /** Kishi offers a draw with its last move (the policy's draw condition); the person's next move declines it. */
+  readonly drawOffered: boolean;
   /** The last search of Kishi's, for the engine panel. */
   readonly lastInfo?: SearchInfo;
 }
@@ -93,6 +95,7 @@ export class WebGame {
   private lastInfo: SearchInfo | undefined;
   private result: WebResult | undefined;
   private takebacksLeft: number;
+  private drawOffered = false;
   private flagTimer: NodeJS.Timeout | undefined;
   private stopTimer: NodeJS.Timeout | undefined;
   /** Bumped by every change that voids a running search (takeback, game end). */
@@ -145,6 +148,7 @@ export class WebGame {
       clock: this.clock.view(this.now()),
       ...(this.result ? { result: this.result } : {}),
       takebacksLeft: this.takebacksLeft,
+      drawOffered: this.drawOffered,
       ...(this.lastInfo ? { lastInfo: this.lastInfo } : {}),
     };
   }
@@ -174,6 +178,8 @@ export class WebGame {
     if (this.state.turn() !== this.opts.humanSide) return refuse('ERR_NOT_YOUR_TURN', 'it is not your turn');
     const move = this.state.parseMove(text);
     if (move.isErr) return refuse('ERR_ILLEGAL_MOVE', move.error.message);
+    // Moving on declines Kishi's draw offer.
+    this.drawOffered = false;
     if (!this.play(move.value, undefined)) return Result.ok(undefined);
     this.think();
     return Result.ok(undefined);
@@ -185,10 +191,10 @@ export class WebGame {
     return Result.ok(undefined);
   }
 
-  /** The person offers a draw: Kishi accepts when its policy does, else the game goes on. */
+  /** The person offers a draw, or accepts Kishi's: Kishi agrees when its policy does, else the game goes on. */
   offerDraw(): Result<boolean, KishiError> {
     if (this.result) return refuse('ERR_GAME_OVER', 'the game is over');
-    if (shouldAcceptDraw(this.scores, piecesOn(this.state.toText()), this.opts.policy)) {
+    if (this.drawOffered || shouldAcceptDraw(this.scores, piecesOn(this.state.toText()), this.opts.policy)) {
       this.end({ winner: undefined, reason: 'draw-agreed' });
       return Result.ok(true);
     }
@@ -217,6 +223,7 @@ export class WebGame {
       plies++;
     } while (this.state.turn() !== this.opts.humanSide);
     this.takebacksLeft--;
+    this.drawOffered = false;
     this.opts.log?.takeback(this.moves.length);
     const now = this.now();
     this.clock.stop(now);
@@ -335,7 +342,11 @@ export class WebGame {
           move = this.state.legalMoves()[0];
           if (move === undefined) return;
         }
-        this.play(move, answer.info, answer.pvLeaf);
+        // Kishi offers a draw with its move when the policy's draw condition holds (lichess-bot's offer_draw).
+        const after = this.state.clone();
+        after.play(move);
+        this.drawOffered = drawConditionHolds(this.scores, piecesOn(after.toText()), this.opts.policy);
+        if (this.play(move, answer.info, answer.pvLeaf) && this.drawOffered) this.opts.emit({ t: 'notice', text: 'Kishi offers a draw' });
       })
       .catch((e: unknown) => {
         clearTimeout(this.stopTimer);

@@ -92,6 +92,29 @@ describe('a game on the page', () => {
     expect(lost.game.snapshot().moves).toEqual(['e2e4']);
   });
 
+  it('offers a draw with its move when the policy\'s draw condition holds; the person accepts or plays on', async () => {
+    const policy = { offerDrawEnabled: true, offerDrawMoves: 1, offerDrawScoreCp: 10, offerDrawPieces: 32, acceptDraws: false };
+    const t = setup({ score: () => ({ cp: 0 }) }, policy);
+    t.game.start();
+    t.game.humanMove(0, 'e2e4');
+    await t.until(() => t.game.snapshot().moves.length === 2);
+    expect(t.game.snapshot().drawOffered).toBe(true);
+    expect(t.notices()).toEqual(['Kishi offers a draw']);
+    // Playing on declines it; Kishi offers again with its next move.
+    t.game.humanMove(2, 'd2d4');
+    expect(t.game.snapshot().drawOffered).toBe(false);
+    await t.until(() => t.game.snapshot().moves.length === 4);
+    expect(t.game.offerDraw().unwrap()).toBe(true);
+    expect(t.game.snapshot().result).toEqual({ winner: undefined, reason: 'draw-agreed' });
+    // Without the condition (a winning score), no offer.
+    const winning = setup({ score: () => ({ cp: 300 }) }, policy);
+    winning.game.start();
+    winning.game.humanMove(0, 'e2e4');
+    await winning.until(() => winning.game.snapshot().moves.length === 2);
+    expect(winning.game.snapshot().drawOffered).toBe(false);
+    expect(winning.game.offerDraw().unwrap()).toBe(false);
+  });
+
   it('takes back while Kishi thinks, ignores the stopped search, and counts takebacks', async () => {
     const t = setup({ thinkMs: 10_000 });
     t.game.start();

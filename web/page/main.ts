@@ -42,6 +42,7 @@ interface Snapshot {
   clock: { firstMs: number; secondMs: number; byoyomiLeftMs?: number; running?: Side };
   result?: { winner?: Side; reason: string };
   takebacksLeft: number;
+  drawOffered: boolean;
   lastInfo?: Info;
 }
 type ServerMessage =
@@ -208,12 +209,13 @@ function render(): void {
     status.textContent = `${who} by ${REASONS[s.result.reason] ?? s.result.reason}`;
     status.className = 'status over';
   } else {
-    status.textContent = mine ? 'Your move' : 'Kishi is thinking…';
+    status.textContent = mine ? (s.drawOffered ? 'Your move; Kishi offers a draw' : 'Your move') : 'Kishi is thinking…';
     status.className = 'status';
   }
   ($('takeback') as HTMLButtonElement).disabled = !!s.result || s.takebacksLeft <= 0;
   ($('takeback') as HTMLButtonElement).title = `${s.takebacksLeft} left`;
   ($('draw') as HTMLButtonElement).disabled = !!s.result;
+  $('draw').textContent = s.drawOffered && !s.result ? 'Accept draw' : 'Offer draw';
   ($('resign') as HTMLButtonElement).disabled = !!s.result;
   $('new').hidden = !s.result;
   renderMoves(s);
