@@ -10,6 +10,7 @@ import type { ServerContext } from '../bot/server-context.js';
 import type { KishiConfig } from '../config/schema.js';
 import { KishiError, Result } from '../core/result.js';
 import { registerSecret } from '../log/redact.js';
+import { historyPath, liveWeightsPath } from '../learning/tdleaf/online.js';
 import { createPlayer } from '../player/factory.js';
 import type { WebEngine } from './messages.js';
 import { WebServer } from './web-server.js';
@@ -58,6 +59,7 @@ export function createWebServer(ctx: ServerContext): Result<WebServer, KishiErro
       recordsDir: config.records.dir,
       policy: config.lichess.drawOrResign,
       ...(watchToken !== undefined ? { watchToken } : {}),
+      tdleafHistories: (['chess', 'shogi'] as const).map((game) => ({ game, file: historyPath(liveWeightsPath(config, game)) })),
       lease: (engine, game) => poolFor(engine).acquire(game, 'standard'),
       onStop: async () => {
         await Promise.all([...others.values()].map((d) => d.close()));

@@ -45,10 +45,22 @@ export interface RatingPoint {
   readonly endedAt: string;
 }
 
+/** One online TD-Leaf update of the live weights (the weights file's `.tdleaf-history.jsonl` line). */
+export interface TdLeafPoint {
+  readonly game: GameKind;
+  /** 1, 2, ... in the history's order. */
+  readonly update: number;
+  /** Largest change of one weight, centipawns. */
+  readonly largestChange: number;
+  /** Weights changed. */
+  readonly changed: number;
+}
+
 export interface WatchSnapshot {
   readonly live: readonly WatchedGame[];
   readonly finished: readonly WatchedGame[];
   readonly ratings: readonly RatingPoint[];
+  readonly tdleaf: readonly TdLeafPoint[];
   /** Finished games per server: wins, draws, losses from Kishi's view. */
   readonly tally: Readonly<Record<string, { wins: number; draws: number; losses: number }>>;
 }
@@ -82,7 +94,14 @@ function positionAfter(log: GameLog): string {
 export class GameWatcher {
   private readonly cache = new Map<string, { mtimeMs: number; size: number; game: WatchedGame | undefined }>();
 
-  constructor(private readonly recordsDir: string) {}
+  /**
+   * @param recordsDir where every server writes its game logs (`records.dir`)
+   * @param tdleafHistories the TD-Leaf history file of each game's live weights (src/learning/tdleaf/online.ts)
+   */
+  constructor(
+    private readonly recordsDir: string,
+    private readonly tdleafHistories: readonly { readonly game: GameKind; readonly file: string }[] = [],
+  ) {}
 
   /** Every game log under the records directory, summarised; newest first. */
   snapshot(finishedLimit = 20): WatchSnapshot {
@@ -106,7 +125,31 @@ export class GameWatcher {
       counts.set(g.server, n);
       ratings.push({ server: g.server, game: n, rating, endedAt: g.startedAt });
     }
-    return { live: games.filter((g) => g.result === undefined), finished: finished.slice(0, finishedLimit), ratings, tally };
+    return { live: games.filter((g) => g.result === undefined), finished: finished.slice(0, finishedLimit), ratings, tdleaf: this.tdleaf(), tally };
+  }
+
+  private tdleaf(): TdLeafPoint[] {
+    const out: TdLeafPoint[] = [];
+    for (const { game, file } of this.tdleafHistories) {
+      let text = '';
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      let update = 0;
+      for (const line of text.split('\n')) {
+        if (line.trim() === '') continue;
+        try {
+          const j = JSON.parse(line) as { largestChange?: unknown; changed?: unknown };
+          if (typeof j.largestChange !== 'number' || typeof j.changed !== 'number') continue;
+          out.push({ game, update: ++update, largestChange: j.largestChange, changed: j.changed });
+        } catch {
+          // A torn last line (the learner was stopped mid-write): skipped.
+        }
+      }
+    }
+    return out;
   }
 
   private logFiles(): string[] {

@@ -47,6 +47,8 @@ export interface WebServerOptions {
   readonly say?: (line: string) => void;
   /** Runs once the server has stopped (closes Player pools of its own). */
   readonly onStop?: () => Promise<void>;
+  /** The TD-Leaf history files of the live weights, for the watch view's learning chart. */
+  readonly tdleafHistories?: readonly { readonly game: GameKind; readonly file: string }[];
   /** The watch view's token (`KISHI_WEB_TOKEN`): needed to watch when the server listens beyond this machine. */
   readonly watchToken?: string;
   /** A game without its tab for this long ends as abandoned, ms. */
@@ -127,11 +129,11 @@ export class WebServer implements GameServer {
   private stopped: (() => void) | undefined;
   private readonly abandonAfterMs: number;
   private readonly watcher: GameWatcher;
-  private ratingsChart: { key: string; svg: string } | undefined;
+  private readonly charts = new Map<string, { key: string; svg: string }>();
 
   constructor(private readonly opts: WebServerOptions) {
     this.abandonAfterMs = opts.abandonAfterMs ?? 60_000;
-    this.watcher = new GameWatcher(opts.recordsDir);
+    this.watcher = new GameWatcher(opts.recordsDir, opts.tdleafHistories ?? []);
   }
 
   /** The address once listening (`http://host:port/`). */
@@ -199,8 +201,8 @@ export class WebServer implements GameServer {
       if (refused !== undefined) return this.send(res, 403, 'text/plain; charset=utf-8', refused);
       if (path === '/watch') return this.send(res, 200, CONTENT_TYPES.html!, this.assets?.get('/watch.html') ?? '');
       if (path === '/api/watch') return this.send(res, 200, CONTENT_TYPES.json!, JSON.stringify(this.watcher.snapshot()));
-      if (path === '/api/watch/ratings.svg') {
-        void this.ratingsSvg().then((svg) => this.send(res, 200, CONTENT_TYPES.svg!, svg));
+      if (path === '/api/watch/ratings.svg' || path === '/api/watch/tdleaf.svg') {
+        void this.chartSvg(path.endsWith('ratings.svg') ? 'ratings' : 'tdleaf').then((svg) => this.send(res, 200, CONTENT_TYPES.svg!, svg));
         return;
       }
     }
@@ -220,22 +222,33 @@ export class WebServer implements GameServer {
     this.send(res, 404, 'text/plain; charset=utf-8', 'not found');
   }
 
-  /** Our rating per server, game after game (vega-lite, as `kishi plot` draws curves); redrawn when it changes. */
-  private async ratingsSvg(): Promise<string> {
-    const points = this.watcher.snapshot().ratings;
+  /**
+   * The watch view's learning charts (vega-lite through src/plot, as `kishi plot` draws curves): our
+   * rating per server game after game, or the size of each online TD-Leaf update; redrawn when the data change.
+   */
+  private async chartSvg(which: 'ratings' | 'tdleaf'): Promise<string> {
+    const snap = this.watcher.snapshot();
+    const points =
+      which === 'ratings'
+        ? snap.ratings.map((p) => ({ x: p.game, series: p.server, y: p.rating }))
+        : snap.tdleaf.map((p) => ({ x: p.update, series: p.game, y: p.largestChange }));
     const key = JSON.stringify(points);
-    if (this.ratingsChart?.key === key) return this.ratingsChart.svg;
-    const empty = '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="40"><text x="4" y="24" font-family="sans-serif" font-size="14">no rated games yet</text></svg>';
-    let svg = empty;
+    const cached = this.charts.get(which);
+    if (cached?.key === key) return cached.svg;
+    const note = (text: string): string =>
+      `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="40"><text x="4" y="24" font-family="sans-serif" font-size="14">${text.replace(/[<&]/g, '')}</text></svg>`;
+    let svg = note(which === 'ratings' ? 'no rated games yet' : 'no TD-Leaf updates yet (learning.online)');
     if (points.length > 0) {
       const spec = curveSpec(
-        points.map((p) => ({ x: p.game, series: p.server, y: p.rating, low: p.rating, high: p.rating, clipped: false })),
-        { title: 'Kishi\'s rating', xTitle: 'rated games', yTitle: 'rating', zeroRule: false },
+        points.map((p) => ({ ...p, low: p.y, high: p.y, clipped: false })),
+        which === 'ratings'
+          ? { title: "Kishi's rating", xTitle: 'rated games', yTitle: 'rating', zeroRule: false }
+          : { title: 'Online TD-Leaf: largest weight change per game', xTitle: 'updates', yTitle: 'centipawns', zeroRule: true },
       );
       const rendered = await renderSvg(spec);
-      svg = rendered.isOk ? rendered.value : empty.replace('no rated games yet', rendered.error.message.replace(/[<&]/g, ''));
+      svg = rendered.isOk ? rendered.value : note(rendered.error.message);
     }
-    this.ratingsChart = { key, svg };
+    this.charts.set(which, { key, svg });
     return svg;
   }
 

@@ -57,7 +57,13 @@ describe('game watcher', () => {
   it('summarises live and finished games from the logs of every server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-watch-'));
     writeLogs(dir);
-    const s = new GameWatcher(dir).snapshot();
+    const history = join(dir, 'chess-linear.json.tdleaf-history.jsonl');
+    writeFileSync(history, lines({ game: 'lichess/a', largestChange: 12.5, changed: 40 }, { game: 'lichess/b', largestChange: 3, changed: 7 }) + '{"game":"torn');
+    const s = new GameWatcher(dir, [{ game: 'chess', file: history }, { game: 'shogi', file: join(dir, 'missing') }]).snapshot();
+    expect(s.tdleaf).toEqual([
+      { game: 'chess', update: 1, largestChange: 12.5, changed: 40 },
+      { game: 'chess', update: 2, largestChange: 3, changed: 7 },
+    ]);
     expect(s.live).toHaveLength(1);
     const live = s.live[0]!;
     expect(live).toMatchObject({ server: 'lichess', gameId: 'live1', plies: 2, lastMove: 'e7e5', clockMs: { first: 59000, second: 58000 }, search: { depth: 9, pv: ['e2e4', 'e7e5'] } });
@@ -107,5 +113,6 @@ describe('watch endpoints', () => {
     const svg = await fetch(`${url}api/watch/ratings.svg`);
     expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
     expect(await svg.text()).toMatch(/^<svg[\s\S]*rating/);
+    expect(await (await fetch(`${url}api/watch/tdleaf.svg`)).text()).toContain('no TD-Leaf updates yet');
   });
 });

@@ -33,13 +33,14 @@ interface Snapshot {
   live: Game[];
   finished: Game[];
   ratings: { server: string; game: number; rating: number }[];
+  tdleaf: { game: string; update: number; largestChange: number }[];
   tally: Record<string, { wins: number; draws: number; losses: number }>;
 }
 
 const token = new URLSearchParams(location.search).get('token');
 const withToken = (path: string): string => (token ? `${path}?token=${encodeURIComponent(token)}` : path);
 const boards = new Map<string, { el: HTMLElement; cg?: CgApi; sg?: SgApi }>();
-let ratingsKey = '';
+const chartKeys = new Map<string, string>();
 
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const clock = (ms: number): string => `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`;
@@ -109,10 +110,11 @@ function render(s: Snapshot): void {
       return `<tr><td>${esc(g.server)}</td><td>${g.game}</td><td>${name(g.players.first)} – ${name(g.players.second)}</td><td>${g.plies}</td><td>${res} (${esc(g.result!.status)})</td></tr>`;
     })
     .join('');
-  const key = JSON.stringify(s.ratings);
-  if (key !== ratingsKey) {
-    ratingsKey = key;
-    (document.getElementById('ratings') as HTMLImageElement).src = `${withToken('/api/watch/ratings.svg')}${token ? '&' : '?'}v=${s.ratings.length}`;
+  for (const [id, data] of [['ratings', s.ratings], ['tdleaf', s.tdleaf]] as const) {
+    const key = JSON.stringify(data);
+    if (chartKeys.get(id) === key) continue;
+    chartKeys.set(id, key);
+    (document.getElementById(id) as HTMLImageElement).src = `${withToken(`/api/watch/${id}.svg`)}${token ? '&' : '?'}v=${data.length}`;
   }
   document.getElementById('updated')!.textContent = `updated ${new Date().toLocaleTimeString()}`;
 }
