@@ -58,19 +58,17 @@ async function waitForMyTurn(page: Page, after: number, timeoutMs = 30_000): Pro
 
 /** Waits for the page's toast to show `text` as an error or a notice; fails with what it showed instead. */
 async function expectToast(page: Page, kind: 'error' | 'notice', text: string, timeoutMs = 5_000): Promise<void> {
-  try {
-    await page.waitForFunction(
-      (k, t) => {
-        const el = document.getElementById('toast')!;
-        return el.dataset.kind === k && el.className.includes('show') && el.textContent === t;
-      },
-      { timeout: timeoutMs },
-      kind,
-      text,
-    );
-  } catch {
-    const shown = await page.$eval('#toast', (el) => `${(el as HTMLElement).dataset.kind}: ${el.textContent}`);
-    expect(shown).toBe(`${kind}: ${text}`);
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = await page
+      .$eval('#toast', (el) => `${(el as HTMLElement).dataset.kind}: ${el.textContent}${el.className.includes('show') ? '' : ` (hidden)`}`)
+      // A page still navigating (a reload) has no document yet: look again.
+      .catch(() => 'no document yet');
+    if (shown === `${kind}: ${text}` || Date.now() > until) {
+      expect(shown).toBe(`${kind}: ${text}`);
+      return;
+    }
+    await sleep(50);
   }
 }
 
@@ -165,7 +163,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     rmSync(records, { recursive: true, force: true });
   });
 
-  const openPage = async (width = 1000, height = 900): Promise<Page> => {
+  const openPage = async (width = 1000, height = 900, query = ''): Promise<Page> => {
     const page = await browser.newPage();
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
@@ -176,7 +174,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
       if (!r.url().startsWith(url) && !r.url().startsWith('data:')) consoleErrors.push(`request outside the server: ${r.url()}`);
     });
     await page.setViewport({ width, height });
-    await page.goto(url);
+    await page.goto(url + query);
     return page;
   };
 
@@ -253,9 +251,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
       }
       if (state.result === undefined && humanMoves === 1 && !secondTab) {
         // A second tab asking for the same game is refused; the first tab's game goes on.
-        const other = await openPage();
-        await other.evaluate((id) => sessionStorage.setItem('kishi-game', id), state.id);
-        await other.reload();
+        const other = await openPage(1000, 900, `?game=${state.id}`);
         await expectToast(other, 'error', 'this game is open in another tab; play it there', 20_000);
         await other.close();
         secondTab = true;
@@ -383,8 +379,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     // The playing tab is in the background now: click its button as a script would.
     await player.$eval('#resign', (b) => (b as HTMLButtonElement).click());
     // The finished game leaves the games in progress for the finished ones, with its result.
-    await watcher.waitForFunction((sel) => document.querySelector(sel) === null, { timeout: 10_000 }, card);
-    await watcher.waitForFunction(() => [...document.querySelectorAll('#finished tbody tr')].some((tr) => tr.textContent?.includes('Kishi won (resign)')), { timeout: 10_000 });
+    await watcher.waitForFunction((sel) => document.querySelector(sel) === null, { timeout: 10_000, polling: 100 }, card);
+    await watcher.waitForFunction(() => [...document.querySelectorAll('#finished tbody tr')].some((tr) => tr.textContent?.includes('Kishi won (resign)')), { timeout: 10_000, polling: 100 });
     expect(await watcher.$eval('#tally', (el) => el.textContent)).toMatch(/^web: \+\d+ =\d+ -\d+$/);
     expect(await watcher.$eval('#ratings', (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0)).toBe(true);
     await Promise.all([watcher.close(), player.close()]);

@@ -3,7 +3,8 @@
  * referee; this page only draws what it says and offers the moves chessops/shogiops find legal
  * (legal-move hints, promotion choice, drops). Bundled by src/web/page-bundle.ts with esbuild.
  *
- * The current game is kept in the tab's sessionStorage, so a reload takes it back (`join`).
+ * The current game is kept in the tab's sessionStorage, so a reload takes it back (`join`); an address
+ * `/?game=<id>` asks for that game.
  * `#play` carries data attributes (game, position, ply, turn, result) for styling and for the
  * browser test, which reads them to choose its moves.
  */
@@ -69,7 +70,8 @@ function connect(): void {
   socket = ws;
   ws.onopen = () => {
     $('conn').textContent = 'connected';
-    const id = sessionStorage.getItem('kishi-game');
+    // A game named in the address (`/?game=<id>`, e.g. from another tab) or this tab's current game.
+    const id = new URLSearchParams(location.search).get('game') ?? sessionStorage.getItem('kishi-game');
     if (id) send({ t: 'join', id });
   };
   ws.onclose = () => {
