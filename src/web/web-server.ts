@@ -22,6 +22,7 @@ import type { DrawOrResignConfig } from '../config/sections/lichess.js';
 import type { WebConfig } from '../config/sections/web.js';
 import type { GameKind, Side } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
+import { childLogger } from '../log/logger.js';
 import { renderSvg } from '../plot/render.js';
 import { curveSpec } from '../plot/specs.js';
 import { GameLogWriter } from '../records/game-log.js';
@@ -149,6 +150,22 @@ export class WebServer implements GameServer {
     const bundle = await bundlePage();
     this.assets = pageAssets(bundle);
     const http = createServer((req, res) => this.serveHttp(req, res));
+    this.http = http;
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', (e: NodeJS.ErrnoException) =>
+        reject(
+          e.code === 'EADDRINUSE'
+            ? new Error(`port ${this.opts.config.port} on ${this.opts.config.host} is in use (another Kishi?); set web.port in the config`)
+            : e,
+        ),
+      );
+      http.listen(this.opts.config.port, this.opts.config.host, () => {
+        http.removeAllListeners('error');
+        resolve();
+      });
+    });
+    // The socket server joins once listening: it re-emits the server's errors, and a listen error must
+    // reach `start`'s caller (a port in use), not crash the process as an unhandled event.
     const wss = new WebSocketServer({
       server: http,
       path: '/ws',
@@ -160,15 +177,8 @@ export class WebServer implements GameServer {
       },
     });
     wss.on('connection', (socket) => this.onSocket(socket));
-    this.http = http;
+    wss.on('error', (e) => childLogger('web').warn(`web server: ${e.message}`));
     this.wss = wss;
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(this.opts.config.port, this.opts.config.host, () => {
-        http.off('error', reject);
-        resolve();
-      });
-    });
     (this.opts.say ?? ((l: string) => console.log(l)))(`Kishi is ready: open ${this.url()} in a browser to play (Ctrl-C stops)`);
     await new Promise<void>((resolve) => {
       this.stopped = resolve;
@@ -180,8 +190,10 @@ export class WebServer implements GameServer {
     await Promise.all([...this.seats.values()].map((s) => s.game.abandon()));
     for (const client of this.wss?.clients ?? []) client.terminate();
     this.wss?.close();
-    await new Promise<void>((resolve) => (this.http ? this.http.close(() => resolve()) : resolve()));
+    const closed = new Promise<void>((resolve) => (this.http ? this.http.close(() => resolve()) : resolve()));
+    // Browsers keep connections open: close them so the server's close completes.
     this.http?.closeAllConnections();
+    await closed;
     await this.opts.onStop?.();
     this.stopped?.();
   }

@@ -197,6 +197,12 @@ describe('web server', () => {
     await own.close();
   });
 
+  it('says which setting to change when its port is taken', async () => {
+    const config = parseConfig(`web: {port: ${new URL(url).port}}`).unwrap();
+    const second = new WebServer({ config: config.web, recordsDir: records, policy: config.lichess.drawOrResign, lease: (_e, game) => dispatcher.acquire(game, 'standard'), say: () => {} });
+    await expect(second.start()).rejects.toThrow(`port ${new URL(url).port} on 127.0.0.1 is in use (another Kishi?); set web.port in the config`);
+  });
+
   it('refuses a game beyond web.maxGames', async () => {
     const tabs = [new Tab(url), new Tab(url), new Tab(url)];
     await Promise.all(tabs.map((t) => t.open));
