@@ -37,6 +37,7 @@ import { fileTranscript } from '../log/transcript.js';
 import { createPlayer } from '../player/factory.js';
 import { LichessBot } from '../protocols/lichess/bot.js';
 import { createCsaServer } from '../protocols/csa/server-factory.js';
+import { createWebServer, localOnlyConfig, webWanted } from '../web/server-factory.js';
 
 export type { ServerContext, ServerFactory } from '../bot/server-context.js';
 
@@ -69,8 +70,16 @@ const csaFactory: ServerFactory = {
   create: async (ctx) => createCsaServer(ctx),
 };
 
+/** The local web page (src/web/): by default only when no account is enabled, so `npm start` works on a fresh clone. */
+const webFactory: ServerFactory = {
+  section: 'web',
+  enabled: webWanted,
+  games: ['chess', 'shogi'],
+  create: async (ctx) => createWebServer(ctx),
+};
+
 /** Every server kind; a new one (lishogi) is one more entry. */
-export const SERVER_FACTORIES: readonly ServerFactory[] = [lichessFactory, csaFactory];
+export const SERVER_FACTORIES: readonly ServerFactory[] = [lichessFactory, csaFactory, webFactory];
 
 /** The engine: `createPlayer(config.engine, game)` from `src/player/factory.ts`. Never a stand-in mover. */
 export function enginePlayerFactory(config: KishiConfig): PlayerFactory {
@@ -132,7 +141,7 @@ export async function runServers(opts: RunOptions): Promise<number> {
   const log = childLogger('run');
   const factories = (opts.factories ?? SERVER_FACTORIES).filter((f) => f.enabled(opts.config));
   if (factories.length === 0) {
-    say('kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled)');
+    say('kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled, or web.enabled)');
     return 2;
   }
   const online = opts.config.learning.online;
@@ -188,7 +197,7 @@ export async function runServers(opts: RunOptions): Promise<number> {
 export function register(program: Command): void {
   program
     .command('run')
-    .description('play on the servers enabled in the config (lichess, floodgate)')
+    .description('play on the servers enabled in the config (lichess, floodgate); with no account, serve the local web page')
     .option('-c, --config <file>', 'config file (YAML) (default: config/kishi.yaml here, else the one shipped with kishi)')
     .action(async (opts: { config?: string }) => {
       const config = loadConfig(opts.config ?? defaultConfigPath());
@@ -196,25 +205,35 @@ export function register(program: Command): void {
         console.error(config.error.message);
         process.exit(2);
       }
-      const secrets = readSecrets(config.value);
-      if (secrets.isErr) {
-        for (const issue of secrets.error.issues) console.error(`kishi run: ${issue.message}`);
-        process.exit(2);
+      let run = config.value;
+      const read = readSecrets(run);
+      let secrets: Secrets = read.isOk ? read.value : {};
+      if (read.isErr) {
+        // No account can play (every enabled one lacks its secret): with `web.enabled: auto` the
+        // local page is served instead, so a fresh clone's `npm start` works; otherwise stop here.
+        const local = localOnlyConfig(run, read.error.issues.map((i) => i.path));
+        if (local === undefined) {
+          for (const issue of read.error.issues) console.error(`kishi run: ${issue.message}`);
+          process.exit(2);
+        }
+        for (const issue of read.error.issues) console.error(`kishi run: ${issue.message}: serving the local page only`);
+        run = local;
+        secrets = {};
       }
-      registerSecret(secrets.value.lichessToken);
-      registerSecret(secrets.value.csaPassword);
-      const logDir = checkLogDir(config.value.log.dir);
+      registerSecret(secrets.lichessToken);
+      registerSecret(secrets.csaPassword);
+      const logDir = checkLogDir(run.log.dir);
       if (logDir.isErr) {
         console.error(`kishi run: ${logDir.error.message}`);
         process.exit(2);
       }
-      configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
+      configureLogging({ level: run.log.level, dir: run.log.dir });
       // The dispatcher creates a first Player per game before any server starts: a missing engine
       // (weights file, model) fails here with one line, never with a stand-in mover.
       const code = await runServers({
-        config: config.value,
-        secrets: secrets.value,
-        playerFactory: enginePlayerFactory(config.value),
+        config: run,
+        secrets,
+        playerFactory: enginePlayerFactory(run),
         signals: processSignals,
       });
       process.exit(code);

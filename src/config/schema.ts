@@ -15,6 +15,8 @@ import { logSection } from './sections/log.js';
 import type { RecordsConfig } from './sections/records.js';
 import { recordsSection } from './sections/records.js';
 import type { JsonSchema } from './sections/section.js';
+import type { WebConfig } from './sections/web.js';
+import { webSection } from './sections/web.js';
 
 export interface KishiConfig {
   readonly engine: EngineConfig;
@@ -23,6 +25,7 @@ export interface KishiConfig {
   readonly log: LogConfig;
   readonly records: RecordsConfig;
   readonly learning: LearningConfig;
+  readonly web: WebConfig;
 }
 
 export const configSchema: JsonSchema = {
@@ -35,6 +38,7 @@ export const configSchema: JsonSchema = {
     log: logSection,
     records: recordsSection,
     learning: learningSection,
+    web: webSection,
   },
 };
 

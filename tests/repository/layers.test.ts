@@ -25,6 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['bot'], //                        the player pool shared by the servers
   ['protocols'], //                  lichess, CSA, UCI/USI front-ends
   ['testing'], //                    local fake servers (tests and soak)
+  ['web'], //                        the local web page (plays through the bot's pool and policies)
   ['cli'], //                        commands
   ['main.ts'], //                    the entry point
 ];

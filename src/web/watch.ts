@@ -1,0 +1,216 @@
+/**
+ * What the watch view shows of a running bot, read from the game logs every server writes under
+ * `records.dir` (src/records/game-log.ts): a game in progress is a `.jsonl.part` file, a finished one
+ * a `.jsonl`. So the view needs no hook into the lichess or CSA front-ends and shows exactly what
+ * learning will read: per game the players, the position after the last move, both clocks, Kishi's
+ * last search (depth, score, PV, nodes/s) and the result; and our rating game after game, per server.
+ * Files are parsed again only when they change.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { GameKind, GameState, Side } from '../core/game.js';
+import { ChessGame } from '../games/chess/index.js';
+import { ShogiGame } from '../games/shogi/index.js';
+import { parseGameLog } from '../records/game-log.js';
+import type { GameLog, GameLogHeader, GameLogSearch } from '../records/game-log.js';
+
+/** One game as the watch view draws it. */
+export interface WatchedGame {
+  /** The log's path under the records directory. */
+  readonly file: string;
+  readonly server: string;
+  readonly gameId: string;
+  readonly game: GameKind;
+  readonly url?: string;
+  readonly players: GameLogHeader['players'];
+  readonly ourSide: Side;
+  readonly plies: number;
+  /** FEN/SFEN after the last move. */
+  readonly position: string;
+  readonly lastMove?: string;
+  readonly clockMs?: { readonly first: number; readonly second: number };
+  /** Kishi's last search in this game. */
+  readonly search?: GameLogSearch;
+  readonly result?: { readonly winner: Side | null; readonly status: string };
+  readonly startedAt: string;
+  /** Last change of the log file, ms since the epoch. */
+  readonly updatedMs: number;
+}
+
+/** Our rating after a finished rated game, as the server reported it in the log's header. */
+export interface RatingPoint {
+  readonly server: string;
+  readonly game: number;
+  readonly rating: number;
+  readonly endedAt: string;
+}
+
+/** One online TD-Leaf update of the live weights (the weights file's `.tdleaf-history.jsonl` line). */
+export interface TdLeafPoint {
+  readonly game: GameKind;
+  /** 1, 2, ... in the history's order. */
+  readonly update: number;
+  /** Largest change of one weight, centipawns. */
+  readonly largestChange: number;
+  /** Weights changed. */
+  readonly changed: number;
+}
+
+export interface WatchSnapshot {
+  readonly live: readonly WatchedGame[];
+  readonly finished: readonly WatchedGame[];
+  readonly ratings: readonly RatingPoint[];
+  readonly tdleaf: readonly TdLeafPoint[];
+  /** Finished games per server: wins, draws, losses from Kishi's view. */
+  readonly tally: Readonly<Record<string, { wins: number; draws: number; losses: number }>>;
+}
+
+const MAX_DEPTH = 4;
+
+const START: Record<GameKind, () => GameState<unknown>> = {
+  chess: () => ChessGame.standard() as GameState<unknown>,
+  shogi: () => ShogiGame.startpos() as GameState<unknown>,
+};
+
+const stateOf = (game: GameKind, text: string): GameState<unknown> | undefined => {
+  if (text === 'startpos') return START[game]();
+  const parsed = game === 'chess' ? ChessGame.fromFen(text) : ShogiGame.fromSfen(text);
+  return parsed.isOk ? (parsed.value as GameState<unknown>) : undefined;
+};
+
+/** The position after the log's last move (its line holds the position before it). */
+function positionAfter(log: GameLog): string {
+  const game = log.header.game;
+  const last = log.moves[log.moves.length - 1];
+  const state = stateOf(game, last ? last.position : log.header.start);
+  if (state === undefined) return last?.position ?? log.header.start;
+  if (last) {
+    const move = state.parseMove(last.move);
+    if (move.isOk) state.play(move.value);
+  }
+  return state.toText();
+}
+
+export class GameWatcher {
+  private readonly cache = new Map<string, { mtimeMs: number; size: number; game: WatchedGame | undefined }>();
+
+  /**
+   * @param recordsDir where every server writes its game logs (`records.dir`)
+   * @param tdleafHistories the TD-Leaf history file of each game's live weights (src/learning/tdleaf/online.ts)
+   */
+  constructor(
+    private readonly recordsDir: string,
+    private readonly tdleafHistories: readonly { readonly game: GameKind; readonly file: string }[] = [],
+  ) {}
+
+  /** Every game log under the records directory, summarised; newest first. */
+  snapshot(finishedLimit = 20): WatchSnapshot {
+    const files = this.logFiles();
+    const seen = new Set(files);
+    for (const f of [...this.cache.keys()]) if (!seen.has(f)) this.cache.delete(f);
+    const games = files.map((f) => this.summary(f)).filter((g): g is WatchedGame => g !== undefined);
+    games.sort((a, b) => b.updatedMs - a.updatedMs);
+    const finished = games.filter((g) => g.result !== undefined);
+    const ratings: RatingPoint[] = [];
+    const counts = new Map<string, number>();
+    const tally: Record<string, { wins: number; draws: number; losses: number }> = {};
+    for (const g of [...finished].sort((a, b) => a.startedAt.localeCompare(b.startedAt))) {
+      const t = (tally[g.server] ??= { wins: 0, draws: 0, losses: 0 });
+      if (g.result!.winner === null) t.draws++;
+      else if (g.result!.winner === g.ourSide) t.wins++;
+      else t.losses++;
+      const rating = g.players[g.ourSide].rating;
+      if (rating === undefined) continue;
+      const n = (counts.get(g.server) ?? 0) + 1;
+      counts.set(g.server, n);
+      ratings.push({ server: g.server, game: n, rating, endedAt: g.startedAt });
+    }
+    return { live: games.filter((g) => g.result === undefined), finished: finished.slice(0, finishedLimit), ratings, tdleaf: this.tdleaf(), tally };
+  }
+
+  private tdleaf(): TdLeafPoint[] {
+    const out: TdLeafPoint[] = [];
+    for (const { game, file } of this.tdleafHistories) {
+      let text = '';
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      let update = 0;
+      for (const line of text.split('\n')) {
+        if (line.trim() === '') continue;
+        try {
+          const j = JSON.parse(line) as { largestChange?: unknown; changed?: unknown };
+          if (typeof j.largestChange !== 'number' || typeof j.changed !== 'number') continue;
+          out.push({ game, update: ++update, largestChange: j.largestChange, changed: j.changed });
+        } catch {
+          // A torn last line (the learner was stopped mid-write): skipped.
+        }
+      }
+    }
+    return out;
+  }
+
+  private logFiles(): string[] {
+    const out: string[] = [];
+    const walk = (dir: string, depth: number): void => {
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        const path = join(dir, e.name);
+        if (e.isDirectory() && depth < MAX_DEPTH) walk(path, depth + 1);
+        else if (e.isFile() && (e.name.endsWith('.jsonl') || e.name.endsWith('.jsonl.part'))) out.push(path);
+      }
+    };
+    walk(this.recordsDir, 0);
+    return out;
+  }
+
+  private summary(file: string): WatchedGame | undefined {
+    let stat;
+    try {
+      stat = statSync(file);
+    } catch {
+      return undefined;
+    }
+    const cached = this.cache.get(file);
+    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.game;
+    let game: WatchedGame | undefined;
+    try {
+      const parsed = parseGameLog(readFileSync(file, 'utf8'));
+      if (parsed.isOk) {
+        const log = parsed.value;
+        const h = log.header;
+        const last = log.moves[log.moves.length - 1];
+        const search = [...log.moves].reverse().find((m) => m.ours && m.search)?.search;
+        const clockMs = [...log.moves].reverse().find((m) => m.clockMs)?.clockMs;
+        game = {
+          file: relative(this.recordsDir, file),
+          server: h.server,
+          gameId: h.gameId,
+          game: h.game,
+          ...(h.url !== undefined ? { url: h.url } : {}),
+          players: h.players,
+          ourSide: h.ourSide,
+          plies: log.moves.length,
+          position: positionAfter(log),
+          ...(last ? { lastMove: last.move } : {}),
+          ...(clockMs ? { clockMs } : {}),
+          ...(search ? { search } : {}),
+          ...(log.result ? { result: { winner: log.result.winner, status: log.result.status } } : {}),
+          startedAt: h.startedAt,
+          updatedMs: stat.mtimeMs,
+        };
+      }
+    } catch {
+      game = undefined;
+    }
+    this.cache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, game });
+    return game;
+  }
+}

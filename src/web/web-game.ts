@@ -1,0 +1,390 @@
+/**
+ * One game on the local page: a person against Kishi's Player. The server side is authoritative:
+ * it holds the position (the rules adapters of src/games), the clock (game-clock.ts), asks the leased
+ * Player for Kishi's moves with the clock and the chosen strength limits, checks every move the page
+ * sends, and writes the game log like the online front-ends do (src/records/game-log.ts), so finished
+ * games feed TD-Leaf through the lease. Transport-free: events go to `emit`, requests come as method
+ * calls that answer a `Result` (a refused request leaves the game as it was).
+ *
+ * Draw offers and resignation follow the bot's policy (`lichess.drawOrResign`, the pure functions of
+ * src/protocols/lichess/draw-or-resign.ts): Kishi accepts a draw only when its recent scores are near
+ * zero with few pieces left, and resigns after a run of lost scores when that is enabled.
+ */
+import type { PlayerLease } from '../bot/dispatcher.js';
+import type { DrawOrResignConfig } from '../config/sections/lichess.js';
+import type { GameKind, GameState, Side } from '../core/game.js';
+import { otherSide } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
+import { ChessGame } from '../games/chess/index.js';
+import { ShogiGame } from '../games/shogi/index.js';
+import type { SearchInfo, SearchLimits } from '../player/player.js';
+import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from '../protocols/lichess/draw-or-resign.js';
+import type { GameLogWriter } from '../records/game-log.js';
+import { GameClock } from './game-clock.js';
+import type { ClockView, TimeControl } from './game-clock.js';
+import type { RecordData, WebResult } from './game-records.js';
+import { moveTimeCap } from './messages.js';
+
+/** What the page is told. */
+export type WebEvent =
+  | { readonly t: 'state'; readonly state: GameSnapshot }
+  | { readonly t: 'info'; readonly ply: number; readonly info: SearchInfo }
+  | { readonly t: 'notice'; readonly text: string };
+
+/** The whole game as the page draws it. */
+export interface GameSnapshot {
+  readonly id: string;
+  readonly game: GameKind;
+  readonly humanSide: Side;
+  readonly engine: string;
+  readonly limits: SearchLimits;
+  readonly control: TimeControl;
+  /** UCI (chess) or USI (shogi) from the initial position. */
+  readonly moves: readonly string[];
+  /** FEN/SFEN of the current position. */
+  readonly position: string;
+  readonly turn: Side;
+  readonly clock: ClockView;
+  readonly result?: WebResult;
+  readonly takebacksLeft: number;
+  /** Kishi offers a draw with its last move (the policy's draw condition); the person's next move declines it. */
+  readonly drawOffered: boolean;
+  /** The last search of Kishi's, for the engine panel. */
+  readonly lastInfo?: SearchInfo;
+}
+
+export interface WebGameOptions {
+  readonly id: string;
+  readonly game: GameKind;
+  readonly humanSide: Side;
+  readonly humanName: string;
+  readonly control: TimeControl;
+  readonly limits: SearchLimits;
+  readonly lease: PlayerLease;
+  readonly policy: DrawOrResignConfig;
+  readonly maxTakebacks: number;
+  /** The game log (already opened with its header), when games are logged. */
+  readonly log?: GameLogWriter;
+  readonly emit: (event: WebEvent) => void;
+  /** Called once when the game is over (after the log's result line); the server writes records and frees the slot. */
+  readonly onEnd?: (game: WebGame) => void;
+  /** Milliseconds; `Date.now` unless a test drives the time. */
+  readonly now?: () => number;
+}
+
+/** The game log's `status` words (lichess's, which the learners' filters read) for our end reasons. */
+const LOG_STATUS: Record<string, string> = {
+  checkmate: 'mate',
+  timeout: 'outoftime',
+  'draw-agreed': 'draw',
+  abandoned: 'aborted',
+};
+
+const refuse = (code: string, message: string): Result<never, KishiError> => Result.err(new KishiError(code, message));
+
+/** Pieces on the board (kings included), from a FEN or SFEN board field. */
+const piecesOn = (position: string): number => (position.split(' ')[0]!.match(/[a-zA-Z]/g) ?? []).length;
+
+export class WebGame {
+  readonly startedAt = new Date();
+  private readonly state: GameState<unknown>;
+  private readonly clock: GameClock;
+  private readonly moves: string[] = [];
+  private readonly moveMs: number[] = [];
+  private readonly scores: number[] = [];
+  private lastInfo: SearchInfo | undefined;
+  private result: WebResult | undefined;
+  private takebacksLeft: number;
+  private drawOffered = false;
+  private flagTimer: NodeJS.Timeout | undefined;
+  private stopTimer: NodeJS.Timeout | undefined;
+  /** Bumped by every change that voids a running search (takeback, game end). */
+  private generation = 0;
+  private thinking: Promise<void> = Promise.resolve();
+  private readonly now: () => number;
+  private lastPress: number;
+
+  constructor(private readonly opts: WebGameOptions) {
+    this.state = (opts.game === 'chess' ? ChessGame.standard() : ShogiGame.startpos()) as GameState<unknown>;
+    this.clock = new GameClock(opts.control);
+    this.takebacksLeft = opts.maxTakebacks;
+    this.now = opts.now ?? Date.now;
+    this.lastPress = this.now();
+  }
+
+  get id(): string {
+    return this.opts.id;
+  }
+
+  get game(): GameKind {
+    return this.opts.game;
+  }
+
+  over(): boolean {
+    return this.result !== undefined;
+  }
+
+  /** Starts the clock of the side to move; Kishi thinks at once when it has the first move. */
+  start(): void {
+    const now = this.now();
+    this.lastPress = now;
+    this.clock.start(this.state.turn(), now);
+    this.armFlag();
+    this.emitState();
+    if (this.state.turn() !== this.opts.humanSide) this.think();
+  }
+
+  snapshot(): GameSnapshot {
+    return {
+      id: this.opts.id,
+      game: this.opts.game,
+      humanSide: this.opts.humanSide,
+      engine: this.opts.lease.player.name,
+      limits: this.opts.limits,
+      control: this.opts.control,
+      moves: [...this.moves],
+      position: this.state.toText(),
+      turn: this.state.turn(),
+      clock: this.clock.view(this.now()),
+      ...(this.result ? { result: this.result } : {}),
+      takebacksLeft: this.takebacksLeft,
+      drawOffered: this.drawOffered,
+      ...(this.lastInfo ? { lastInfo: this.lastInfo } : {}),
+    };
+  }
+
+  /** The data the PGN/CSA/KIF writers take. */
+  recordData(): RecordData {
+    const bot = 'Kishi';
+    const names = this.opts.humanSide === 'first' ? { first: this.opts.humanName, second: bot } : { first: bot, second: this.opts.humanName };
+    return {
+      game: this.opts.game,
+      names,
+      control: this.opts.control,
+      moves: [...this.moves],
+      moveMs: [...this.moveMs],
+      ...(this.result ? { result: this.result } : {}),
+      startedAt: this.startedAt,
+    };
+  }
+
+  /**
+   * The person's move `text` (UCI/USI) at ply `ply` (the number of moves the page had seen, so a
+   * move sent from a stale page is refused rather than played on another position).
+   */
+  humanMove(ply: number, text: string): Result<void, KishiError> {
+    if (this.result) return refuse('ERR_GAME_OVER', 'the game is over');
+    if (ply !== this.moves.length) return refuse('ERR_STALE', `the move was made on ply ${ply}, the game is at ply ${this.moves.length}`);
+    if (this.state.turn() !== this.opts.humanSide) return refuse('ERR_NOT_YOUR_TURN', 'it is not your turn');
+    const move = this.state.parseMove(text);
+    if (move.isErr) return refuse('ERR_ILLEGAL_MOVE', move.error.message);
+    // Moving on declines Kishi's draw offer.
+    this.drawOffered = false;
+    if (!this.play(move.value, undefined)) return Result.ok(undefined);
+    this.think();
+    return Result.ok(undefined);
+  }
+
+  resign(): Result<void, KishiError> {
+    if (this.result) return refuse('ERR_GAME_OVER', 'the game is over');
+    this.end({ winner: otherSide(this.opts.humanSide), reason: 'resign' });
+    return Result.ok(undefined);
+  }
+
+  /** The person offers a draw, or accepts Kishi's: Kishi agrees when its policy does, else the game goes on. */
+  offerDraw(): Result<boolean, KishiError> {
+    if (this.result) return refuse('ERR_GAME_OVER', 'the game is over');
+    if (this.drawOffered || shouldAcceptDraw(this.scores, piecesOn(this.state.toText()), this.opts.policy)) {
+      this.end({ winner: undefined, reason: 'draw-agreed' });
+      return Result.ok(true);
+    }
+    this.opts.emit({ t: 'notice', text: 'Kishi declines the draw offer' });
+    return Result.ok(false);
+  }
+
+  /**
+   * Takes back the person's last move (and Kishi's reply to it, or its search in progress), so it is
+   * the person's turn again. The clocks keep their times; a takeback gives nobody time back.
+   */
+  async takeback(): Promise<Result<void, KishiError>> {
+    if (this.result) return refuse('ERR_GAME_OVER', 'the game is over');
+    if (this.takebacksLeft <= 0) return refuse('ERR_NO_TAKEBACK', 'no takebacks left in this game');
+    const humanMoves = this.moves.filter((_, i) => this.sideAt(i) === this.opts.humanSide).length;
+    if (humanMoves === 0) return refuse('ERR_NO_TAKEBACK', 'nothing to take back');
+    this.generation++;
+    this.opts.lease.player.stop();
+    await this.thinking;
+    if (this.result) return refuse('ERR_GAME_OVER', 'the game is over');
+    let plies = 0;
+    do {
+      this.state.undo();
+      this.moves.pop();
+      this.moveMs.pop();
+      plies++;
+    } while (this.state.turn() !== this.opts.humanSide);
+    this.takebacksLeft--;
+    this.drawOffered = false;
+    this.opts.log?.takeback(this.moves.length);
+    const now = this.now();
+    this.clock.stop(now);
+    this.clock.start(this.state.turn(), now);
+    this.lastPress = now;
+    this.armFlag();
+    this.opts.emit({ t: 'notice', text: `took back ${plies} ${plies === 1 ? 'move' : 'moves'}` });
+    this.emitState();
+    return Result.ok(undefined);
+  }
+
+  /** The page left for good or the server stops: the game ends unfinished. */
+  async abandon(): Promise<void> {
+    if (!this.result) this.end({ winner: undefined, reason: 'abandoned' });
+    await this.thinking;
+  }
+
+  private sideAt(ply: number): Side {
+    // Both games start with the first side to move from the initial position.
+    return ply % 2 === 0 ? 'first' : 'second';
+  }
+
+  /** Plays a legal move, charges the clock, logs it; false when the game ended with it (or on time before it). */
+  private play(move: unknown, info: SearchInfo | undefined, pvLeaf?: string): boolean {
+    const now = this.now();
+    const side = this.state.turn();
+    if (!this.clock.press(now)) {
+      this.end({ winner: otherSide(side), reason: 'timeout' });
+      return false;
+    }
+    const position = this.state.toText();
+    const text = this.state.moveToText(move);
+    this.state.play(move);
+    this.moves.push(text);
+    this.moveMs.push(now - this.lastPress);
+    this.lastPress = now;
+    const clock = this.clock.snapshot(now);
+    this.opts.log?.move({
+      ply: this.moves.length - 1,
+      side,
+      move: text,
+      ours: side !== this.opts.humanSide,
+      position,
+      clockMs: clock,
+      ...(info
+        ? {
+            search: {
+              score: info.score,
+              depth: info.depth,
+              ...(info.seldepth !== undefined ? { seldepth: info.seldepth } : {}),
+              nodes: info.nodes,
+              nps: info.nps,
+              timeMs: info.timeMs,
+              pv: info.pv,
+              ...(pvLeaf !== undefined ? { pvLeaf } : {}),
+            },
+          }
+        : {}),
+    });
+    const outcome = this.state.outcome();
+    if (outcome) {
+      this.end({ winner: outcome.winner, reason: outcome.reason });
+      return false;
+    }
+    this.armFlag();
+    this.emitState();
+    return true;
+  }
+
+  /** Kishi's turn: one search with the clock and the strength limits, a stop before its flag falls. */
+  private think(): void {
+    if (this.result || this.state.turn() === this.opts.humanSide) return;
+    const generation = ++this.generation;
+    const player = this.opts.lease.player;
+    const ply = this.moves.length;
+    const msToFlag = this.clock.msToFlag(this.now()) ?? 0;
+    // The limits (nodes, depth) set the strength; the clock still bounds the search.
+    this.stopTimer = setTimeout(() => player.stop(), Math.max(10, msToFlag - 300));
+    const search = player
+      .go(
+        {
+          game: this.opts.game,
+          variant: 'standard',
+          start: 'startpos',
+          moves: [...this.moves],
+          clock: this.clock.state(this.now()),
+          ...(this.opts.limits.nodes !== undefined || this.opts.limits.depth !== undefined
+            ? { limits: { ...this.opts.limits, movetimeMs: moveTimeCap(this.clock.timeLeft(this.state.turn(), this.now()), this.opts.control) } }
+            : {}),
+        },
+        (info) => {
+          if (generation === this.generation) this.opts.emit({ t: 'info', ply, info });
+        },
+      )
+      .then((answer) => {
+        clearTimeout(this.stopTimer);
+        if (generation !== this.generation || this.result) return;
+        if (answer.info) {
+          this.lastInfo = answer.info;
+          this.scores.push(scoreToCp(answer.info.score));
+        }
+        if (answer.move === 'win' && this.state instanceof ShogiGame && this.state.canDeclareWin()) {
+          this.end({ winner: this.state.turn(), reason: 'entering-king' });
+          return;
+        }
+        if (shouldResign(this.scores, this.opts.policy)) {
+          this.end({ winner: this.opts.humanSide, reason: 'resign' });
+          return;
+        }
+        const parsed = this.state.parseMove(answer.move);
+        let move: unknown;
+        if (parsed.isOk) move = parsed.value;
+        else {
+          // An engine bug must not hang the game: the first legal move, and a notice saying so.
+          this.opts.emit({ t: 'notice', text: `Kishi answered an illegal move (${answer.move}); it plays its first legal move` });
+          move = this.state.legalMoves()[0];
+          if (move === undefined) return;
+        }
+        // Kishi offers a draw with its move when the policy's draw condition holds (lichess-bot's offer_draw).
+        const after = this.state.clone();
+        after.play(move);
+        this.drawOffered = drawConditionHolds(this.scores, piecesOn(after.toText()), this.opts.policy);
+        if (this.play(move, answer.info, answer.pvLeaf) && this.drawOffered) this.opts.emit({ t: 'notice', text: 'Kishi offers a draw' });
+      })
+      .catch((e: unknown) => {
+        clearTimeout(this.stopTimer);
+        if (generation !== this.generation || this.result) return;
+        this.opts.emit({ t: 'notice', text: `Kishi's engine failed: ${(e as Error).message}` });
+        this.end({ winner: undefined, reason: 'abandoned' });
+      });
+    this.thinking = search;
+  }
+
+  private armFlag(): void {
+    clearTimeout(this.flagTimer);
+    const ms = this.clock.msToFlag(this.now());
+    if (ms === undefined || this.result) return;
+    this.flagTimer = setTimeout(() => {
+      if (this.result) return;
+      if (this.clock.flagged(this.now())) {
+        const side = this.clock.runningSide()!;
+        this.end({ winner: otherSide(side), reason: 'timeout' });
+      } else this.armFlag();
+    }, ms + 5);
+  }
+
+  private end(result: WebResult): void {
+    if (this.result) return;
+    this.result = result;
+    this.generation++;
+    clearTimeout(this.flagTimer);
+    clearTimeout(this.stopTimer);
+    this.clock.stop(this.now());
+    this.opts.lease.player.stop();
+    this.opts.log?.finish({ winner: result.winner ?? null, status: LOG_STATUS[result.reason] ?? result.reason, plies: this.moves.length, endedAt: new Date().toISOString() });
+    if (this.opts.log) this.opts.lease.gameRecorded?.(this.opts.log.file);
+    this.emitState();
+    this.opts.onEnd?.(this);
+  }
+
+  private emitState(): void {
+    this.opts.emit({ t: 'state', state: this.snapshot() });
+  }
+}

@@ -1,0 +1,412 @@
+/**
+ * The page in a real browser: Debian's Chromium driven by puppeteer-core plays a full chess game and
+ * a shogi game (with a drop and a promotion chosen in shogiground's dialog) against Kishi at the
+ * lowest strength, by clicking squares like a person. It checks the clocks run, the engine panel
+ * shows depth and PV, a second tab on the same game is refused while the game goes on, takeback and
+ * a declined draw offer, the result line, the PGN/KIF/CSA downloads, and screenshots (the board is
+ * drawn, no console errors). Skipped, saying why, when /usr/bin/chromium is missing
+ * (`apt-get install chromium`). Needs dist/ (the search worker): `npx tsc -p .` first.
+ *
+ * One browser, one game at a time, 100-node searches: light on a small machine.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parsePgn, startingPosition } from 'chessops/pgn';
+import { parseSan } from 'chessops/san';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dispatcher } from '../../src/bot/dispatcher.js';
+import { parseConfig } from '../../src/config/load.js';
+import { seededRng } from '../../src/core/rng.js';
+import { ChessGame } from '../../src/games/chess/index.js';
+import { ShogiGame } from '../../src/games/shogi/index.js';
+import { createPlayer } from '../../src/player/factory.js';
+import { WebServer } from '../../src/web/web-server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+if (!HAVE_CHROMIUM) console.warn(`browser tests skipped: ${CHROMIUM} is missing (Debian: apt-get install chromium)`);
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+interface PageState {
+  readonly ply: number;
+  readonly turn: string;
+  readonly human: string;
+  readonly position: string;
+  readonly result?: string;
+  readonly id: string;
+}
+
+const readState = (page: Page): Promise<PageState> =>
+  page.$eval('#play', (el) => {
+    const d = (el as HTMLElement).dataset;
+    return { ply: Number(d.ply), turn: d.turn!, human: d.human!, position: d.position!, id: d.id!, ...(d.result ? { result: d.result } : {}) };
+  });
+
+/** Waits until it is the person's turn at a ply other than `after` (or the game is over). */
+async function waitForMyTurn(page: Page, after: number, timeoutMs = 30_000): Promise<PageState> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const s = await readState(page);
+    if (s.result !== undefined || (s.turn === s.human && s.ply !== after)) return s;
+    if (Date.now() > until) throw new Error(`no turn after ply ${after}: ${JSON.stringify(s)}`);
+    await sleep(30);
+  }
+}
+
+/** Waits for the page's toast to show `text` as an error or a notice; fails with what it showed instead. */
+async function expectToast(page: Page, kind: 'error' | 'notice', text: string, timeoutMs = 5_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = await page
+      .$eval('#toast', (el) => `${(el as HTMLElement).dataset.kind}: ${el.textContent}${el.className.includes('show') ? '' : ` (hidden)`}`)
+      // A page still navigating (a reload) has no document yet: look again.
+      .catch(() => 'no document yet');
+    if (shown === `${kind}: ${text}` || Date.now() > until) {
+      expect(shown).toBe(`${kind}: ${text}`);
+      return;
+    }
+    await sleep(50);
+  }
+}
+
+/** Centre of a chess square (`e4`) on chessground's board, in page pixels. */
+async function chessSquare(page: Page, key: string, white: boolean): Promise<{ x: number; y: number }> {
+  const box = (await (await page.$('cg-board'))!.boundingBox())!;
+  let f = key.charCodeAt(0) - 97;
+  let r = Number(key[1]) - 1;
+  if (!white) {
+    f = 7 - f;
+    r = 7 - r;
+  }
+  return { x: box.x + ((f + 0.5) * box.width) / 8, y: box.y + ((7 - r + 0.5) * box.height) / 8 };
+}
+
+/** Centre of a shogi square (`7g`: file 7, rank g) on shogiground's board. */
+async function shogiSquare(page: Page, key: string, sente: boolean): Promise<{ x: number; y: number }> {
+  const box = (await (await page.$('sg-board'))!.boundingBox())!;
+  let col = 9 - Number(key[0]);
+  let row = key.charCodeAt(1) - 97;
+  if (!sente) {
+    col = 8 - col;
+    row = 8 - row;
+  }
+  return { x: box.x + ((col + 0.5) * box.width) / 9, y: box.y + ((row + 0.5) * box.height) / 9 };
+}
+
+async function click(page: Page, p: { x: number; y: number }): Promise<void> {
+  await page.mouse.click(p.x, p.y);
+}
+
+/** The board has been drawn: a screenshot of it with many colours (not a blank or one-colour box). */
+async function boardScreenshotColours(page: Page, selector: string, file: string): Promise<number> {
+  const el = (await page.$(selector))!;
+  const png = (await el.screenshot({ path: file as `${string}.png` })) as Uint8Array;
+  const b64 = Buffer.from(png).toString('base64');
+  return page.evaluate(async (data) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${data}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set<number>();
+    for (let i = 0; i < px.length; i += 4 * 37) seen.add((px[i]! >> 4) * 256 + (px[i + 1]! >> 4) * 16 + (px[i + 2]! >> 4));
+    return seen.size;
+  }, b64);
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
+  let browser: Browser;
+  let server: WebServer;
+  let url: string;
+  let records: string;
+  let shots: string;
+  const dispatcher = new Dispatcher(async (game) => {
+    const config = parseConfig('').unwrap();
+    return createPlayer({ ...config.engine, hashMb: 8 }, game).unwrap();
+  });
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    records = mkdtempSync(join(tmpdir(), 'kishi-web-records-'));
+    shots = mkdtempSync(join(tmpdir(), 'kishi-web-shots-'));
+    const config = parseConfig('web: {port: 0}').unwrap();
+    server = new WebServer({
+      config: config.web,
+      recordsDir: records,
+      policy: config.lichess.drawOrResign,
+      lease: (_engine, game) => dispatcher.acquire(game, 'standard'),
+      say: () => {},
+    });
+    void server.start();
+    while (server.url() === undefined) await sleep(20);
+    url = server.url()!;
+    const puppeteer = await import('puppeteer-core');
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      userDataDir: mkdtempSync(join(tmpdir(), 'kishi-chromium-')),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop(false);
+    await dispatcher.close();
+    rmSync(records, { recursive: true, force: true });
+  });
+
+  const openPage = async (width = 1000, height = 900, query = ''): Promise<Page> => {
+    const page = await browser.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    // Only this server: the page must not need the network.
+    page.on('request', (r) => {
+      if (!r.url().startsWith(url) && !r.url().startsWith('data:')) consoleErrors.push(`request outside the server: ${r.url()}`);
+    });
+    await page.setViewport({ width, height });
+    await page.goto(url + query);
+    return page;
+  };
+
+  const newGame = async (page: Page, game: 'chess' | 'shogi', level: number): Promise<void> => {
+    await page.select('select[name=game]', game);
+    await page.select('select[name=side]', 'first');
+    await page.$eval('input[name=minutes]', (el) => ((el as HTMLInputElement).value = '5'));
+    await page.$eval('input[name=level]', (el, l) => ((el as HTMLInputElement).value = String(l)), level);
+    await page.click('#start');
+    await page.waitForSelector('#play:not([hidden])');
+  };
+
+  it('plays a full chess game: clicks, clocks, engine panel, takeback, draw offer, second tab, PGN', async () => {
+    const page = await openPage();
+    await newGame(page, 'chess', 1);
+    expect(await page.$$eval('cg-board piece', (ps) => ps.length)).toBe(32);
+    // Chess pieces are chessground's cburnett images, untouched by the shogi piece styles.
+    expect(
+      await page.$eval('cg-board piece.white.king', (el) => [getComputedStyle(el).backgroundImage.startsWith('url("data:image/svg+xml;base64,'), getComputedStyle(el, '::before').content]),
+    ).toEqual([true, 'none']);
+    expect(await boardScreenshotColours(page, '#board-box', join(shots, 'chess-start.png'))).toBeGreaterThan(8);
+
+    // The clock runs on our move: the bottom clock changes while we wait.
+    const c1 = await page.$eval('#clock-bottom', (el) => el.textContent);
+    await sleep(1_200);
+    const c2 = await page.$eval('#clock-bottom', (el) => el.textContent);
+    expect(c2).not.toBe(c1);
+    expect(await page.$eval('#clock-bottom', (el) => el.classList.contains('running'))).toBe(true);
+
+    // A declined draw offer (Kishi's policy wants a long run of level scores in an endgame).
+    await page.click('#draw');
+    await expectToast(page, 'notice', 'Kishi declines the draw offer');
+
+    const rng = seededRng(12345);
+    let state = await readState(page);
+    let humanMoves = 0;
+    let sawEngine = false;
+    let tookBack = false;
+    let secondTab = false;
+    while (state.result === undefined && humanMoves < 250) {
+      const pos = ChessGame.fromFen(state.position).unwrap();
+      const moves = pos.legalMoves().map((m) => pos.moveToText(m));
+      const move = moves[Math.floor(rng() * moves.length)]!;
+      await click(page, await chessSquare(page, move.slice(0, 2), true));
+      await click(page, await chessSquare(page, move.slice(2, 4), true));
+      if (move.length === 5) {
+        await page.waitForSelector('#promotion:not([hidden])');
+        await page.click(`#promotion button[data-role="${move[4]}"]`);
+      }
+      humanMoves++;
+      const before = state.ply;
+      state = await waitForMyTurn(page, before);
+      if (state.result === undefined && !sawEngine) {
+        const depth = await page.$eval('#depth', (el) => el.textContent);
+        const pv = await page.$eval('#pv', (el) => el.textContent);
+        if (/^\d+$/.test(depth ?? '') && (pv ?? '').length > 0) {
+          sawEngine = true;
+          // The PV is in SAN, from the position Kishi searched: its first move is the move it played.
+          expect(pv).toMatch(/^(O-O(-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)[+#]?( |$)/);
+          const lastMove = await page.$eval('#moves li:last-child', (el) => el.textContent!.split(' ').at(-1));
+          expect(pv!.split(' ')[0]).toBe(lastMove);
+          expect(await page.$eval('#nps', (el) => el.textContent)).toMatch(/^\d+k?$/);
+          expect(await page.$eval('#score', (el) => el.textContent)).toMatch(/^([+-]?\d+\.\d\d|#-?\d+)$/);
+        }
+      }
+      if (state.result === undefined && humanMoves === 2 && !tookBack) {
+        // Takeback: our last move and Kishi's reply go, it is our move again.
+        await page.click('#takeback');
+        await expectToast(page, 'notice', 'took back 2 moves');
+        const back = await readState(page);
+        expect(back.ply).toBe(state.ply - 2);
+        state = back;
+        tookBack = true;
+      }
+      if (state.result === undefined && humanMoves === 1 && !secondTab) {
+        // A second tab asking for the same game is refused; the first tab's game goes on.
+        const other = await openPage(1000, 900, `?game=${state.id}`);
+        await expectToast(other, 'error', 'this game is open in another tab; play it there', 20_000);
+        await other.close();
+        secondTab = true;
+      }
+    }
+    expect(sawEngine).toBe(true);
+    expect(tookBack && secondTab).toBe(true);
+    expect(state.result).toBeDefined();
+    expect(['checkmate', 'stalemate', 'insufficient-material', 'fifty-moves', 'threefold-repetition', 'resign']).toContain(state.result);
+    expect(await page.$eval('#status', (el) => el.textContent)).toMatch(/^(You win|Kishi wins|Draw) by /);
+    expect(await page.$eval('#new', (el) => (el as HTMLElement).hidden)).toBe(false);
+
+    // The PGN download replays to the final position.
+    const href = await page.$eval('#downloads a[data-kind=pgn]', (a) => (a as HTMLAnchorElement).href);
+    const pgn = await page.evaluate((h) => fetch(h).then((r) => r.text()), href);
+    const [game] = parsePgn(pgn);
+    const pos = startingPosition(game!.headers).unwrap();
+    let plies = 0;
+    for (const node of game!.moves.mainline()) {
+      const m = parseSan(pos, node.san);
+      expect(m, node.san).toBeDefined();
+      pos.play(m!);
+      plies++;
+    }
+    expect(plies).toBe(state.ply);
+    expect(game!.headers.get('Result')).toMatch(/^(1-0|0-1|1\/2-1\/2)$/);
+    expect(await boardScreenshotColours(page, '#board-box', join(shots, 'chess-end.png'))).toBeGreaterThan(8);
+
+    // The game log is written like an online game's, with the takeback and the result.
+    const logs = readdirSync(join(records, 'web')).filter((f) => f.endsWith('.jsonl'));
+    const log = readFileSync(join(records, 'web', logs.find((f) => f.includes(state.id))!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(log[0]).toMatchObject({ type: 'header', game: 'chess', server: 'web', ourSide: 'second' });
+    expect(log.some((l) => l.type === 'takeback')).toBe(true);
+    expect(log.at(-1)).toMatchObject({ type: 'result', plies: state.ply });
+    await page.close();
+  });
+
+  it('plays shogi in a phone-sized window with a drop and a chosen promotion, resigns, and gives KIF and CSA', async () => {
+    const page = await openPage(390, 844);
+    await newGame(page, 'shogi', 1);
+    expect(await page.$$eval('sg-pieces piece', (ps) => ps.length)).toBe(40);
+    expect(await page.$eval('sg-pieces piece.gote.king', (el) => getComputedStyle(el, '::before').content)).toBe('"K"');
+    // The board fits the narrow window.
+    const box = (await (await page.$('sg-board'))!.boundingBox())!;
+    expect(box.width).toBeLessThanOrEqual(390);
+    expect(box.width).toBeGreaterThan(250);
+
+    const rng = seededRng(777);
+    let state = await readState(page);
+    let dropped = false;
+    let promoted = false;
+    let humanMoves = 0;
+    while (state.result === undefined && !(dropped && promoted) && humanMoves < 150) {
+      const pos = ShogiGame.fromSfen(state.position).unwrap();
+      const moves = pos.legalMoves().map((m) => pos.moveToText(m));
+      const captures = moves.filter((m) => !m.includes('*') && isCapture(state.position, m));
+      const drops = moves.filter((m) => m.includes('*'));
+      // A promotion the person chooses: both the promoting and the plain move are legal.
+      const choices = moves.filter((m) => m.endsWith('+') && moves.includes(m.slice(0, -1)));
+      const pick = (list: string[]): string => list[Math.floor(rng() * list.length)]!;
+      const move = !promoted && choices.length > 0 ? pick(choices) : !dropped && drops.length > 0 ? pick(drops) : captures.length > 0 ? pick(captures) : pick(moves.filter((m) => !m.includes('*')));
+      if (move.includes('*')) {
+        const role = { P: 'pawn', L: 'lance', N: 'knight', S: 'silver', G: 'gold', B: 'bishop', R: 'rook' }[move[0]!]!;
+        await page.click(`.hand-bottom piece.sente.${role}`);
+        await click(page, await shogiSquare(page, move.slice(2, 4), true));
+        dropped = true;
+      } else {
+        await click(page, await shogiSquare(page, move.slice(0, 2), true));
+        await click(page, await shogiSquare(page, move.slice(2, 4), true));
+        if (choices.includes(move)) {
+          await page.waitForSelector('sg-promotion sg-promotion-choices piece', { visible: true });
+          const promotedRole = await page.$eval('sg-promotion-choices', (el) => Array.from(el.querySelectorAll('piece')).map((p) => p.className));
+          const index = promotedRole.findIndex((c) => /tokin|promoted|horse|dragon/.test(c));
+          expect(index).toBeGreaterThanOrEqual(0);
+          const pieces = await page.$$('sg-promotion-choices piece');
+          await pieces[index]!.click();
+          promoted = true;
+        }
+      }
+      humanMoves++;
+      const before = state.ply;
+      state = await waitForMyTurn(page, before);
+      if (state.result === undefined) {
+        const last = await page.evaluate(() => document.querySelector('#moves li:nth-last-child(2)')?.textContent ?? '');
+        if (move.includes('*')) expect(last).toContain('*');
+        if (choices.includes(move)) expect(last).toMatch(/\+$/);
+      }
+    }
+    expect(dropped && promoted).toBe(true);
+    expect(state.result).toBeUndefined();
+    expect(await page.$eval('#pv', (el) => el.textContent)).not.toBe('');
+    expect(await boardScreenshotColours(page, '#board-box', join(shots, 'shogi-phone.png'))).toBeGreaterThan(8);
+    await page.click('#resign');
+    await page.waitForSelector('#play[data-result="resign"]');
+    expect(await page.$eval('#status', (el) => el.textContent)).toBe('Kishi wins by resignation');
+
+    const get = (kind: string): Promise<string> =>
+      page.$eval(`#downloads a[data-kind=${kind}]`, (a) => fetch((a as HTMLAnchorElement).href).then((r) => r.text()));
+    const kif = await get('kif');
+    expect(kif).toContain('打');
+    expect(kif).toContain('成');
+    expect(kif.trim().split('\n').at(-1)).toMatch(/投了$/);
+    const csa = await get('csa');
+    expect(csa).toMatch(/^\+00\d\d[A-Z]{2}$/m); // a drop
+    expect(csa.trim().split('\n').at(-1)).toBe('%TORYO');
+    await page.close();
+  });
+
+  it('watch view: the game in progress with its board and search, the finished games, the rating chart', async () => {
+    const player = await openPage();
+    await newGame(player, 'chess', 1);
+    // One move each, so the log has Kishi's search.
+    await click(player, await chessSquare(player, 'e2', true));
+    await click(player, await chessSquare(player, 'e4', true));
+    await waitForMyTurn(player, 0);
+    const id = (await readState(player)).id;
+    const card = `#live .card[data-id="${id}"]`;
+    const watcher = await openPage(390, 844);
+    await watcher.goto(`${url}watch`);
+    await watcher.waitForSelector(`${card} cg-board piece`);
+    expect(await watcher.$$eval(`${card} cg-board piece`, (ps) => ps.length)).toBe(32);
+    expect(await watcher.$eval(`${card} .pv`, (el) => el.textContent)).not.toBe('');
+    expect(await watcher.$eval(`${card} .info`, (el) => el.textContent)).toMatch(/^web · 2 plies.*depth \d+/);
+    await boardScreenshotColours(watcher, 'main', join(shots, 'watch-phone.png'));
+    // The playing tab is in the background now: click its button as a script would.
+    await player.$eval('#resign', (b) => (b as HTMLButtonElement).click());
+    // The finished game leaves the games in progress for the finished ones, with its result.
+    await watcher.waitForFunction((sel) => document.querySelector(sel) === null, { timeout: 10_000, polling: 100 }, card);
+    await watcher.waitForFunction(() => [...document.querySelectorAll('#finished tbody tr')].some((tr) => tr.textContent?.includes('Kishi won (resign)')), { timeout: 10_000, polling: 100 });
+    expect(await watcher.$eval('#tally', (el) => el.textContent)).toMatch(/^web: \+\d+ =\d+ -\d+$/);
+    expect(await watcher.$eval('#ratings', (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0)).toBe(true);
+    await Promise.all([watcher.close(), player.close()]);
+  });
+
+  it('raised no console errors and loaded nothing from outside', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+/** Whether a USI board move lands on an occupied square (a capture), read from the SFEN board. */
+function isCapture(sfen: string, usi: string): boolean {
+  const rows = sfen.split(' ')[0]!.split('/');
+  const file = Number(usi[2]);
+  const rank = usi.charCodeAt(3) - 97;
+  let col = 0;
+  const row = rows[rank]!;
+  for (let i = 0; i < row.length; i++) {
+    const ch = row[i]!;
+    if (ch === '+') continue;
+    if (/\d/.test(ch)) {
+      col += Number(ch);
+      continue;
+    }
+    if (9 - col === file) return true;
+    col++;
+  }
+  return false;
+}

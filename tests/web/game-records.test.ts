@@ -1,0 +1,53 @@
+import { parsePgn, startingPosition } from 'chessops/pgn';
+import { parseSan } from 'chessops/san';
+import { makeUci } from 'chessops/util';
+import { describe, expect, it } from 'vitest';
+import { csaOf, kifOf, pgnOf } from '../../src/web/game-records.js';
+import type { RecordData } from '../../src/web/game-records.js';
+
+const base: RecordData = {
+  game: 'shogi',
+  names: { first: 'Ann', second: 'Kishi' },
+  control: { initialMs: 600_000, incrementMs: 0, byoyomiMs: 10_000 },
+  moves: ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e'],
+  moveMs: [1_000, 2_000, 3_000, 4_000, 65_000],
+  result: { winner: 'first', reason: 'resign' },
+  startedAt: new Date('2026-01-02T03:04:05Z'),
+};
+
+describe('web game records', () => {
+  it('writes PGN that chessops reads back to the same moves', () => {
+    const moves = ['e2e4', 'e7e5', 'd1h5', 'b8c6', 'f1c4', 'g8f6', 'h5f7'];
+    const pgn = pgnOf({ ...base, game: 'chess', control: { initialMs: 300_000, incrementMs: 3_000, byoyomiMs: 0 }, moves, result: { winner: 'first', reason: 'checkmate' } });
+    expect(pgn).toContain('[White "Ann"]');
+    expect(pgn).toContain('[Result "1-0"]');
+    expect(pgn).toContain('[TimeControl "300+3"]');
+    const [game] = parsePgn(pgn);
+    const pos = startingPosition(game!.headers).unwrap();
+    const back: string[] = [];
+    for (const node of game!.moves.mainline()) {
+      const move = parseSan(pos, node.san)!;
+      back.push(makeUci(move));
+      pos.play(move);
+    }
+    expect(back).toEqual(moves);
+    expect(pos.isCheckmate()).toBe(true);
+  });
+
+  it('writes CSA moves, times and the end', () => {
+    const csa = csaOf(base);
+    expect(csa.split('\n')).toEqual(
+      expect.arrayContaining(['V3.0', 'N+Ann', 'N-Kishi', 'PI', '+7776FU', 'T1', '-3334FU', '+8822UM', '-3122GI', '+0045KA', 'T65', '%TORYO']),
+    );
+  });
+
+  it('writes KIF moves with their origin squares, drops and the end', () => {
+    const kif = kifOf(base).split('\n');
+    expect(kif).toContain('先手：Ann');
+    expect(kif).toContain('   1 ７六歩(77)   ( 0:01/)');
+    expect(kif).toContain('   3 ２二角成(88)   ( 0:03/)');
+    expect(kif).toContain('   4 同　銀(31)   ( 0:04/)');
+    expect(kif).toContain('   5 ４五角打   ( 1:05/)');
+    expect(kif).toContain('   6 投了');
+  });
+});

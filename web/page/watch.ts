@@ -1,0 +1,133 @@
+/**
+ * The watch view of a running bot (read-only): every game in progress on every server with its board,
+ * clocks and Kishi's last search; finished games with results; our rating game after game. Polls
+ * `/api/watch` (src/web/watch.ts reads the game logs) every two seconds. A token given in the page's
+ * address (`?token=`) is passed on to the API.
+ */
+import { Chessground } from '@lichess-org/chessground';
+import type { Api as CgApi } from '@lichess-org/chessground/api';
+import type { Key as CgKey } from '@lichess-org/chessground/types';
+import { Shogiground } from 'shogiground';
+import type { Api as SgApi } from 'shogiground/api';
+import type { Key as SgKey } from 'shogiground/types';
+import { usiToSquareNames } from 'shogiops/compat';
+
+type Side = 'first' | 'second';
+interface Player { name: string; rating?: number }
+interface Game {
+  file: string;
+  server: string;
+  gameId: string;
+  game: 'chess' | 'shogi';
+  url?: string;
+  players: { first: Player; second: Player };
+  ourSide: Side;
+  plies: number;
+  position: string;
+  lastMove?: string;
+  clockMs?: { first: number; second: number };
+  search?: { depth: number; score: { cp: number } | { mate: number }; nodes: number; nps?: number; pv: string[] };
+  result?: { winner: Side | null; status: string };
+}
+interface Snapshot {
+  live: Game[];
+  finished: Game[];
+  ratings: { server: string; game: number; rating: number }[];
+  tdleaf: { game: string; update: number; largestChange: number }[];
+  tally: Record<string, { wins: number; draws: number; losses: number }>;
+}
+
+const token = new URLSearchParams(location.search).get('token');
+const withToken = (path: string): string => (token ? `${path}?token=${encodeURIComponent(token)}` : path);
+const boards = new Map<string, { el: HTMLElement; cg?: CgApi; sg?: SgApi }>();
+const chartKeys = new Map<string, string>();
+
+const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const clock = (ms: number): string => `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`;
+const score = (s: { cp: number } | { mate: number }): string =>
+  'mate' in s ? `#${s.mate > 0 ? '' : '-'}${Math.ceil(Math.abs(s.mate) / 2)}` : `${s.cp > 0 ? '+' : ''}${(s.cp / 100).toFixed(2)}`;
+const name = (p: Player): string => `${esc(p.name)}${p.rating !== undefined ? ` (${p.rating})` : ''}`;
+
+function card(g: Game): HTMLElement {
+  let entry = boards.get(g.file);
+  if (!entry) {
+    const el = document.createElement('div');
+    el.className = 'card';
+    el.innerHTML = `<div class="meta top"></div><div class="mini ${g.game}"><div class="board"></div></div><div class="meta bottom"></div><div class="meta info"></div><div class="pv"></div>`;
+    const boardEl = el.querySelector('.board') as HTMLElement;
+    entry = { el };
+    if (g.game === 'chess') {
+      boardEl.style.width = boardEl.style.height = '100%';
+      entry.cg = Chessground(boardEl, { viewOnly: true, coordinates: false, orientation: g.ourSide === 'first' ? 'white' : 'black' });
+    } else {
+      entry.sg = Shogiground({ viewOnly: true, scaleDownPieces: false, hands: { inlined: true }, orientation: g.ourSide === 'first' ? 'sente' : 'gote' }, { board: boardEl });
+    }
+    boards.set(g.file, entry);
+  }
+  const el = entry.el;
+  el.dataset.game = g.game;
+  el.dataset.id = g.gameId;
+  el.dataset.plies = String(g.plies);
+  const top: Side = g.ourSide === 'first' ? 'second' : 'first';
+  const link = g.url ? `<a href="${esc(g.url)}" target="_blank" rel="noopener">${esc(g.server)}</a>` : esc(g.server);
+  el.querySelector('.top')!.innerHTML = `<span>${name(g.players[top])}</span><span class="clock">${g.clockMs ? clock(g.clockMs[top]) : ''}</span>`;
+  el.querySelector('.bottom')!.innerHTML = `<span>${name(g.players[g.ourSide])}</span><span class="clock">${g.clockMs ? clock(g.clockMs[g.ourSide]) : ''}</span>`;
+  el.querySelector('.info')!.innerHTML = `<span>${link} · ${g.plies} plies</span>${g.search ? `<span>depth ${g.search.depth} · ${score(g.search.score)} · ${Math.round((g.search.nps ?? 0) / 1000)}k n/s</span>` : ''}`;
+  el.querySelector('.pv')!.textContent = g.search ? g.search.pv.join(' ') : '';
+  if (entry.cg) {
+    const m = g.lastMove;
+    entry.cg.set({ fen: g.position, lastMove: m ? ([m.slice(0, 2), m.slice(2, 4)] as CgKey[]) : undefined });
+  } else if (entry.sg) {
+    const [board, , hands] = g.position.split(' ');
+    entry.sg.set({ sfen: { board: board!, hands: hands === '-' ? '' : hands! }, lastDests: g.lastMove ? (usiToSquareNames(g.lastMove) as SgKey[]) : [] });
+  }
+  return el;
+}
+
+function render(s: Snapshot): void {
+  const live = document.getElementById('live')!;
+  const keep = new Set(s.live.map((g) => g.file));
+  for (const [file, entry] of boards) {
+    if (keep.has(file)) continue;
+    entry.cg?.destroy();
+    entry.sg?.destroy();
+    entry.el.remove();
+    boards.delete(file);
+  }
+  for (const g of s.live) {
+    const el = card(g);
+    if (el.parentElement !== live) live.appendChild(el);
+  }
+  if (s.live.length === 0) live.textContent = 'none now';
+  else if (live.firstChild?.nodeType === Node.TEXT_NODE) live.firstChild.remove();
+  document.getElementById('tally')!.textContent = Object.entries(s.tally)
+    .map(([server, t]) => `${server}: +${t.wins} =${t.draws} -${t.losses}`)
+    .join(' · ');
+  const body = document.querySelector('#finished tbody')!;
+  body.innerHTML = s.finished
+    .map((g) => {
+      const res = g.result!.winner === null ? '½-½' : g.result!.winner === g.ourSide ? 'Kishi won' : 'Kishi lost';
+      return `<tr><td>${esc(g.server)}</td><td>${g.game}</td><td>${name(g.players.first)} – ${name(g.players.second)}</td><td>${g.plies}</td><td>${res} (${esc(g.result!.status)})</td></tr>`;
+    })
+    .join('');
+  for (const [id, data] of [['ratings', s.ratings], ['tdleaf', s.tdleaf]] as const) {
+    const key = JSON.stringify(data);
+    if (chartKeys.get(id) === key) continue;
+    chartKeys.set(id, key);
+    (document.getElementById(id) as HTMLImageElement).src = `${withToken(`/api/watch/${id}.svg`)}${token ? '&' : '?'}v=${data.length}`;
+  }
+  document.getElementById('updated')!.textContent = `updated ${new Date().toLocaleTimeString()}`;
+}
+
+async function poll(): Promise<void> {
+  try {
+    const r = await fetch(withToken('/api/watch'));
+    if (!r.ok) document.getElementById('updated')!.textContent = await r.text();
+    else render((await r.json()) as Snapshot);
+  } catch {
+    document.getElementById('updated')!.textContent = 'Kishi is not reachable';
+  }
+  setTimeout(() => void poll(), 2000);
+}
+
+void poll();
