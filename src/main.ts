@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { register as registerCsa } from './cli/csa.js';
+import { register as registerDatagen } from './cli/datagen.js';
 import { register as registerLichess } from './cli/lichess.js';
 import { register as registerMatch } from './cli/match.js';
 import { register as registerPerft } from './cli/perft.js';
@@ -26,7 +27,7 @@ export function buildProgram(): Command {
       // Help and version are not errors; usage errors exit 2 like a bad config does.
       process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2);
     });
-  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerPlot]) register(program);
+  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerPlot, registerDatagen]) register(program);
   return program;
 }
 
