@@ -6,7 +6,7 @@
  */
 import { KishiError, Result } from '../../core/result.js';
 import type { GameKind } from '../../core/game.js';
-import { crc32 } from './crc32.js';
+import { crc32 } from '../../core/crc32.js';
 import { RECORD_BYTES } from './position-record.js';
 
 export const CHUNK_MAGIC = 'KDG1';
