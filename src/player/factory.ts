@@ -10,10 +10,14 @@ import { KishiError, Result } from '../core/result.js';
 import { AlphaBetaPlayer } from './alphabeta-player.js';
 import { createAutoPlayer, createMctsPlayer, type NnPlayerConfig } from './mcts-factory.js';
 import type { Player } from './player.js';
+import { childLogger } from '../log/logger.js';
+import { loadNnueFile } from './nnue-file.js';
 import { loadWeightsFile } from './weights-file.js';
 
 /** The subset of the engine config the players read. */
-export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> & NnPlayerConfig;
+export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> &
+  Partial<Pick<EngineConfig, 'eval' | 'chessNnue' | 'shogiNnue'>> &
+  NnPlayerConfig;
 
 export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Player, KishiError> => {
   if (config.search === 'mcts') return createMctsPlayer(config, game);
@@ -25,7 +29,15 @@ export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Playe
 export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Result<AlphaBetaPlayer, KishiError> => {
   const weights = loadWeightsFile(game === 'chess' ? config.chessWeights : config.shogiWeights, game);
   if (weights.isErr) return Result.err(weights.error);
+  let nnue: Uint8Array | undefined;
+  if (config.eval === 'nnue') {
+    const path = (game === 'chess' ? config.chessNnue : config.shogiNnue) ?? `models/${game}-nnue.bin`;
+    const loaded = loadNnueFile(path, game);
+    // An expected failure: the engine still plays, with the linear evaluation.
+    if (loaded.isErr) childLogger('player/factory').warn(`eval nnue: ${loaded.error.message}; falling back to the linear evaluation`);
+    else nnue = loaded.value.bytes;
+  }
   return Result.ok(
-    new AlphaBetaPlayer({ game, theta: weights.value.theta, hashMb: config.hashMb, moveOverheadMs: config.moveOverheadMs }),
+    new AlphaBetaPlayer({ game, theta: weights.value.theta, ...(nnue !== undefined ? { nnue } : {}), hashMb: config.hashMb, moveOverheadMs: config.moveOverheadMs }),
   );
 };

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { setThetaGrain } from '../eval/linear/grain.js';
+import { parseNetwork } from '../eval/nnue/format.js';
 import { AlphaBetaEngine } from './alphabeta-engine.js';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './worker-protocol.js';
 
@@ -14,6 +15,7 @@ setThetaGrain(theta, init.grain ?? 1);
 const engine = new AlphaBetaEngine({
   game: init.game,
   theta,
+  ...(init.nnue !== undefined ? { nnue: parseNetwork(new Uint8Array(init.nnue), 'worker').unwrap() } : {}),
   hashMb: init.hashMb,
   moveOverheadMs: init.moveOverheadMs,
 });

@@ -11,6 +11,8 @@ export interface WorkerInit {
   readonly theta: ArrayBuffer;
   /** The weights' evaluation grain (src/eval/linear/grain.ts; absent: 1). */
   readonly grain?: number;
+  /** The network evaluation's file bytes (src/eval/nnue/format.ts), already validated; absent: linear. */
+  readonly nnue?: ArrayBuffer;
   readonly hashMb: number;
   readonly moveOverheadMs: number;
   /** Shared control words: [stop, ponderhit] (Int32). */

@@ -346,6 +346,11 @@ export class EngineSession {
         s.search = value as string;
         this.rebuild = true;
         return;
+      case 'evalKind':
+        if (value === s.evalKind) return;
+        s.evalKind = value as string;
+        this.rebuild = true;
+        return;
       case 'chess960':
         s.chess960 = value as boolean;
         return;
@@ -490,6 +495,9 @@ export class EngineSession {
       moveOverheadMs: s.moveOverheadMs,
       chessWeights: s.evalFile,
       shogiWeights: s.evalFile,
+      eval: s.evalKind === 'nnue' ? 'nnue' : 'linear',
+      chessNnue: s.nnueFile,
+      shogiNnue: s.nnueFile,
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
       mctsDrawScore: s.drawScore,
     };

@@ -11,7 +11,7 @@ import { FastShogiBoard } from '../../games/shogi/fast/index.js';
 import { ShogiGame } from '../../games/shogi/shogi-game.js';
 import type { Dialect, EngineSettings, PositionStart } from '../uci/dialect.js';
 import type { EngineOption } from '../uci/engine-options.js';
-import { SEARCH_VARS } from '../uci/uci-dialect.js';
+import { EVAL_KINDS, SEARCH_VARS } from '../uci/uci-dialect.js';
 
 export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'hashMb', name: 'USI_Hash', type: 'spin', default: d.hashMb, min: 1, max: 32768, aliases: ['Hash'] },
@@ -30,6 +30,7 @@ export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'modelFile', name: 'ModelFile', type: 'filename', default: d.modelFile, aliases: ['WeightsFile'] },
   { key: 'drawScore', name: 'DrawScore', type: 'spin', default: d.drawScore, min: -100, max: 100 },
   { key: 'search', name: 'Search', type: 'combo', default: d.search, vars: SEARCH_VARS },
+  { key: 'evalKind', name: 'Eval', type: 'combo', default: d.evalKind, vars: EVAL_KINDS },
 ];
 
 const parseStart = (head: readonly string[]): Result<PositionStart, KishiError> => {

@@ -94,6 +94,8 @@ export const DEFAULTS: EngineSettings = {
   evalFile: 'models/test.json',
   modelFile: '',
   drawScore: 0,
+  evalKind: 'linear',
+  nnueFile: 'models/chess-nnue.bin',
   chess960: false,
 };
 

@@ -25,6 +25,7 @@ describe('USI handshake and options', () => {
       'option name ModelFile type filename default <empty>',
       'option name DrawScore type spin default 0 min -100 max 100',
       'option name Search type combo default auto var auto var alphabeta var mcts',
+      'option name Eval type combo default linear var linear var nnue',
       'usiok',
     ]);
     for (const l of h.lines.filter((x) => x.startsWith('option'))) expect(l).toMatch(/^option name \S+ type /);
