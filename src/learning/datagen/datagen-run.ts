@@ -3,8 +3,10 @@
  * after a kill from the chunks on disk with nothing lost or duplicated.
  *
  * 1. Scan `out` for this shard's chunks; they must be numbered 0..k-1 without a gap and each must
- *    parse (checksum included) with this run's game, shard and seed. Their position keys fill the
- *    deduplication set.
+ *    parse (checksum included) with this run's game, shard and seed, and the shard's settings file
+ *    (`<game>-s<i>of<n>.settings.json`: the game settings, seed and games per chunk, written by the
+ *    first run) must equal this run's, so a resumed shard never mixes search budgets. Their position
+ *    keys fill the deduplication set.
  * 2. Chunk c plays games `(c * gamesPerChunk + j) * shardCount + shardIndex`, keeps each position
  *    whose key is new, and writes the chunk in one atomic rename. A kill loses at most the chunk in
  *    progress, and replaying it gives the same bytes (the games depend only on seed and index, the
@@ -12,7 +14,7 @@
  * 3. Stop once the shard holds `targetPositions` positions or `maxChunks` chunks were written in
  *    this run, or when `shouldStop` says so (checked between games; the chunk in progress is dropped).
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
@@ -98,6 +100,20 @@ export const runDatagen = (o: DatagenRunOptions): Result<DatagenProgress, KishiE
   }
   // Temporaries of a writer killed mid-write.
   removeFilesWhere(o.out, (n) => n.startsWith('.') && n.includes('.kdg.tmp-'));
+  const settingsFile = join(o.out, `${game}-s${o.shardIndex}of${o.shardCount}.settings.json`);
+  const settingsText = `${JSON.stringify({ seed: o.seed >>> 0, gamesPerChunk: o.gamesPerChunk, settings: o.settings }, null, 1)}\n`;
+  if (existsSync(settingsFile)) {
+    const old = readFileSync(settingsFile, 'utf8');
+    if (old !== settingsText) {
+      return Result.err(new KishiError('ERR_CHUNK', `${settingsFile} was written by a run with other settings:\n${old}this run:\n${settingsText}use another --out (or the same settings) so the shard stays uniform`));
+    }
+  } else {
+    try {
+      writeFileAtomic(settingsFile, settingsText, { keepPrevious: false });
+    } catch (e) {
+      return Result.err(new KishiError('ERR_OUTPUT', `cannot write ${settingsFile}: ${(e as Error).message}`));
+    }
+  }
   const existing = scanShard(o.out, game, o.shardIndex, o.shardCount, o.seed);
   if (existing.isErr) return Result.err(existing.error);
   const { keys } = existing.value;

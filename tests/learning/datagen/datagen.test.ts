@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -161,10 +161,19 @@ describe('datagen chunks', () => {
     expect(s[files[0]!]).not.toEqual(s[files[1]!]);
   });
 
+  it('refuses to resume a shard written with another node budget', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kishi-dg-'));
+    run('chess', dir, { chunks: 1 }).unwrap();
+    const s = setup('chess');
+    const r = runDatagen({ out: dir, seed: 7, shardIndex: 0, shardCount: 1, gamesPerChunk: 2, targetPositions: 10, ...s, settings: { ...s.settings, nodes: 151 }, search: new AlphaBetaSearch(new TranspositionTable(1)) });
+    expect(r.isErr && r.error.message).toMatch(/written by a run with other settings/);
+  });
+
   it('refuses to resume a shard written with another seed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-dg-'));
     run('chess', dir, { chunks: 1 }).unwrap();
     const s = setup('chess');
+    rmSync(join(dir, 'chess-s0of1.settings.json'));
     const r = runDatagen({ out: dir, seed: 8, shardIndex: 0, shardCount: 1, gamesPerChunk: 2, targetPositions: 10, ...s, search: new AlphaBetaSearch(new TranspositionTable(1)) });
     expect(r.isErr && r.error.message).toMatch(/seed 7, not this run \(seed 8\)/);
   });
