@@ -122,12 +122,8 @@ export function register(program: Command): void {
       const shogiEval = game === 'shogi' ? new ShogiLinearEval(theta) : undefined;
       const makeBoard = (op: Opening) =>
         game === 'chess' ? ChessSearchBoard.fromText(op.start, op.moves, chessEval!).unwrap() : ShogiSearchBoard.fromText(op.start, op.moves, shogiEval!).unwrap();
-      let stop = false;
-      process.on('SIGINT', () => {
-        if (stop) process.exit(130);
-        stop = true;
-        console.error('stopping after this game (the chunk in progress is replayed by the next run); Ctrl-C again quits at once');
-      });
+      // No SIGINT handler: the loop is synchronous, so a handler would never run; the default
+      // (exit at once) loses only the chunk in progress, which the next run replays identically.
       console.error(`datagen ${game}: ${JSON.stringify(settings)}, shard ${o.shard.index}/${o.shard.count}, seed ${o.seed}, ${openings.length} openings, out ${o.out}`);
       const r = runDatagen({
         out: o.out,
@@ -141,7 +137,6 @@ export function register(program: Command): void {
         openings,
         makeBoard,
         search: new AlphaBetaSearch(new TranspositionTable(o.hash), searchOptions('tournament')),
-        shouldStop: () => stop,
         onProgress: (p) => console.error(formatDatagenProgress(p, o.positions)),
       });
       if (r.isErr) {
