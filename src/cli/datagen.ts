@@ -16,6 +16,9 @@ import { defaultGameSettings, type DatagenGameSettings } from '../learning/datag
 import { runDatagen, type DatagenProgress } from '../learning/datagen/datagen-run.js';
 import { loadTrainingBook } from '../learning/treestrap/training-book.js';
 import type { Opening } from '../match/openings.js';
+import { ChessNnue } from '../eval/nnue/chess-nnue.js';
+import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
+import { loadNnueFile } from '../player/nnue-file.js';
 import { loadWeightsFile } from '../player/weights-file.js';
 import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
 import { searchOptions } from '../search/alphabeta/options.js';
@@ -35,6 +38,7 @@ interface DatagenCliOptions {
   gamesPerChunk: number;
   book?: string;
   weights?: string;
+  nnue?: string;
   hash: number;
   randomPlies?: string;
 }
@@ -87,6 +91,7 @@ export function register(program: Command): void {
     .option('--book <file>', 'opening book (chess default data/openings/chess-balanced.epd; shogi default startpos)')
     .option('--random-plies <min-max>', 'uniformly random plies after the book position (default chess 2-8, shogi 4-14)')
     .option('--weights <file>', 'linear evaluation weights (default models/<game>-linear.json)')
+    .option('--nnue <file>', 'search with this network evaluation instead of the linear one (models/<game>-nnue.bin and its manifest)')
     .option('--hash <mb>', 'transposition table size, MiB', int('--hash', 1), 16)
     .action((o: DatagenCliOptions) => {
       const game = o.game;
@@ -120,10 +125,24 @@ export function register(program: Command): void {
       const theta = weights.value.theta;
       const chessEval = game === 'chess' ? new ChessLinearEval(theta) : undefined;
       const shogiEval = game === 'shogi' ? new ShogiLinearEval(theta) : undefined;
+      let net;
+      if (o.nnue !== undefined) {
+        const loaded = loadNnueFile(o.nnue, game);
+        if (loaded.isErr) {
+          console.error(loaded.error.message);
+          process.exit(1);
+        }
+        net = loaded.value.net;
+      }
+      const chessNnue = game === 'chess' && net !== undefined ? new ChessNnue(net) : undefined;
+      const shogiNnue = game === 'shogi' && net !== undefined ? new ShogiNnue(net) : undefined;
       const makeBoard = (op: Opening) =>
-        game === 'chess' ? ChessSearchBoard.fromText(op.start, op.moves, chessEval!).unwrap() : ShogiSearchBoard.fromText(op.start, op.moves, shogiEval!).unwrap();
+        game === 'chess'
+          ? ChessSearchBoard.fromText(op.start, op.moves, chessEval!, false, chessNnue).unwrap()
+          : ShogiSearchBoard.fromText(op.start, op.moves, shogiEval!, shogiNnue).unwrap();
       // No SIGINT handler: the loop is synchronous, so a handler would never run; the default
       // (exit at once) loses only the chunk in progress, which the next run replays identically.
+      if (o.nnue !== undefined) settings = { ...settings, evaluation: `nnue ${o.nnue}` };
       console.error(`datagen ${game}: ${JSON.stringify(settings)}, shard ${o.shard.index}/${o.shard.count}, seed ${o.seed}, ${openings.length} openings, out ${o.out}`);
       const r = runDatagen({
         out: o.out,

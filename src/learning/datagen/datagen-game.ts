@@ -37,6 +37,8 @@ export interface DatagenGameSettings {
   readonly drawCp: number;
   readonly drawPlies: number;
   readonly drawAfter: number;
+  /** What evaluates (recorded in the shard's settings file): absent means the linear evaluation. */
+  readonly evaluation?: string;
 }
 
 /** Default settings by game (the CLI may override the budget). */
