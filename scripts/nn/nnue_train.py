@@ -162,6 +162,23 @@ def shogi_features(pieces: np.ndarray, hands: np.ndarray, stm: np.ndarray) -> tu
     return out[0], out[1]
 
 
+def mirror_map(game: str) -> np.ndarray:
+    """Feature permutation of the left-right mirror (files a<->h, shogi files 9<->1); padding maps to itself.
+
+    Both games' evaluations are symmetric under it (chess castling rights are not network inputs), so
+    mirrored positions are extra training data with the same labels.
+    """
+    f = FEATURES[game]
+    m = np.arange(f + 1)
+    if game == "chess":
+        m[:f] = m[:f] ^ 7
+    else:
+        k, rel = np.divmod(np.arange(SHOGI_BOARD_FEATURES), 81)
+        rank, col = np.divmod(rel, 9)
+        m[:SHOGI_BOARD_FEATURES] = k * 81 + rank * 9 + (8 - col)
+    return m
+
+
 def load_data(files: list[str], game: str):
     """Feature indices of both perspectives, scores and results (0, 0.5, 1) of all records in `files`."""
     parts = []
@@ -347,6 +364,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--references", type=int, default=16, help="reference positions in the manifest")
     ap.add_argument("--report", default=None, help="write the training report (JSON) here")
+    ap.add_argument("--no-mirror", dest="mirror", action="store_false", help="no left-right mirror augmentation")
+    ap.add_argument("--export", choices=["last", "best"], default="best", help="export the last epoch or the one with the lowest validation loss")
     args = ap.parse_args()
 
     import torch
@@ -428,6 +447,7 @@ def main() -> int:
         net.train()
         return tot / max(1, n)
 
+    mirror = torch.from_numpy(mirror_map(args.game)).to(device)
     n_train = len(tr[0])
     steps_per_epoch = max(1, n_train // args.batch)
     total_steps = steps_per_epoch * args.epochs if args.steps is None else args.steps
@@ -435,6 +455,7 @@ def main() -> int:
     rng = np.random.default_rng(args.seed + start_epoch)
     samples, t_train = 0, time.time()
     done = False
+    best_val, best_state = math.inf, None
     for epoch in range(start_epoch, args.epochs):
         perm = rng.permutation(n_train)
         tot, cnt = 0.0, 0
@@ -450,6 +471,10 @@ def main() -> int:
                 g["lr"] = lr
             idx = perm[b * args.batch : (b + 1) * args.batch]
             us, them, score, result = tensors(tr, idx)
+            if args.mirror:
+                flip = torch.from_numpy(rng.random(len(idx)) < 0.5).to(device)
+                us = torch.where(flip[:, None], mirror[us], us)
+                them = torch.where(flip[:, None], mirror[them], them)
             loss = loss_of(net(us, them), score, result)
             opt.zero_grad()
             loss.backward()
@@ -467,6 +492,9 @@ def main() -> int:
         rec = {"epoch": epoch + 1, "step": step, "train_loss": tot / max(1, cnt), "val_loss": val, "lr": lr,
                "samples_per_s": samples / max(1e-9, time.time() - t_train)}
         history.append(rec)
+        if val < best_val:
+            best_val = val
+            best_state = {kk: v.detach().cpu().clone() for kk, v in net.state_dict().items()}
         print(json.dumps(rec), file=sys.stderr)
         if args.checkpoint:
             tmp = f"{args.checkpoint}.tmp-{os.getpid()}"
@@ -476,6 +504,9 @@ def main() -> int:
             break
 
     # Export: quantise, write, references from the validation positions.
+    if args.export == "best" and best_state is not None:
+        net.load_state_dict(best_state)
+        print(f"exporting the epoch with the lowest validation loss ({best_val:.6f})", file=sys.stderr)
     state = {kk: v.detach().cpu() for kk, v in net.state_dict().items()}
     q = quantise(state, args.activation)
     write_network(args.out, args.game, q, args.scale)
