@@ -16,7 +16,7 @@ import { loadWeightsFile } from './weights-file.js';
 
 /** The subset of the engine config the players read. */
 export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> &
-  Partial<Pick<EngineConfig, 'eval' | 'chessNnue' | 'shogiNnue'>> &
+  Partial<Pick<EngineConfig, 'chessEval' | 'shogiEval' | 'chessNnue' | 'shogiNnue'>> &
   NnPlayerConfig;
 
 export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Player, KishiError> => {
@@ -30,7 +30,7 @@ export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Res
   const weights = loadWeightsFile(game === 'chess' ? config.chessWeights : config.shogiWeights, game);
   if (weights.isErr) return Result.err(weights.error);
   let nnue: Uint8Array | undefined;
-  if (config.eval === 'nnue') {
+  if ((game === 'chess' ? config.chessEval : config.shogiEval) === 'nnue') {
     const path = (game === 'chess' ? config.chessNnue : config.shogiNnue) ?? `models/${game}-nnue.bin`;
     const loaded = loadNnueFile(path, game);
     // An expected failure: the engine still plays, with the linear evaluation.

@@ -52,7 +52,7 @@ describe('network file', () => {
     const loaded = loadNnueFile(file, 'chess');
     expect(loaded.isErr && loaded.error.message).toMatch(/checksum mismatch/);
     const player = createAlphaBetaPlayer(
-      { search: 'alphabeta', hashMb: 1, moveOverheadMs: 0, chessWeights: 'models/chess-linear.json', shogiWeights: 'models/shogi-linear.json', eval: 'nnue', chessNnue: file },
+      { search: 'alphabeta', hashMb: 1, moveOverheadMs: 0, chessWeights: 'models/chess-linear.json', shogiWeights: 'models/shogi-linear.json', chessEval: 'nnue', chessNnue: file },
       'chess',
     ).unwrap();
     expect((player as unknown as { settings: { nnue?: Uint8Array } }).settings.nnue).toBeUndefined();
@@ -60,7 +60,7 @@ describe('network file', () => {
     // The same file intact is used.
     writeFileSync(file, serializeNetwork(net));
     const good = createAlphaBetaPlayer(
-      { search: 'alphabeta', hashMb: 1, moveOverheadMs: 0, chessWeights: 'models/chess-linear.json', shogiWeights: 'models/shogi-linear.json', eval: 'nnue', chessNnue: file },
+      { search: 'alphabeta', hashMb: 1, moveOverheadMs: 0, chessWeights: 'models/chess-linear.json', shogiWeights: 'models/shogi-linear.json', chessEval: 'nnue', chessNnue: file },
       'chess',
     ).unwrap();
     expect((good as unknown as { settings: { nnue?: Uint8Array } }).settings.nnue).toBeInstanceOf(Uint8Array);
