@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { register as registerCsa } from './cli/csa.js';
+import { register as registerDatagen } from './cli/datagen.js';
 import { register as registerLichess } from './cli/lichess.js';
 import { register as registerMatch } from './cli/match.js';
 import { register as registerPerft } from './cli/perft.js';
@@ -39,7 +40,7 @@ export function buildProgram(): Command {
       '(after `npm link`, plain `kishi` works from any directory)',
     ].join('\n'),
   );
-  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerPlot]) register(program);
+  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerPlot, registerDatagen]) register(program);
   return program;
 }
 

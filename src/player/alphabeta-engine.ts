@@ -12,6 +12,9 @@ import type { GameKind, Side } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import { ChessLinearEval } from '../eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../eval/linear/shogi-eval.js';
+import { ChessNnue } from '../eval/nnue/chess-nnue.js';
+import type { NnueNetwork } from '../eval/nnue/network.js';
+import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
 import { canDeclare } from '../games/shogi/entering-king.js';
 import { RANK_OF } from '../games/shogi/fast/squares.js';
 import { parseShogiSfen } from '../games/shogi/sfen.js';
@@ -30,6 +33,8 @@ export interface EngineSettings {
   readonly game: GameKind;
   /** Evaluation weights, indexed like the game's feature set. */
   readonly theta: Float64Array;
+  /** The network evaluation (replaces the linear one in the search when given). */
+  readonly nnue?: NnueNetwork;
   readonly hashMb: number;
   readonly moveOverheadMs: number;
   readonly options?: SearchOptions;
@@ -52,6 +57,8 @@ export class AlphaBetaEngine {
   private readonly mate = new MateSearch(16);
   private readonly chessEval?: ChessLinearEval;
   private readonly shogiEval?: ShogiLinearEval;
+  private readonly chessNnue?: ChessNnue;
+  private readonly shogiNnue?: ShogiNnue;
   private moveOverheadMs: number;
 
   constructor(settings: EngineSettings) {
@@ -66,6 +73,10 @@ export class AlphaBetaEngine {
     this.moveOverheadMs = settings.moveOverheadMs;
     if (settings.game === 'chess') this.chessEval = new ChessLinearEval(settings.theta);
     else this.shogiEval = new ShogiLinearEval(settings.theta);
+    if (settings.nnue !== undefined) {
+      if (settings.game === 'chess') this.chessNnue = new ChessNnue(settings.nnue);
+      else this.shogiNnue = new ShogiNnue(settings.nnue);
+    }
   }
 
   /** Forgets the table, killers and history. */
@@ -112,8 +123,8 @@ export class AlphaBetaEngine {
   /** The position of a request as a search board. */
   board(request: GoRequest): Result<SearchBoard, KishiError> {
     if (request.game !== this.game) return Result.err(new KishiError('ERR_GAME', `this engine plays ${this.game}, not ${request.game}`));
-    if (this.game === 'chess') return ChessSearchBoard.fromText(request.start, request.moves, this.chessEval!, request.variant === 'chess960');
-    return ShogiSearchBoard.fromText(request.start, request.moves, this.shogiEval!);
+    if (this.game === 'chess') return ChessSearchBoard.fromText(request.start, request.moves, this.chessEval!, request.variant === 'chess960', this.chessNnue);
+    return ShogiSearchBoard.fromText(request.start, request.moves, this.shogiEval!, this.shogiNnue);
   }
 
   /** Runs one request to completion. `signal` is the shared control array (stop, ponderhit). */

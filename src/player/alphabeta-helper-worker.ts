@@ -9,13 +9,22 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { setThetaGrain } from '../eval/linear/grain.js';
+import { parseNetwork } from '../eval/nnue/format.js';
 import { AlphaBetaEngine } from './alphabeta-engine.js';
 import type { HelperInit, HelperRequest } from './worker-protocol.js';
 
 const init = workerData as HelperInit;
 const theta = new Float64Array(init.theta);
 setThetaGrain(theta, init.grain ?? 1);
-const engine = new AlphaBetaEngine({ game: init.game, theta, hashMb: 1, moveOverheadMs: 0, tableMemory: init.table });
+const engine = new AlphaBetaEngine({
+  game: init.game,
+  theta,
+  // The main thread validated the file; helpers evaluate with the same network so the shared table holds one evaluation's scores.
+  ...(init.nnue !== undefined ? { nnue: parseNetwork(new Uint8Array(init.nnue), 'helper').unwrap() } : {}),
+  hashMb: 1,
+  moveOverheadMs: 0,
+  tableMemory: init.table,
+});
 const control = new Int32Array(init.control);
 
 parentPort!.on('message', (msg: HelperRequest) => {

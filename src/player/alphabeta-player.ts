@@ -21,6 +21,8 @@ import { thetaGrain } from '../eval/linear/grain.js';
 export interface AlphaBetaPlayerSettings {
   readonly game: GameKind;
   readonly theta: Float64Array;
+  /** The network evaluation's file bytes, validated (nnue-file.ts); absent: the linear evaluation. */
+  readonly nnue?: Uint8Array;
   readonly hashMb: number;
   readonly moveOverheadMs: number;
   /** Search threads (Lazy SMP, see search-worker.ts); 1 when absent. */
@@ -147,6 +149,7 @@ export class AlphaBetaPlayer implements Player {
       game: this.settings.game,
       theta: this.settings.theta.slice().buffer,
       grain: thetaGrain(this.settings.theta),
+      ...(this.settings.nnue !== undefined ? { nnue: this.settings.nnue.slice().buffer } : {}),
       hashMb: this.hashMb,
       moveOverheadMs: this.moveOverheadMs,
       signal: this.signal.buffer as SharedArrayBuffer,

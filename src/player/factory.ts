@@ -10,11 +10,13 @@ import { KishiError, Result } from '../core/result.js';
 import { AlphaBetaPlayer } from './alphabeta-player.js';
 import { createAutoPlayer, createMctsPlayer, type NnPlayerConfig } from './mcts-factory.js';
 import type { Player } from './player.js';
+import { childLogger } from '../log/logger.js';
+import { loadNnueFile } from './nnue-file.js';
 import { loadWeightsFile } from './weights-file.js';
 
 /** The subset of the engine config the players read. */
 export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> &
-  Partial<Pick<EngineConfig, 'threads'>> &
+  Partial<Pick<EngineConfig, 'threads' | 'chessEval' | 'shogiEval' | 'chessNnue' | 'shogiNnue'>> &
   NnPlayerConfig;
 
 export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Player, KishiError> => {
@@ -27,6 +29,14 @@ export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Playe
 export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Result<AlphaBetaPlayer, KishiError> => {
   const weights = loadWeightsFile(game === 'chess' ? config.chessWeights : config.shogiWeights, game);
   if (weights.isErr) return Result.err(weights.error);
+  let nnue: Uint8Array | undefined;
+  if ((game === 'chess' ? config.chessEval : config.shogiEval) === 'nnue') {
+    const path = (game === 'chess' ? config.chessNnue : config.shogiNnue) ?? `models/${game}-nnue.bin`;
+    const loaded = loadNnueFile(path, game);
+    // An expected failure: the engine still plays, with the linear evaluation.
+    if (loaded.isErr) childLogger('player/factory').warn(`eval nnue: ${loaded.error.message}; falling back to the linear evaluation`);
+    else nnue = loaded.value.bytes;
+  }
   return Result.ok(
     new AlphaBetaPlayer({
       game,
@@ -34,6 +44,7 @@ export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Res
       hashMb: config.hashMb,
       moveOverheadMs: config.moveOverheadMs,
       threads: config.threads ?? 1,
+      ...(nnue !== undefined ? { nnue } : {}),
     }),
   );
 };

@@ -10,6 +10,7 @@
  */
 import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { setThetaGrain, thetaGrain } from '../eval/linear/grain.js';
+import { parseNetwork } from '../eval/nnue/format.js';
 import { AlphaBetaEngine } from './alphabeta-engine.js';
 import type { HelperInit, HelperRequest, WorkerInit, WorkerReply, WorkerRequest } from './worker-protocol.js';
 
@@ -19,6 +20,7 @@ setThetaGrain(theta, init.grain ?? 1);
 const engine = new AlphaBetaEngine({
   game: init.game,
   theta,
+  ...(init.nnue !== undefined ? { nnue: parseNetwork(new Uint8Array(init.nnue), 'worker').unwrap() } : {}),
   hashMb: init.hashMb,
   moveOverheadMs: init.moveOverheadMs,
   sharedTable: (init.threads ?? 1) > 1,
@@ -36,6 +38,7 @@ for (let i = 1; i <= helperCount; i++) {
     game: init.game,
     theta: theta.slice().buffer,
     grain: thetaGrain(theta),
+    ...(init.nnue !== undefined ? { nnue: init.nnue.slice(0) } : {}),
     table: engine.tableMemory as SharedArrayBuffer,
     control: control.buffer as SharedArrayBuffer,
     id: i,

@@ -11,6 +11,8 @@ export interface WorkerInit {
   readonly theta: ArrayBuffer;
   /** The weights' evaluation grain (src/eval/linear/grain.ts; absent: 1). */
   readonly grain?: number;
+  /** The network evaluation's file bytes (src/eval/nnue/format.ts), already validated; absent: linear. */
+  readonly nnue?: ArrayBuffer;
   readonly hashMb: number;
   readonly moveOverheadMs: number;
   /** Shared control words: [stop, ponderhit] (Int32). */
@@ -24,6 +26,8 @@ export interface HelperInit {
   readonly game: GameKind;
   readonly theta: ArrayBuffer;
   readonly grain?: number;
+  /** The main thread's network evaluation file bytes, when it plays with one (helpers must evaluate alike). */
+  readonly nnue?: ArrayBuffer;
   /** The main thread's transposition table memory. */
   readonly table: SharedArrayBuffer;
   /** Int32 words: [0] stop, [id] busy flag of helper `id`. */

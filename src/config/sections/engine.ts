@@ -4,6 +4,10 @@ import { section } from './section.js';
 export const SEARCH_KINDS = ['auto', 'mcts', 'alphabeta'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
+/** The alpha-beta search's static evaluation: the sparse linear function or the network (NNUE). */
+export const EVAL_KINDS = ['linear', 'nnue'] as const;
+export type EvalKind = (typeof EVAL_KINDS)[number];
+
 export interface EngineConfig {
   readonly search: SearchKind;
   readonly hashMb: number;
@@ -12,6 +16,10 @@ export interface EngineConfig {
   readonly ponder: boolean;
   readonly chessWeights: string;
   readonly shogiWeights: string;
+  readonly chessEval: EvalKind;
+  readonly shogiEval: EvalKind;
+  readonly chessNnue: string;
+  readonly shogiNnue: string;
   readonly chessModel: string;
   readonly shogiModel: string;
   readonly mctsMinClockMs: number;
@@ -32,6 +40,10 @@ export const engineSection = section('The built-in engine, shared by every serve
   ponder: { type: 'boolean', default: false, description: "think on the opponent's time" },
   chessWeights: { type: 'string', default: 'models/chess-linear.json', description: 'linear evaluation weights for chess (path)' },
   shogiWeights: { type: 'string', default: 'models/shogi-linear.json', description: 'linear evaluation weights for shogi (path)' },
+  chessEval: { enum: EVAL_KINDS, default: 'nnue', description: 'alpha-beta evaluation for chess: linear | nnue (a network that fails to load falls back to linear, logged)' },
+  shogiEval: { enum: EVAL_KINDS, default: 'linear', description: 'alpha-beta evaluation for shogi: linear | nnue (a network that fails to load falls back to linear, logged)' },
+  chessNnue: { type: 'string', default: 'models/chess-nnue.bin', description: 'network evaluation for chess (path; its manifest sits beside it)' },
+  shogiNnue: { type: 'string', default: 'models/shogi-nnue.bin', description: 'network evaluation for shogi (path; its manifest sits beside it)' },
   chessModel: { type: 'string', default: 'models/chess-int8.onnx', description: 'policy/value net for chess (ONNX path; the INT8 net is 2-3x faster than models/chess.onnx)' },
   shogiModel: { type: 'string', default: 'models/shogi-int8.onnx', description: 'policy/value net for shogi (ONNX path; the INT8 net is 2-3x faster than models/shogi.onnx)' },
   mctsMinClockMs: {

@@ -20,6 +20,10 @@ export interface EngineSettings {
   modelFile: string;
   /** MCTS draw score, per cent of a win for the side to move at the root (config `engine.mctsDrawScore`). */
   drawScore: number;
+  /** The alpha-beta evaluation, `linear` or `nnue` (option `Eval`; config `engine.chessEval` / `shogiEval`). */
+  evalKind: string;
+  /** The network file of this protocol's game (config `engine.chessNnue` / `shogiNnue`). */
+  nnueFile: string;
   /** UCI_Chess960 (chess only). */
   chess960: boolean;
   /** MultiPV: principal variations the alpha-beta search reports (1 = the usual single line). */

@@ -14,7 +14,7 @@ export const OPTION_TYPES = ['check', 'spin', 'combo', 'button', 'string', 'file
 export type OptionType = (typeof OPTION_TYPES)[number];
 
 /** Which engine setting an option drives. */
-export const OPTION_KEYS = ['hashMb', 'clearHash', 'ponder', 'moveOverheadMs', 'evalFile', 'modelFile', 'drawScore', 'search', 'chess960', 'multiPv', 'threads'] as const;
+export const OPTION_KEYS = ['hashMb', 'clearHash', 'ponder', 'moveOverheadMs', 'evalFile', 'modelFile', 'drawScore', 'search', 'evalKind', 'chess960', 'multiPv', 'threads'] as const;
 export type OptionKey = (typeof OPTION_KEYS)[number];
 
 /** One declared option. */

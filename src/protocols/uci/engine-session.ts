@@ -354,6 +354,11 @@ export class EngineSession {
         s.search = value as string;
         this.rebuild = true;
         return;
+      case 'evalKind':
+        if (value === s.evalKind) return;
+        s.evalKind = value as string;
+        this.rebuild = true;
+        return;
       case 'chess960':
         s.chess960 = value as boolean;
         return;
@@ -513,6 +518,10 @@ export class EngineSession {
       moveOverheadMs: s.moveOverheadMs,
       chessWeights: s.evalFile,
       shogiWeights: s.evalFile,
+      chessEval: s.evalKind === 'nnue' ? 'nnue' : 'linear',
+      shogiEval: s.evalKind === 'nnue' ? 'nnue' : 'linear',
+      chessNnue: s.nnueFile,
+      shogiNnue: s.nnueFile,
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
       mctsDrawScore: s.drawScore,
       threads: s.threads,

@@ -41,6 +41,8 @@ export function engineSettings(config: KishiConfig, dialect: Dialect, moveOverhe
     evalFile: dialect.game === 'chess' ? e.chessWeights : e.shogiWeights,
     modelFile: dialect.game === 'chess' ? e.chessModel : e.shogiModel,
     drawScore: e.mctsDrawScore,
+    evalKind: dialect.game === 'chess' ? e.chessEval : e.shogiEval,
+    nnueFile: dialect.game === 'chess' ? e.chessNnue : e.shogiNnue,
     chess960: false,
     multiPv: 1,
     threads: e.threads,

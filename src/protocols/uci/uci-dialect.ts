@@ -15,6 +15,9 @@ import { ChessGame } from '../../games/chess/index.js';
 import type { Dialect, EngineSettings, PositionStart } from './dialect.js';
 import type { EngineOption } from './engine-options.js';
 
+/** Evaluations offered by the `Eval` option. */
+export const EVAL_KINDS = ['linear', 'nnue'] as const;
+
 /** Search kinds offered by the `Search` option. */
 export const SEARCH_VARS = ['auto', 'alphabeta', 'mcts'] as const;
 
@@ -32,6 +35,7 @@ export const UCI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'modelFile', name: 'ModelFile', type: 'string', default: d.modelFile, aliases: ['WeightsFile'] },
   { key: 'drawScore', name: 'DrawScore', type: 'spin', default: d.drawScore, min: -100, max: 100 },
   { key: 'search', name: 'Search', type: 'combo', default: d.search, vars: SEARCH_VARS },
+  { key: 'evalKind', name: 'Eval', type: 'combo', default: d.evalKind, vars: EVAL_KINDS },
   { key: 'chess960', name: 'UCI_Chess960', type: 'check', default: d.chess960 },
   { key: 'multiPv', name: 'MultiPV', type: 'spin', default: d.multiPv, min: 1, max: MAX_MULTI_PV },
   { key: 'threads', name: 'Threads', type: 'spin', default: d.threads, min: 1, max: MAX_THREADS },

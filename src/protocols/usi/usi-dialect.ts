@@ -11,7 +11,7 @@ import { FastShogiBoard } from '../../games/shogi/fast/index.js';
 import { ShogiGame } from '../../games/shogi/shogi-game.js';
 import type { Dialect, EngineSettings, PositionStart } from '../uci/dialect.js';
 import type { EngineOption } from '../uci/engine-options.js';
-import { MAX_MULTI_PV, MAX_THREADS, SEARCH_VARS } from '../uci/uci-dialect.js';
+import { EVAL_KINDS, MAX_MULTI_PV, MAX_THREADS, SEARCH_VARS } from '../uci/uci-dialect.js';
 
 export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'hashMb', name: 'USI_Hash', type: 'spin', default: d.hashMb, min: 1, max: 32768, aliases: ['Hash'] },
@@ -32,6 +32,7 @@ export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'search', name: 'Search', type: 'combo', default: d.search, vars: SEARCH_VARS },
   { key: 'multiPv', name: 'MultiPV', type: 'spin', default: d.multiPv, min: 1, max: MAX_MULTI_PV },
   { key: 'threads', name: 'Threads', type: 'spin', default: d.threads, min: 1, max: MAX_THREADS },
+  { key: 'evalKind', name: 'Eval', type: 'combo', default: d.evalKind, vars: EVAL_KINDS },
 ];
 
 const parseStart = (head: readonly string[]): Result<PositionStart, KishiError> => {

@@ -1,5 +1,6 @@
 /**
- * `SearchBoard` over the internal chess board (`src/games/chess/fast/`) with the linear evaluation.
+ * `SearchBoard` over the internal chess board (`src/games/chess/fast/`) with the linear evaluation,
+ * or the network evaluation when one is given (its accumulators follow make/unmake).
  */
 import { Result } from '@badrap/result';
 import { KishiError } from '../../core/result.js';
@@ -8,6 +9,7 @@ import * as pieceModule from '../../games/chess/fast/piece.js';
 import { see } from '../../games/chess/fast/see.js';
 import * as zobristModule from '../../games/chess/fast/zobrist.js';
 import type { ChessLinearEval } from '../../eval/linear/chess-eval.js';
+import type { ChessNnue } from '../../eval/nnue/chess-nnue.js';
 import * as scoreModule from './score.js';
 import type { SearchBoard } from './search-board.js';
 import * as boardModule from './search-board.js';
@@ -33,8 +35,10 @@ export class ChessSearchBoard implements SearchBoard {
   constructor(
     readonly board: FastChessBoard,
     readonly evaluator: ChessLinearEval,
+    readonly nnue?: ChessNnue,
   ) {
     evaluator.attach(board);
+    nnue?.attach(board);
   }
 
   /** A board from a FEN (`startpos` accepted) and UCI moves; `ERR_FEN` / `ERR_ILLEGAL_MOVE` on bad input. */
@@ -43,6 +47,7 @@ export class ChessSearchBoard implements SearchBoard {
     moves: readonly string[],
     evaluator: ChessLinearEval,
     chess960 = false,
+    nnue?: ChessNnue,
   ): Result<ChessSearchBoard, KishiError> {
     const b = FastChessBoard.fromFen(fen === 'startpos' ? CHESS_START_FEN : fen, chess960);
     if (b.isErr) return Result.err(b.error);
@@ -52,7 +57,7 @@ export class ChessSearchBoard implements SearchBoard {
       if (m === 0) return Result.err(new KishiError('ERR_ILLEGAL_MOVE', `illegal move ${JSON.stringify(text)} in ${board.toFen()}`));
       board.makeMove(m);
     }
-    return Result.ok(new ChessSearchBoard(board, evaluator));
+    return Result.ok(new ChessSearchBoard(board, evaluator, nnue));
   }
 
   sideToMove(): number {
@@ -64,14 +69,17 @@ export class ChessSearchBoard implements SearchBoard {
   }
 
   make(move: number): void {
+    this.nnue?.make(this.board, move);
     this.board.makeMove(move);
   }
 
   unmake(): void {
     this.board.unmakeMove();
+    this.nnue?.unmake();
   }
 
   makeNull(): void {
+    this.nnue?.makeNull();
     this.board.makeNullMove();
   }
 
@@ -150,6 +158,7 @@ export class ChessSearchBoard implements SearchBoard {
   }
 
   evaluate(): number {
+    if (this.nnue !== undefined) return clipEval(this.nnue.evaluate(this.board));
     const v = this.evaluator.evaluateWhite(this.board);
     return clipEval(this.board.turn === 0 ? v : -v);
   }

@@ -1,5 +1,6 @@
 /**
- * `SearchBoard` over the internal shogi board (`src/games/shogi/fast/`) with the linear evaluation.
+ * `SearchBoard` over the internal shogi board (`src/games/shogi/fast/`) with the linear evaluation,
+ * or the network evaluation when one is given (its accumulators follow make/unmake).
  */
 import { Result } from '@badrap/result';
 import { KishiError } from '../../core/result.js';
@@ -9,6 +10,7 @@ import { Repetition } from '../../games/shogi/fast/repetition.js';
 import { see } from '../../games/shogi/fast/see.js';
 import * as squaresModule from '../../games/shogi/fast/squares.js';
 import type { ShogiLinearEval } from '../../eval/linear/shogi-eval.js';
+import type { ShogiNnue } from '../../eval/nnue/shogi-nnue.js';
 import * as scoreModule from './score.js';
 import type { SearchBoard } from './search-board.js';
 import * as boardModule from './search-board.js';
@@ -42,12 +44,14 @@ export class ShogiSearchBoard implements SearchBoard {
   constructor(
     readonly board: FastShogiBoard,
     readonly evaluator: ShogiLinearEval,
+    readonly nnue?: ShogiNnue,
   ) {
+    nnue?.attach(board);
     for (let i = 0; i <= board.ply; i++) this.repFilter[board.keyAt(i)[1] & (REP_FILTER_SIZE - 1)]!++;
   }
 
   /** A board from an SFEN (`startpos` accepted) and USI moves; `ERR_SFEN` / `ERR_ILLEGAL_MOVE` on bad input. */
-  static fromText(sfen: string, moves: readonly string[], evaluator: ShogiLinearEval): Result<ShogiSearchBoard, KishiError> {
+  static fromText(sfen: string, moves: readonly string[], evaluator: ShogiLinearEval, nnue?: ShogiNnue): Result<ShogiSearchBoard, KishiError> {
     const b = FastShogiBoard.fromSfen(sfen === 'startpos' ? SHOGI_START_SFEN : sfen);
     if (b.isErr) return Result.err(b.error);
     const board = b.value;
@@ -56,7 +60,7 @@ export class ShogiSearchBoard implements SearchBoard {
       if (m === undefined) return Result.err(new KishiError('ERR_ILLEGAL_MOVE', `illegal move ${JSON.stringify(text)} in ${board.toSfen()}`));
       board.makeMove(m);
     }
-    return Result.ok(new ShogiSearchBoard(board, evaluator));
+    return Result.ok(new ShogiSearchBoard(board, evaluator, nnue));
   }
 
   sideToMove(): number {
@@ -68,6 +72,7 @@ export class ShogiSearchBoard implements SearchBoard {
   }
 
   make(move: number): void {
+    this.nnue?.make(this.board, move);
     this.board.makeMove(move);
     this.repFilter[this.board.hashLo & (REP_FILTER_SIZE - 1)]!++;
   }
@@ -75,9 +80,11 @@ export class ShogiSearchBoard implements SearchBoard {
   unmake(): void {
     this.repFilter[this.board.hashLo & (REP_FILTER_SIZE - 1)]!--;
     this.board.unmakeMove();
+    this.nnue?.unmake();
   }
 
   makeNull(): void {
+    this.nnue?.makeNull();
     this.board.makeNullMove();
     this.repFilter[this.board.hashLo & (REP_FILTER_SIZE - 1)]!++;
   }
@@ -160,6 +167,7 @@ export class ShogiSearchBoard implements SearchBoard {
   }
 
   evaluate(): number {
+    if (this.nnue !== undefined) return clipEval(this.nnue.evaluate(this.board));
     const v = this.evaluator.evaluateBlack(this.board);
     return clipEval(this.board.turn === BLACK ? v : -v);
   }

@@ -96,6 +96,8 @@ export const DEFAULTS: EngineSettings = {
   drawScore: 0,
   multiPv: 1,
   threads: 1,
+  evalKind: 'linear',
+  nnueFile: 'models/chess-nnue.bin',
   chess960: false,
 };
 

@@ -26,6 +26,7 @@ describe('UCI handshake and options', () => {
       'option name ModelFile type string default',
       'option name DrawScore type spin default 0 min -100 max 100',
       'option name Search type combo default auto var auto var alphabeta var mcts',
+      'option name Eval type combo default linear var linear var nnue',
       'option name UCI_Chess960 type check default false',
       'option name MultiPV type spin default 1 min 1 max 64',
       'option name Threads type spin default 1 min 1 max 256',

@@ -27,6 +27,7 @@ describe('USI handshake and options', () => {
       'option name Search type combo default auto var auto var alphabeta var mcts',
       'option name MultiPV type spin default 1 min 1 max 64',
       'option name Threads type spin default 1 min 1 max 256',
+      'option name Eval type combo default linear var linear var nnue',
       'usiok',
     ]);
     for (const l of h.lines.filter((x) => x.startsWith('option'))) expect(l).toMatch(/^option name \S+ type /);

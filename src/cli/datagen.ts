@@ -1,0 +1,167 @@
+/**
+ * `kishi datagen`: training positions for the network evaluation from the alpha-beta engine's own
+ * games (src/learning/datagen/; format in its README.md).
+ *
+ *   kishi datagen --game chess --out data/nnue/chess --positions 20000000 --nodes 5000 [--shard 0/4] [--seed 1]
+ *
+ * Resumes from the chunks already in `--out` (same seed and shard); Ctrl-C or a kill loses only the
+ * chunk in progress, which the next run replays identically. Exit codes: 0 done, 1 failure, 2 bad usage.
+ */
+import { InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
+import type { GameKind } from '../core/game.js';
+import { ChessLinearEval } from '../eval/linear/chess-eval.js';
+import { ShogiLinearEval } from '../eval/linear/shogi-eval.js';
+import { defaultGameSettings, type DatagenGameSettings } from '../learning/datagen/datagen-game.js';
+import { runDatagen, type DatagenProgress } from '../learning/datagen/datagen-run.js';
+import { loadTrainingBook } from '../learning/treestrap/training-book.js';
+import type { Opening } from '../match/openings.js';
+import { ChessNnue } from '../eval/nnue/chess-nnue.js';
+import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
+import { loadNnueFile } from '../player/nnue-file.js';
+import { loadWeightsFile } from '../player/weights-file.js';
+import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
+import { searchOptions } from '../search/alphabeta/options.js';
+import { AlphaBetaSearch } from '../search/alphabeta/search.js';
+import { ShogiSearchBoard } from '../search/alphabeta/shogi-board.js';
+import { TranspositionTable } from '../search/alphabeta/tt.js';
+
+interface DatagenCliOptions {
+  game: GameKind;
+  out: string;
+  positions: number;
+  chunks?: number;
+  nodes?: number;
+  depth?: number;
+  seed: number;
+  shard: { index: number; count: number };
+  gamesPerChunk: number;
+  book?: string;
+  weights?: string;
+  nnue?: string;
+  hash: number;
+  randomPlies?: string;
+}
+
+const int =
+  (name: string, min: number) =>
+  (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number >= ${min}, got "${v}"`);
+    return n;
+  };
+
+/** `i/n` with 0 <= i < n. */
+export const parseShard = (v: string): { index: number; count: number } => {
+  const m = /^(\d+)\/(\d+)$/.exec(v.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index >= count || count > 65535) throw new InvalidArgumentError(`--shard must be i/n with 0 <= i < n <= 65535, got "${v}"`);
+  return { index, count };
+};
+
+const duration = (s: number): string => {
+  if (!Number.isFinite(s)) return '?';
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(Math.floor(s % 60)).padStart(2, '0')}s`;
+};
+
+/** The progress line: a bar, positions, rate and ETA. */
+export const formatDatagenProgress = (p: DatagenProgress, target: number): string => {
+  const share = Math.min(1, p.positions / Math.max(1, target));
+  const bar = '#'.repeat(Math.round(share * 30)).padEnd(30, '.');
+  return `[${bar}] ${(share * 100).toFixed(1)}% ${p.positions}/${target} positions, chunk ${p.chunks}, ${p.games} games this run, ` +
+    `${p.positionsPerSecond.toFixed(1)} pos/s, ${Math.round(p.nodesPerSecond)} nodes/s, ${p.duplicates} duplicates, ETA ${duration(p.etaSeconds)}`;
+};
+
+export function register(program: Command): void {
+  program
+    .command('datagen')
+    .description('self-play positions labelled with search score and game result, for training the network evaluation')
+    .addOption(new Option('-g, --game <game>', 'chess or shogi').choices(['chess', 'shogi']).makeOptionMandatory())
+    .requiredOption('--out <dir>', 'directory of the chunk files (resumed when it holds chunks of this shard and seed)')
+    .option('--positions <n>', 'stop when the shard holds this many positions', int('--positions', 1), 1_000_000)
+    .option('--chunks <n>', 'stop after writing this many chunks in this run', int('--chunks', 1))
+    .option('--nodes <n>', 'node budget per move (default 5000; deterministic)', int('--nodes', 1))
+    .option('--depth <n>', 'depth limit per move (instead of or with --nodes)', int('--depth', 1))
+    .option('--seed <n>', 'random seed (openings and random plies of every game)', int('--seed', 0), 1)
+    .option('--shard <i/n>', 'this process plays games i, i+n, i+2n, ...', parseShard, { index: 0, count: 1 })
+    .option('--games-per-chunk <n>', 'games per chunk file', int('--games-per-chunk', 1), 50)
+    .option('--book <file>', 'opening book (chess default data/openings/chess-balanced.epd; shogi default startpos)')
+    .option('--random-plies <min-max>', 'uniformly random plies after the book position (default chess 2-8, shogi 4-14)')
+    .option('--weights <file>', 'linear evaluation weights (default models/<game>-linear.json)')
+    .option('--nnue <file>', 'search with this network evaluation instead of the linear one (models/<game>-nnue.bin and its manifest)')
+    .option('--hash <mb>', 'transposition table size, MiB', int('--hash', 1), 16)
+    .action((o: DatagenCliOptions) => {
+      const game = o.game;
+      const weights = loadWeightsFile(o.weights ?? `models/${game}-linear.json`, game);
+      if (weights.isErr) {
+        console.error(weights.error.message);
+        process.exit(1);
+      }
+      let openings: readonly Opening[];
+      if (game === 'chess' || o.book !== undefined) {
+        const book = loadTrainingBook(game, o.book, 1_000_000, game === 'shogi' ? 1000 : undefined);
+        if (book.isErr) {
+          console.error(book.error.message);
+          process.exit(1);
+        }
+        openings = book.value.openings;
+      } else openings = [{ start: 'startpos', moves: [], source: 'startpos' }];
+      let settings: DatagenGameSettings = defaultGameSettings(game);
+      if (o.nodes !== undefined || o.depth !== undefined) {
+        const { nodes: _n, ...rest } = settings;
+        settings = { ...rest, ...(o.nodes !== undefined ? { nodes: o.nodes } : {}), ...(o.depth !== undefined ? { depth: o.depth } : {}) };
+      }
+      if (o.randomPlies !== undefined) {
+        const m = /^(\d+)-(\d+)$/.exec(o.randomPlies);
+        if (!m || Number(m[1]) > Number(m[2])) {
+          console.error(`--random-plies must be min-max, got "${o.randomPlies}"`);
+          process.exit(2);
+        }
+        settings = { ...settings, randomPliesMin: Number(m[1]), randomPliesMax: Number(m[2]) };
+      }
+      const theta = weights.value.theta;
+      const chessEval = game === 'chess' ? new ChessLinearEval(theta) : undefined;
+      const shogiEval = game === 'shogi' ? new ShogiLinearEval(theta) : undefined;
+      let net;
+      if (o.nnue !== undefined) {
+        const loaded = loadNnueFile(o.nnue, game);
+        if (loaded.isErr) {
+          console.error(loaded.error.message);
+          process.exit(1);
+        }
+        net = loaded.value.net;
+      }
+      const chessNnue = game === 'chess' && net !== undefined ? new ChessNnue(net) : undefined;
+      const shogiNnue = game === 'shogi' && net !== undefined ? new ShogiNnue(net) : undefined;
+      const makeBoard = (op: Opening) =>
+        game === 'chess'
+          ? ChessSearchBoard.fromText(op.start, op.moves, chessEval!, false, chessNnue).unwrap()
+          : ShogiSearchBoard.fromText(op.start, op.moves, shogiEval!, shogiNnue).unwrap();
+      // No SIGINT handler: the loop is synchronous, so a handler would never run; the default
+      // (exit at once) loses only the chunk in progress, which the next run replays identically.
+      if (o.nnue !== undefined) settings = { ...settings, evaluation: `nnue ${o.nnue}` };
+      console.error(`datagen ${game}: ${JSON.stringify(settings)}, shard ${o.shard.index}/${o.shard.count}, seed ${o.seed}, ${openings.length} openings, out ${o.out}`);
+      const r = runDatagen({
+        out: o.out,
+        seed: o.seed,
+        shardIndex: o.shard.index,
+        shardCount: o.shard.count,
+        gamesPerChunk: o.gamesPerChunk,
+        targetPositions: o.positions,
+        ...(o.chunks !== undefined ? { maxChunks: o.chunks } : {}),
+        settings,
+        openings,
+        makeBoard,
+        search: new AlphaBetaSearch(new TranspositionTable(o.hash), searchOptions('tournament')),
+        onProgress: (p) => console.error(formatDatagenProgress(p, o.positions)),
+      });
+      if (r.isErr) {
+        console.error(r.error.message);
+        process.exit(1);
+      }
+      console.error(`done: ${formatDatagenProgress(r.value, o.positions)}`);
+    });
+}

@@ -1,0 +1,138 @@
+/**
+ * The network file (`models/<game>-nnue.bin`, version 1), all integers little-endian:
+ *
+ * | offset | size | field |
+ * |---|---|---|
+ * | 0 | 4 | magic `KNUE` |
+ * | 4 | 2 | format version (1) |
+ * | 6 | 1 | game: 0 chess, 1 shogi |
+ * | 7 | 1 | activation: 0 CReLU, 1 SCReLU |
+ * | 8 | 4 | features F |
+ * | 12 | 4 | hidden width H |
+ * | 16 | 4 | QA |
+ * | 20 | 4 | QB |
+ * | 24 | 4 | SCALE |
+ * | 28 | 4 | output bias (int32, scaled by QA * QB) |
+ * | 32 | 2 F H | feature weights, int16, row per feature |
+ * | .. | 2 H | feature biases, int16 |
+ * | .. | 4 H | output weights, int16 (side to move's H, then the opponent's) |
+ * | .. | 4 | CRC-32 of all bytes before |
+ *
+ * The manifest beside it (`<file minus .bin>.manifest.json`) records the architecture, training
+ * data and command, date, commit and reference outputs (positions and their exact integer outputs);
+ * the loader (src/player/nnue-file.ts) checks both.
+ */
+import type { GameKind } from '../../core/game.js';
+import { KishiError, Result } from '../../core/result.js';
+import { crc32 } from '../../core/crc32.js';
+import { CHESS_FEATURES_COUNT } from './chess-features.js';
+import { ACTIVATIONS, type NnueNetwork } from './network.js';
+import { SHOGI_FEATURES_COUNT } from './shogi-features.js';
+
+export const NNUE_MAGIC = 'KNUE';
+export const NNUE_VERSION = 1;
+const HEADER = 32;
+
+/** Feature count of each game's input set. */
+export const NNUE_FEATURES: Readonly<Record<GameKind, number>> = { chess: CHESS_FEATURES_COUNT, shogi: SHOGI_FEATURES_COUNT };
+
+const bad = (source: string, why: string): Result<never, KishiError> => Result.err(new KishiError('ERR_NNUE', `network ${source}: ${why}`));
+
+/** Parses and checks a network file's bytes. */
+export const parseNetwork = (bytes: Uint8Array, source: string): Result<NnueNetwork, KishiError> => {
+  if (bytes.length < HEADER + 4) return bad(source, `truncated (${bytes.length} bytes)`);
+  const magic = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
+  if (magic !== NNUE_MAGIC) return bad(source, `not a network file (magic ${JSON.stringify(magic)}, expected ${NNUE_MAGIC})`);
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = v.getUint16(4, true);
+  if (version !== NNUE_VERSION) return bad(source, `format version ${version}, this build reads ${NNUE_VERSION}`);
+  const gameCode = v.getUint8(6);
+  if (gameCode > 1) return bad(source, `unknown game code ${gameCode}`);
+  const game: GameKind = gameCode === 0 ? 'chess' : 'shogi';
+  const act = v.getUint8(7);
+  if (act >= ACTIVATIONS.length) return bad(source, `unknown activation ${act}`);
+  const features = v.getUint32(8, true);
+  const hidden = v.getUint32(12, true);
+  const qa = v.getUint32(16, true);
+  const qb = v.getUint32(20, true);
+  const scale = v.getUint32(24, true);
+  const l2b = v.getInt32(28, true);
+  if (features !== NNUE_FEATURES[game]) return bad(source, `${features} features, the ${game} input set has ${NNUE_FEATURES[game]}`);
+  if (hidden < 1 || hidden > 4096 || qa < 1 || qb < 1 || scale < 1) return bad(source, `implausible sizes (hidden ${hidden}, QA ${qa}, QB ${qb}, SCALE ${scale})`);
+  const expected = HEADER + 2 * features * hidden + 2 * hidden + 4 * hidden + 4;
+  if (bytes.length !== expected) return bad(source, `${bytes.length} bytes, a ${features}x${hidden} network takes ${expected}${bytes.length < expected ? ' (truncated)' : ''}`);
+  const stored = v.getUint32(expected - 4, true);
+  const actual = crc32(bytes, 0, expected - 4);
+  if (stored !== actual) return bad(source, `checksum mismatch (stored ${stored.toString(16)}, computed ${actual.toString(16)}): the file is corrupt`);
+  // Copies: the input buffer may be unaligned for Int16Array views.
+  let off = HEADER;
+  const i16 = (n: number): Int16Array => {
+    const out = new Int16Array(n);
+    for (let i = 0; i < n; i++) out[i] = v.getInt16(off + 2 * i, true);
+    off += 2 * n;
+    return out;
+  };
+  const l1w = i16(features * hidden);
+  const l1b = i16(hidden);
+  const l2w = i16(2 * hidden);
+  return Result.ok({ game, features, hidden, activation: ACTIVATIONS[act]!, qa, qb, scale, l1w, l1b, l2w, l2b });
+};
+
+/** The file bytes of a network (the inverse of `parseNetwork`). */
+export const serializeNetwork = (net: NnueNetwork): Uint8Array => {
+  const { features: f, hidden: h } = net;
+  const size = HEADER + 2 * f * h + 6 * h + 4;
+  const out = new Uint8Array(size);
+  const v = new DataView(out.buffer);
+  for (let i = 0; i < 4; i++) out[i] = NNUE_MAGIC.charCodeAt(i);
+  v.setUint16(4, NNUE_VERSION, true);
+  v.setUint8(6, net.game === 'chess' ? 0 : 1);
+  v.setUint8(7, ACTIVATIONS.indexOf(net.activation));
+  v.setUint32(8, f, true);
+  v.setUint32(12, h, true);
+  v.setUint32(16, net.qa, true);
+  v.setUint32(20, net.qb, true);
+  v.setUint32(24, net.scale, true);
+  v.setInt32(28, net.l2b, true);
+  let off = HEADER;
+  for (const arr of [net.l1w, net.l1b, net.l2w]) for (let i = 0; i < arr.length; i++, off += 2) v.setInt16(off, arr[i]!, true);
+  v.setUint32(off, crc32(out, 0, off), true);
+  return out;
+};
+
+/** One reference output: a position and the network's exact integer output for it (side to move's view). */
+export interface NnueReference {
+  readonly position: string;
+  readonly output: number;
+}
+
+export interface NnueManifest {
+  readonly format: 'kishi-nnue';
+  readonly version: number;
+  readonly game: GameKind;
+  readonly arch: { readonly features: number; readonly hidden: number; readonly activation: string; readonly qa: number; readonly qb: number; readonly scale: number };
+  readonly data?: unknown;
+  readonly training?: unknown;
+  readonly date?: string;
+  readonly commit?: string;
+  readonly references: readonly NnueReference[];
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Checks a parsed manifest against the network it describes. */
+export const checkManifest = (json: unknown, net: NnueNetwork, source: string): Result<NnueManifest, KishiError> => {
+  const fail = (why: string) => Result.err(new KishiError('ERR_NNUE', `network manifest ${source}: ${why}`));
+  if (!isRecord(json) || json.format !== 'kishi-nnue') return fail('not a kishi-nnue manifest');
+  if (json.version !== NNUE_VERSION) return fail(`version ${String(json.version)}, expected ${NNUE_VERSION}`);
+  if (json.game !== net.game) return fail(`for ${String(json.game)}, the network is ${net.game}`);
+  const a = json.arch;
+  if (!isRecord(a)) return fail('no arch');
+  for (const k of ['features', 'hidden', 'activation', 'qa', 'qb', 'scale'] as const) {
+    if (a[k] !== net[k]) return fail(`arch.${k} is ${JSON.stringify(a[k])}, the network file says ${JSON.stringify(net[k])}`);
+  }
+  const refs = json.references;
+  if (!Array.isArray(refs) || refs.length === 0) return fail('no reference outputs');
+  for (const r of refs) if (!isRecord(r) || typeof r.position !== 'string' || !Number.isInteger(r.output)) return fail(`bad reference ${JSON.stringify(r)}`);
+  return Result.ok(json as unknown as NnueManifest);
+};

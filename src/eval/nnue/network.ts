@@ -1,0 +1,68 @@
+/**
+ * An efficiently updatable neural network (NNUE; Nasu 2018, "Efficiently Updatable Neural-Network-
+ * based Evaluation Functions for Computer Shogi"), in the simple "perspective" form of Stockfish's
+ * and bullet's small nets: one feature transformer (F sparse binary inputs -> H) shared by the two
+ * perspectives, the side to move's accumulator and the opponent's concatenated, a clipped ReLU
+ * (CReLU) or squared clipped ReLU (SCReLU), one linear output.
+ *
+ * Integer arithmetic, as the trainer's export computes it (bit-exact):
+ * - accumulator a = b1 + sum of W1 rows of the active features (int16, weights quantised by QA);
+ * - CReLU:  out = (sum_i clamp(a_i, 0, QA) * w2_i + b2) * SCALE / (QA * QB)
+ * - SCReLU: out = (trunc(sum_i clamp(a_i, 0, QA)^2 * w2_i / QA) + b2) * SCALE / (QA * QB)
+ *   with w2 int16 quantised by QB, b2 by QA * QB, the division truncated toward zero. The sums stay
+ *   below 2^53, so doubles compute them exactly.
+ */
+import type { GameKind } from '../../core/game.js';
+
+export const ACTIVATIONS = ['crelu', 'screlu'] as const;
+export type Activation = (typeof ACTIVATIONS)[number];
+
+export interface NnueNetwork {
+  readonly game: GameKind;
+  readonly features: number;
+  readonly hidden: number;
+  readonly activation: Activation;
+  readonly qa: number;
+  readonly qb: number;
+  /** Centipawns per unit of the float output. */
+  readonly scale: number;
+  /** Feature rows: `l1w[f * hidden + i]`. */
+  readonly l1w: Int16Array;
+  readonly l1b: Int16Array;
+  /** Side to move's half first, then the opponent's. */
+  readonly l2w: Int16Array;
+  readonly l2b: number;
+}
+
+/**
+ * The output in centipawns from the side to move's view, given the two accumulators
+ * (`acc[us..us+H)` and `acc[them..them+H)`; they may live in one array).
+ */
+export const networkOutput = (net: NnueNetwork, acc: Int16Array, us: number, them: number): number => {
+  const h = net.hidden;
+  const qa = net.qa;
+  const w = net.l2w;
+  let sum = 0;
+  if (net.activation === 'screlu') {
+    let s0 = 0;
+    let s1 = 0;
+    for (let i = 0; i < h; i++) {
+      let x = acc[us + i]!;
+      x = x < 0 ? 0 : x > qa ? qa : x;
+      s0 += x * x * w[i]!;
+      let y = acc[them + i]!;
+      y = y < 0 ? 0 : y > qa ? qa : y;
+      s1 += y * y * w[h + i]!;
+    }
+    sum = Math.trunc((s0 + s1) / qa);
+  } else {
+    for (let i = 0; i < h; i++) {
+      let x = acc[us + i]!;
+      x = x < 0 ? 0 : x > qa ? qa : x;
+      let y = acc[them + i]!;
+      y = y < 0 ? 0 : y > qa ? qa : y;
+      sum += x * w[i]! + y * w[h + i]!;
+    }
+  }
+  return Math.trunc(((sum + net.l2b) * net.scale) / (qa * net.qb));
+};

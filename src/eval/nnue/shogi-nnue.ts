@@ -1,0 +1,87 @@
+/**
+ * The network evaluation on the internal shogi board, kept in step by the search adapter (`make`
+ * before the board's `makeMove`, `unmake` after `unmakeMove`). A board move removes the mover from
+ * its square and adds it (promoted or not) on the target; a capture removes the victim and adds the
+ * next "at least k" hand feature of its unpromoted type; a drop removes the top hand feature and
+ * adds the piece on the board.
+ */
+import type { FastShogiBoard } from '../../games/shogi/fast/fast-board.js';
+import { TO_81 } from '../../games/shogi/fast/squares.js';
+import { AccumulatorStack } from './accumulator-stack.js';
+import type { NnueNetwork } from './network.js';
+import { SHOGI_CODES, SHOGI_FEATURE_OF, SHOGI_FEATURES_COUNT, SHOGI_HAND_CODE_BASE } from './shogi-features.js';
+
+const DROP_SHIFT = 17;
+const PROMOTE_FLAG = 1 << 16;
+const KING = 8;
+
+/** Board code of a cell value (side bit 16/32 | type) on dense square i. */
+const boardCode = (cell: number, i: number): number => (((cell & 32) !== 0 ? 16 : 0) + (cell & 15)) * 81 + i;
+const handCode = (side: number, type: number, k: number): number => SHOGI_HAND_CODE_BASE + (side * 8 + type) * 19 + k;
+
+export class ShogiNnue {
+  readonly stack: AccumulatorStack;
+  private readonly codes = new Int32Array(128);
+
+  constructor(readonly net: NnueNetwork) {
+    if (net.game !== 'shogi' || net.features !== SHOGI_FEATURES_COUNT) throw new Error(`not a shogi network (${net.game}, ${net.features} features)`);
+    this.stack = new AccumulatorStack(net, SHOGI_FEATURE_OF, SHOGI_CODES);
+  }
+
+  /** Active codes of the position into `out`; returns the count. */
+  static pieceCodes(board: FastShogiBoard, out: Int32Array): number {
+    let n = 0;
+    const b = board.board;
+    for (let sq = 0; sq < b.length; sq++) {
+      const i = TO_81[sq]!;
+      if (i < 0) continue;
+      const cell = b[sq]!;
+      if (cell !== 0) out[n++] = boardCode(cell, i);
+    }
+    for (let side = 0; side < 2; side++) for (let t = 1; t <= 7; t++) for (let k = 1; k <= board.hands[side * 8 + t]!; k++) out[n++] = handCode(side, t, k);
+    return n;
+  }
+
+  attach(board: FastShogiBoard): void {
+    this.stack.reset(this.codes, ShogiNnue.pieceCodes(board, this.codes));
+  }
+
+  /** Records move `m`; call before `board.makeMove(m)`. */
+  make(board: FastShogiBoard, m: number): void {
+    const st = this.stack;
+    st.push();
+    const us = board.turn;
+    const to = (m >>> 8) & 255;
+    const drop = m >>> DROP_SHIFT;
+    if (drop !== 0) {
+      st.sub(handCode(us, drop, board.hands[us * 8 + drop]!));
+      st.add(((us === 0 ? 0 : 16) + drop) * 81 + TO_81[to]!);
+      return;
+    }
+    const from = m & 255;
+    const b = board.board;
+    const pc = b[from]!;
+    st.sub(boardCode(pc, TO_81[from]!));
+    st.add(boardCode((m & PROMOTE_FLAG) !== 0 ? pc + 8 : pc, TO_81[to]!));
+    const captured = b[to]!;
+    if (captured !== 0) {
+      st.sub(boardCode(captured, TO_81[to]!));
+      let ct = captured & 15;
+      if (ct > KING) ct -= 8;
+      st.add(handCode(us, ct, board.hands[us * 8 + ct]! + 1));
+    }
+  }
+
+  makeNull(): void {
+    this.stack.push();
+  }
+
+  unmake(): void {
+    this.stack.pop();
+  }
+
+  /** Centipawns from the side to move's view (not clipped). */
+  evaluate(board: FastShogiBoard): number {
+    return this.stack.evaluate(board.turn);
+  }
+}
