@@ -2,8 +2,8 @@
  * The repository is self-contained: no code, test, script, config or document reads or cites data by
  * a path outside the repository (one machine's absolute paths, a `../shared` folder beside the
  * clone). Data the code needs is vendored under data/ or tests/fixtures/ with its source and licence.
- * Model manifests are left out: they record where a net was trained, as provenance, and nothing reads
- * those paths.
+ * Model manifests and weight files are in scope too: their provenance names commands relative to the
+ * repository and run directories by name.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SELF = relative(ROOT, fileURLToPath(import.meta.url));
 
 /** Where the rule applies: folders (every file under them) and single files. */
-const SCOPE = ['src', 'tests', 'scripts', 'docs', 'config', 'bin', 'data', 'models/README.md', 'README.md', 'ARCHITECTURE.md'];
+const SCOPE = ['src', 'tests', 'scripts', 'docs', 'config', 'bin', 'data', 'models', 'README.md', 'ARCHITECTURE.md'];
 const TEXT = /\.(ts|mts|mjs|js|py|md|yaml|yml|json|txt|sh)$/;
 
 /** A path outside the repository: one machine's folders, or the shared folder next to a checkout. */
