@@ -9,6 +9,7 @@ import type { GameKind } from '../core/game.js';
 import type { KishiError, Result } from '../core/result.js';
 import type { Dispatcher } from './dispatcher.js';
 import type { GameServer } from './server.js';
+import type { ServerStatusSource } from './server-status.js';
 
 /** What a server factory gets. */
 export interface ServerContext {
@@ -20,6 +21,8 @@ export interface ServerContext {
    * hook of online learning (`learning.online`), never called for games an external engine played.
    */
   readonly dispatcher: Dispatcher;
+  /** The status of every server of this run (the ones created so far and later): the watch view's queue panel. */
+  readonly serverStatus?: ServerStatusSource;
 }
 
 /** One kind of server `kishi run` can start, keyed by its config section. */

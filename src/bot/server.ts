@@ -1,3 +1,5 @@
+import type { ServerStatus } from './server-status.js';
+
 /**
  * A game server Kishi plays on (lichess through the Bot API, a CSA server such as floodgate, later lishogi).
  * `kishi run` starts every enabled server in one process; the dispatcher hands each of their games to the
@@ -15,4 +17,6 @@ export interface GameServer {
   stop(graceful: boolean): Promise<void>;
   /** Number of games in progress now. */
   activeGames(): number;
+  /** What an observer may see of it now (queue, connection); servers without one show nothing. */
+  status?(): ServerStatus;
 }

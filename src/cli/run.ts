@@ -24,6 +24,7 @@ import { defaultConfigPath } from '../config/default-path.js';
 import { checkLogDir } from '../config/log-dir.js';
 import type { Secrets } from '../config/load.js';
 import type { GameServer } from '../bot/server.js';
+import type { ServerStatus } from '../bot/server-status.js';
 import type { KishiConfig } from '../config/schema.js';
 import { Dispatcher } from '../bot/dispatcher.js';
 import type { PlayerFactory } from '../bot/dispatcher.js';
@@ -160,7 +161,9 @@ export async function runServers(opts: RunOptions): Promise<number> {
   }
   const servers: GameServer[] = [];
   for (const f of factories) {
-    const created = await f.create({ config: opts.config, secrets: opts.secrets, dispatcher });
+    // The watch view reads every server's status through this, never the servers themselves.
+    const serverStatus = (): ServerStatus[] => servers.flatMap((s) => (s.status ? [s.status()] : []));
+    const created = await f.create({ config: opts.config, secrets: opts.secrets, dispatcher, serverStatus });
     if (created.isErr) {
       say(`kishi run: ${f.section}: ${created.error.message}`);
       await dispatcher.close();

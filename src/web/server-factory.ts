@@ -59,6 +59,8 @@ export function createWebServer(ctx: ServerContext): Result<WebServer, KishiErro
       recordsDir: config.records.dir,
       policy: config.lichess.drawOrResign,
       ...(watchToken !== undefined ? { watchToken } : {}),
+      ...(ctx.serverStatus ? { serverStatus: ctx.serverStatus } : {}),
+      alphazeroDirs: config.web.watchAlphazeroDirs,
       tdleafHistories: (['chess', 'shogi'] as const).map((game) => ({ game, file: historyPath(liveWeightsPath(config, game)) })),
       lease: (engine, game) => poolFor(engine).acquire(game, 'standard'),
       onStop: async () => {

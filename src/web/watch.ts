@@ -4,13 +4,19 @@
  * a `.jsonl`. So the view needs no hook into the lichess or CSA front-ends and shows exactly what
  * learning will read: per game the players, the position after the last move, both clocks, Kishi's
  * last search (depth, score, PV, nodes/s) and the result; and our rating game after game, per server.
- * Files are parsed again only when they change.
+ * Files are parsed again only when they change. Beside the logs: the running servers' own status
+ * (lichess challenge queue, CSA connection; src/bot/server-status.ts, handed in by `kishi run`) and the
+ * learning curves of AlphaZero loops (`web.watchAlphazeroDirs`: each state directory's `curve-games.json`,
+ * src/learning/alphazero/curve.ts).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
+import type { ServerStatus, ServerStatusSource } from '../bot/server-status.js';
 import type { GameKind, GameState, Side } from '../core/game.js';
 import { ChessGame } from '../games/chess/index.js';
 import { ShogiGame } from '../games/shogi/index.js';
+import type { CurvePoint } from '../plot/series.js';
+import { curvePoints, parseResultFile } from '../plot/series.js';
 import { parseGameLog } from '../records/game-log.js';
 import type { GameLog, GameLogHeader, GameLogSearch } from '../records/game-log.js';
 
@@ -63,6 +69,22 @@ export interface WatchSnapshot {
   readonly tdleaf: readonly TdLeafPoint[];
   /** Finished games per server: wins, draws, losses from Kishi's view. */
   readonly tally: Readonly<Record<string, { wins: number; draws: number; losses: number }>>;
+  /** Each running server's own status (empty when `kishi run` serves only the page). */
+  readonly servers: readonly ServerStatus[];
+  /** The AlphaZero loops' curves: promoted nets' Elo against self-play games, one series per state directory. */
+  readonly alphazero: readonly CurvePoint[];
+  /** Why a configured AlphaZero state directory shows no curve (not started yet, unreadable file). */
+  readonly alphazeroNotes: readonly string[];
+}
+
+/** What the watch view reads besides the game logs. */
+export interface WatchSources {
+  /** The TD-Leaf history file of each game's live weights (src/learning/tdleaf/online.ts). */
+  readonly tdleafHistories?: readonly { readonly game: GameKind; readonly file: string }[];
+  /** The running servers' status (`kishi run`). */
+  readonly serverStatus?: ServerStatusSource;
+  /** State directories of `kishi train alphazero` (`web.watchAlphazeroDirs`). */
+  readonly alphazeroDirs?: readonly string[];
 }
 
 const MAX_DEPTH = 4;
@@ -93,14 +115,15 @@ function positionAfter(log: GameLog): string {
 
 export class GameWatcher {
   private readonly cache = new Map<string, { mtimeMs: number; size: number; game: WatchedGame | undefined }>();
+  private readonly curves = new Map<string, { mtimeMs: number; size: number; points: CurvePoint[]; note?: string }>();
 
   /**
    * @param recordsDir where every server writes its game logs (`records.dir`)
-   * @param tdleafHistories the TD-Leaf history file of each game's live weights (src/learning/tdleaf/online.ts)
+   * @param sources the TD-Leaf histories, the servers' status and the AlphaZero state directories
    */
   constructor(
     private readonly recordsDir: string,
-    private readonly tdleafHistories: readonly { readonly game: GameKind; readonly file: string }[] = [],
+    private readonly sources: WatchSources = {},
   ) {}
 
   /** Every game log under the records directory, summarised; newest first. */
@@ -125,12 +148,56 @@ export class GameWatcher {
       counts.set(g.server, n);
       ratings.push({ server: g.server, game: n, rating, endedAt: g.startedAt });
     }
-    return { live: games.filter((g) => g.result === undefined), finished: finished.slice(0, finishedLimit), ratings, tdleaf: this.tdleaf(), tally };
+    const alphazero: CurvePoint[] = [];
+    const alphazeroNotes: string[] = [];
+    for (const dir of this.sources.alphazeroDirs ?? []) {
+      const c = this.curve(dir);
+      alphazero.push(...c.points);
+      if (c.note !== undefined) alphazeroNotes.push(c.note);
+    }
+    return {
+      live: games.filter((g) => g.result === undefined),
+      finished: finished.slice(0, finishedLimit),
+      ratings,
+      tdleaf: this.tdleaf(),
+      tally,
+      servers: this.sources.serverStatus?.() ?? [],
+      alphazero,
+      alphazeroNotes,
+    };
+  }
+
+  /**
+   * One AlphaZero state directory's curve against self-play games, series named after the directory
+   * (the loop writes `curve-games.json` atomically each time a net is promoted).
+   */
+  private curve(dir: string): { points: CurvePoint[]; note?: string } {
+    const file = join(dir, 'curve-games.json');
+    const series = basename(dir) || dir;
+    let stat;
+    try {
+      stat = statSync(file);
+    } catch {
+      return { points: [], note: `${series}: no curve yet (${file} not written)` };
+    }
+    const cached = this.curves.get(file);
+    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached;
+    let entry: { mtimeMs: number; size: number; points: CurvePoint[]; note?: string };
+    try {
+      const parsed = parseResultFile(readFileSync(file, 'utf8'), file);
+      if (parsed.isErr) entry = { mtimeMs: stat.mtimeMs, size: stat.size, points: [], note: `${series}: ${parsed.error.message}` };
+      else if (parsed.value.kind !== 'kishi-curve') entry = { mtimeMs: stat.mtimeMs, size: stat.size, points: [], note: `${series}: ${file} is not a kishi-curve file` };
+      else entry = { mtimeMs: stat.mtimeMs, size: stat.size, points: curvePoints(parsed.value.data).map((p) => ({ ...p, series })) };
+    } catch (e) {
+      entry = { mtimeMs: stat.mtimeMs, size: stat.size, points: [], note: `${series}: ${(e as Error).message}` };
+    }
+    this.curves.set(file, entry);
+    return entry;
   }
 
   private tdleaf(): TdLeafPoint[] {
     const out: TdLeafPoint[] = [];
-    for (const { game, file } of this.tdleafHistories) {
+    for (const { game, file } of this.sources.tdleafHistories ?? []) {
       let text = '';
       try {
         text = readFileSync(file, 'utf8');

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { PlayerLease } from '../bot/dispatcher.js';
 import type { GameServer } from '../bot/server.js';
+import type { ServerStatusSource } from '../bot/server-status.js';
 import type { DrawOrResignConfig } from '../config/sections/lichess.js';
 import type { WebConfig } from '../config/sections/web.js';
 import type { GameKind, Side } from '../core/game.js';
@@ -50,6 +51,10 @@ export interface WebServerOptions {
   readonly onStop?: () => Promise<void>;
   /** The TD-Leaf history files of the live weights, for the watch view's learning chart. */
   readonly tdleafHistories?: readonly { readonly game: GameKind; readonly file: string }[];
+  /** The running servers' status (lichess challenge queue, CSA connection), from `kishi run`. */
+  readonly serverStatus?: ServerStatusSource;
+  /** State directories of `kishi train alphazero` whose curves the watch view draws (`web.watchAlphazeroDirs`). */
+  readonly alphazeroDirs?: readonly string[];
   /** The watch view's token (`KISHI_WEB_TOKEN`): needed to watch when the server listens beyond this machine. */
   readonly watchToken?: string;
   /** A game without its tab for this long ends as abandoned, ms. */
@@ -134,7 +139,11 @@ export class WebServer implements GameServer {
 
   constructor(private readonly opts: WebServerOptions) {
     this.abandonAfterMs = opts.abandonAfterMs ?? 60_000;
-    this.watcher = new GameWatcher(opts.recordsDir, opts.tdleafHistories ?? []);
+    this.watcher = new GameWatcher(opts.recordsDir, {
+      ...(opts.tdleafHistories ? { tdleafHistories: opts.tdleafHistories } : {}),
+      ...(opts.serverStatus ? { serverStatus: opts.serverStatus } : {}),
+      ...(opts.alphazeroDirs ? { alphazeroDirs: opts.alphazeroDirs } : {}),
+    });
   }
 
   /** The address once listening (`http://host:port/`). */
@@ -213,8 +222,9 @@ export class WebServer implements GameServer {
       if (refused !== undefined) return this.send(res, 403, 'text/plain; charset=utf-8', refused);
       if (path === '/watch') return this.send(res, 200, CONTENT_TYPES.html!, this.assets?.get('/watch.html') ?? '');
       if (path === '/api/watch') return this.send(res, 200, CONTENT_TYPES.json!, JSON.stringify(this.watcher.snapshot()));
-      if (path === '/api/watch/ratings.svg' || path === '/api/watch/tdleaf.svg') {
-        void this.chartSvg(path.endsWith('ratings.svg') ? 'ratings' : 'tdleaf').then((svg) => this.send(res, 200, CONTENT_TYPES.svg!, svg));
+      const chart = /^\/api\/watch\/(ratings|tdleaf|alphazero)\.svg$/.exec(path)?.[1] as 'ratings' | 'tdleaf' | 'alphazero' | undefined;
+      if (chart !== undefined) {
+        void this.chartSvg(chart).then((svg) => this.send(res, 200, CONTENT_TYPES.svg!, svg));
         return;
       }
     }
@@ -236,27 +246,35 @@ export class WebServer implements GameServer {
 
   /**
    * The watch view's learning charts (vega-lite through src/plot, as `kishi plot` draws curves): our
-   * rating per server game after game, or the size of each online TD-Leaf update; redrawn when the data change.
+   * rating per server game after game, the size of each online TD-Leaf update, or the AlphaZero loops'
+   * promoted nets (Elo with its 95% interval against self-play games); redrawn when the data change.
    */
-  private async chartSvg(which: 'ratings' | 'tdleaf'): Promise<string> {
+  private async chartSvg(which: 'ratings' | 'tdleaf' | 'alphazero'): Promise<string> {
     const snap = this.watcher.snapshot();
     const points =
       which === 'ratings'
-        ? snap.ratings.map((p) => ({ x: p.game, series: p.server, y: p.rating }))
-        : snap.tdleaf.map((p) => ({ x: p.update, series: p.game, y: p.largestChange }));
+        ? snap.ratings.map((p) => ({ x: p.game, series: p.server, y: p.rating, low: p.rating, high: p.rating, clipped: false }))
+        : which === 'tdleaf'
+          ? snap.tdleaf.map((p) => ({ x: p.update, series: p.game, y: p.largestChange, low: p.largestChange, high: p.largestChange, clipped: false }))
+          : snap.alphazero;
     const key = JSON.stringify(points);
     const cached = this.charts.get(which);
     if (cached?.key === key) return cached.svg;
     const note = (text: string): string =>
       `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="40"><text x="4" y="24" font-family="sans-serif" font-size="14">${text.replace(/[<&]/g, '')}</text></svg>`;
-    let svg = note(which === 'ratings' ? 'no rated games yet' : 'no TD-Leaf updates yet (learning.online)');
+    const empty = {
+      ratings: 'no rated games yet',
+      tdleaf: 'no TD-Leaf updates yet (learning.online)',
+      alphazero: snap.alphazeroNotes[0] ?? 'no AlphaZero state directory (web.watchAlphazeroDirs)',
+    };
+    let svg = note(empty[which]);
     if (points.length > 0) {
-      const spec = curveSpec(
-        points.map((p) => ({ ...p, low: p.y, high: p.y, clipped: false })),
-        which === 'ratings'
-          ? { title: "Kishi's rating", xTitle: 'rated games', yTitle: 'rating', zeroRule: false }
-          : { title: 'Online TD-Leaf: largest weight change per game', xTitle: 'updates', yTitle: 'centipawns', zeroRule: true },
-      );
+      const titles = {
+        ratings: { title: "Kishi's rating", xTitle: 'rated games', yTitle: 'rating', zeroRule: false },
+        tdleaf: { title: 'Online TD-Leaf: largest weight change per game', xTitle: 'updates', yTitle: 'centipawns', zeroRule: true },
+        alphazero: { title: 'AlphaZero loop: promoted nets', xTitle: 'self-play games', yTitle: 'Elo vs the first net (95% interval)', zeroRule: true },
+      };
+      const spec = curveSpec(points, titles[which]);
       const rendered = await renderSvg(spec);
       svg = rendered.isOk ? rendered.value : note(rendered.error.message);
     }

@@ -59,7 +59,7 @@ describe('game watcher', () => {
     writeLogs(dir);
     const history = join(dir, 'chess-linear.json.tdleaf-history.jsonl');
     writeFileSync(history, lines({ game: 'lichess/a', largestChange: 12.5, changed: 40 }, { game: 'lichess/b', largestChange: 3, changed: 7 }) + '{"game":"torn');
-    const s = new GameWatcher(dir, [{ game: 'chess', file: history }, { game: 'shogi', file: join(dir, 'missing') }]).snapshot();
+    const s = new GameWatcher(dir, { tdleafHistories: [{ game: 'chess', file: history }, { game: 'shogi', file: join(dir, 'missing') }] }).snapshot();
     expect(s.tdleaf).toEqual([
       { game: 'chess', update: 1, largestChange: 12.5, changed: 40 },
       { game: 'chess', update: 2, largestChange: 3, changed: 7 },

@@ -1,6 +1,7 @@
 /**
  * The watch view of a running bot (read-only): every game in progress on every server with its board,
- * clocks and Kishi's last search; finished games with results; our rating game after game. Polls
+ * clocks and Kishi's last search; finished games with results; our rating game after game; each
+ * server's own state (lichess challenge queue, CSA connection); AlphaZero loops' curves. Polls
  * `/api/watch` (src/web/watch.ts reads the game logs) every two seconds. A token given in the page's
  * address (`?token=`) is passed on to the API.
  */
@@ -29,7 +30,14 @@ interface Game {
   search?: { depth: number; score: { cp: number } | { mate: number }; nodes: number; nps?: number; pv: string[] };
   result?: { winner: Side | null; status: string };
 }
+interface QueuedChallenge { id: string; challenger: string; rating?: number; variant: string; speed: string; rated: boolean; waitedS: number }
+type ServerStatus =
+  | { kind: 'lichess'; name: string; account?: string; queue: QueuedChallenge[]; gamesInProgress: number; concurrency: number; botGamesToday: number; botGamesPerDay: number }
+  | { kind: 'csa'; name: string; phase: 'disconnected' | 'connecting' | 'waiting' | 'in-game'; state: string; gamesPlayed: number };
 interface Snapshot {
+  servers: ServerStatus[];
+  alphazero: unknown[];
+  alphazeroNotes: string[];
   live: Game[];
   finished: Game[];
   ratings: { server: string; game: number; rating: number }[];
@@ -41,6 +49,8 @@ const token = new URLSearchParams(location.search).get('token');
 const withToken = (path: string): string => (token ? `${path}?token=${encodeURIComponent(token)}` : path);
 const boards = new Map<string, { el: HTMLElement; cg?: CgApi; sg?: SgApi }>();
 const chartKeys = new Map<string, string>();
+// Each redraw asks for a new address: setting the same src again would not reload the chart.
+let chartVersion = 0;
 
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const clock = (ms: number): string => `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`;
@@ -84,7 +94,26 @@ function card(g: Game): HTMLElement {
   return el;
 }
 
+const PHASE: Record<string, string> = { disconnected: 'not connected', connecting: 'connecting', waiting: 'waiting for a game', 'in-game': 'in a game' };
+
+/** One box per running server: the lichess queue and limits, or the CSA client's state. */
+function serverBox(st: ServerStatus): string {
+  if (st.kind === 'csa') {
+    return `<div class="server" data-kind="csa" data-phase="${st.phase}"><h3>${esc(st.name)}</h3><div class="phase">${PHASE[st.phase] ?? esc(st.phase)} (${esc(st.state)}) · ${st.gamesPlayed} games played</div></div>`;
+  }
+  const queue = st.queue.length === 0
+    ? '<div class="queue">no challenge waiting</div>'
+    : `<ol class="queue">${st.queue
+        .map((c) => `<li>${esc(c.challenger)}${c.rating !== undefined ? ` (${c.rating})` : ''} · ${esc(c.variant)} ${esc(c.speed)} ${c.rated ? 'rated' : 'casual'} · ${c.waitedS} s</li>`)
+        .join('')}</ol>`;
+  return `<div class="server" data-kind="lichess"><h3>${esc(st.name)}${st.account ? ` (${esc(st.account)})` : ''}</h3><div class="counts">games ${st.gamesInProgress}/${st.concurrency} · bot games today ${st.botGamesToday}/${st.botGamesPerDay} · waiting ${st.queue.length}</div>${queue}</div>`;
+}
+
 function render(s: Snapshot): void {
+  const servers = document.getElementById('servers')!;
+  (document.getElementById('servers-box') as HTMLElement).hidden = s.servers.length === 0;
+  servers.innerHTML = s.servers.map(serverBox).join('');
+  (document.getElementById('alphazero') as HTMLElement).hidden = s.alphazero.length === 0 && s.alphazeroNotes.length === 0;
   const live = document.getElementById('live')!;
   const keep = new Set(s.live.map((g) => g.file));
   for (const [file, entry] of boards) {
@@ -110,11 +139,11 @@ function render(s: Snapshot): void {
       return `<tr><td>${esc(g.server)}</td><td>${g.game}</td><td>${name(g.players.first)} – ${name(g.players.second)}</td><td>${g.plies}</td><td>${res} (${esc(g.result!.status)})</td></tr>`;
     })
     .join('');
-  for (const [id, data] of [['ratings', s.ratings], ['tdleaf', s.tdleaf]] as const) {
+  for (const [id, data] of [['ratings', s.ratings], ['tdleaf', s.tdleaf], ['alphazero', [...s.alphazero, ...s.alphazeroNotes]]] as const) {
     const key = JSON.stringify(data);
     if (chartKeys.get(id) === key) continue;
     chartKeys.set(id, key);
-    (document.getElementById(id) as HTMLImageElement).src = `${withToken(`/api/watch/${id}.svg`)}${token ? '&' : '?'}v=${data.length}`;
+    (document.getElementById(id) as HTMLImageElement).src = `${withToken(`/api/watch/${id}.svg`)}${token ? '&' : '?'}v=${++chartVersion}`;
   }
   document.getElementById('updated')!.textContent = `updated ${new Date().toLocaleTimeString()}`;
 }

@@ -10,6 +10,7 @@ export interface WebConfig {
   readonly port: number;
   readonly maxGames: number;
   readonly maxTakebacks: number;
+  readonly watchAlphazeroDirs: readonly string[];
 }
 
 export const webSection = section('The local web page: play Kishi in a browser (src/web/).', {
@@ -23,4 +24,10 @@ export const webSection = section('The local web page: play Kishi in a browser (
   port: { type: 'integer', minimum: 0, maximum: 65535, default: 8765, description: 'TCP port (0: any free port)' },
   maxGames: { type: 'integer', minimum: 1, maximum: 64, default: 4, description: 'games played at once (each holds a search thread)' },
   maxTakebacks: { type: 'integer', minimum: 0, maximum: 1000, default: 5, description: 'takebacks granted per game' },
+  watchAlphazeroDirs: {
+    type: 'array',
+    items: { type: 'string', minLength: 1 },
+    default: [],
+    description: 'state directories of `kishi train alphazero` whose learning curve the watch view (/watch) draws',
+  },
 });

@@ -14,6 +14,7 @@
  */
 import { join } from 'node:path';
 import type { GameServer } from '../../bot/server.js';
+import type { CsaPhase, CsaStatus } from '../../bot/server-status.js';
 import type { Secrets } from '../../config/load.js';
 import { ConfigError } from '../../config/load.js';
 import type { KishiConfig } from '../../config/schema.js';
@@ -25,7 +26,7 @@ import { fileTranscript, nullTranscript } from '../../log/transcript.js';
 import type { Player } from '../../player/player.js';
 import { startUsiEngine } from '../engine/usi-client.js';
 import { CsaClient, DEFAULT_CLIENT_TIMING } from './client.js';
-import type { CsaClientOptions, CsaLog, FinishedGame } from './client.js';
+import type { ClientState, CsaClientOptions, CsaLog, FinishedGame } from './client.js';
 import type { CsaGame, LoggedMove } from './csa-game.js';
 import { csaLogin } from './login.js';
 import { recordFileName, writeCsaRecord } from './record.js';
@@ -95,6 +96,25 @@ export interface CsaBotOptions {
   readonly onGameEnd?: (finished: FinishedGame, files: { readonly record?: string; readonly gameLog?: string }) => void;
 }
 
+/** The client's state as the watch view groups it: a game offered but not yet agreed counts as waiting. */
+export function csaPhase(state: ClientState): CsaPhase {
+  switch (state) {
+    case 'connecting':
+    case 'logging-in':
+      return 'connecting';
+    case 'waiting':
+    case 'summary':
+    case 'agreeing':
+    case 'game-over':
+      return 'waiting';
+    case 'playing':
+      return 'in-game';
+    case 'idle':
+    case 'closed':
+      return 'disconnected';
+  }
+}
+
 export class CsaBot implements GameServer {
   readonly name: string;
   private stopping: 'none' | 'graceful' | 'now' = 'none';
@@ -120,6 +140,12 @@ export class CsaBot implements GameServer {
 
   activeGames(): number {
     return this.client?.currentGame !== undefined ? 1 : 0;
+  }
+
+  /** Where the client stands (read-only, for the watch view): not connected, waiting for a game, in a game. */
+  status(): CsaStatus {
+    const state = this.client?.currentState ?? 'closed';
+    return { kind: 'csa', name: this.name, phase: csaPhase(state), state, gamesPlayed: this.gamesPlayed };
   }
 
   /** Plays until `stop`, `maxGames`, or a refused login or a missing engine (which reject). */

@@ -15,6 +15,7 @@ import { KishiError } from '../../core/result.js';
 import type { LichessConfig } from '../../config/sections/lichess.js';
 import type { Dispatcher } from '../../bot/dispatcher.js';
 import type { GameServer } from '../../bot/server.js';
+import type { LichessStatus } from '../../bot/server-status.js';
 import { childLogger } from '../../log/logger.js';
 import type { Transcript } from '../../log/transcript.js';
 import { sleep } from './backoff.js';
@@ -86,6 +87,8 @@ export interface LichessBotOptions {
 interface WaitingChallenge {
   readonly c: ChallengeJson;
   readonly seq: number;
+  /** When it arrived and when it is declined if no slot frees, ms since the epoch. */
+  readonly since: number;
   readonly until: number;
   timer?: NodeJS.Timeout;
 }
@@ -191,6 +194,32 @@ export class LichessBot implements GameServer {
   /** Games being played now (correspondence games waiting for the opponent excluded). */
   activeGames(): number {
     return this.games.size;
+  }
+
+  /**
+   * The challenge queue and limits as the watch view shows them (read-only): challenges waiting for a
+   * free slot in the order they will be taken, games in progress, games against bots in 24 h.
+   */
+  status(): LichessStatus {
+    const now = Date.now();
+    return {
+      kind: 'lichess',
+      name: this.name,
+      ...(this.account ? { account: this.account.username } : {}),
+      queue: [...this.challengeQueue].sort(challengeOrder(this.config.challenge)).map((w) => ({
+        id: w.c.id,
+        challenger: w.c.challenger.name,
+        ...(w.c.challenger.rating !== undefined ? { rating: w.c.challenger.rating } : {}),
+        variant: w.c.variant.key,
+        speed: w.c.speed,
+        rated: w.c.rated,
+        waitedS: Math.max(0, Math.round((now - w.since) / 1000)),
+      })),
+      gamesInProgress: this.games.size,
+      concurrency: this.config.concurrency,
+      botGamesToday: this.botState.botGamesToday(),
+      botGamesPerDay: this.config.challenge.botGamesPerDay,
+    };
   }
 
   /** Games playing plus slots held for accepted or sent challenges. */
@@ -390,7 +419,8 @@ export class LichessBot implements GameServer {
       if (decision.reason !== undefined) this.decline(c, decision.reason, decision.why);
       return;
     }
-    const w: WaitingChallenge = { c, seq: this.challengeSeq++, until: Date.now() + this.config.challenge.queueTimeS * 1000 };
+    const now = Date.now();
+    const w: WaitingChallenge = { c, seq: this.challengeSeq++, since: now, until: now + this.config.challenge.queueTimeS * 1000 };
     if (this.config.challenge.queueTimeS > 0) {
       w.timer = setTimeout(() => {
         if (this.dropWaitingChallenge(c.id)) this.decline(c, 'later', `no free slot within ${this.config.challenge.queueTimeS} s`);
