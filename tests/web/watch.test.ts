@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
+import { curveFile, firstEntry, promotedEntry } from '../../src/learning/alphazero/curve.js';
+import type { GateMatchResult } from '../../src/learning/alphazero/gate.js';
 import { GameWatcher } from '../../src/web/watch.js';
 import { WebServer, isLoopback, watchRefusal } from '../../src/web/web-server.js';
 
@@ -53,7 +55,38 @@ function writeLogs(dir: string): void {
   writeFileSync(join(dir, 'csa', 'broken.jsonl'), 'not a log\n');
 }
 
+/** An AlphaZero state directory with the curve the loop writes after two promotions (src/learning/alphazero/curve.ts). */
+function alphazeroDir(parent: string, name: string): string {
+  const dir = join(parent, name);
+  mkdirSync(dir, { recursive: true });
+  const gate = (elo: number, half: number, games: number): GateMatchResult => ({ elo, eloLow: elo - half, eloHigh: elo + half, games, gamesPlanned: games, score: 0.5, wins: 0, draws: 0, losses: 0 });
+  const e0 = firstEntry({ generation: 0, label: 'gen-0 (bootstrap)', games: 0, steps: 0 });
+  const e1 = promotedEntry(e0, gate(120, 60, 40), { generation: 1, label: 'gen-1', games: 200, steps: 500 });
+  const e2 = promotedEntry(e1, gate(80, 80, 40), { generation: 3, label: 'gen-3', games: 600, steps: 1500 });
+  writeFileSync(join(dir, 'curve-games.json'), JSON.stringify(curveFile([e0, e1, e2], 'games', 'chess')));
+  return dir;
+}
+
 describe('game watcher', () => {
+  it('reads the curves of the AlphaZero state directories, one series each, and says why one has none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kishi-watch-az-'));
+    const az = alphazeroDir(dir, 'az-chess');
+    mkdirSync(join(dir, 'az-broken'));
+    writeFileSync(join(dir, 'az-broken', 'curve-games.json'), '{"kind": "kishi-curve", "points": [');
+    const s = new GameWatcher(join(dir, 'records'), { alphazeroDirs: [az, join(dir, 'az-new'), join(dir, 'az-broken')] }).snapshot();
+    expect(s.alphazero.map((p) => [p.series, p.x, Math.round(p.y), Math.round(p.low), Math.round(p.high)])).toEqual([
+      ['az-chess', 0, 0, 0, 0],
+      ['az-chess', 200, 120, 60, 180],
+      // Intervals add in quadrature along the chain: sqrt(60^2 + 80^2) = 100.
+      ['az-chess', 600, 200, 100, 300],
+    ]);
+    expect(s.alphazeroNotes).toHaveLength(2);
+    expect(s.alphazeroNotes[0]).toMatch(/^az-new: no curve yet/);
+    expect(s.alphazeroNotes[1]).toMatch(/^az-broken: /);
+    expect(s.servers).toEqual([]);
+  });
+
+
   it('summarises live and finished games from the logs of every server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-watch-'));
     writeLogs(dir);
@@ -99,7 +132,8 @@ describe('watch endpoints', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-watch-http-'));
     writeLogs(dir);
     const config = parseConfig('web: {port: 0}').unwrap();
-    server = new WebServer({ config: config.web, recordsDir: dir, policy: config.lichess.drawOrResign, lease: async () => { throw new Error('no games here'); }, say: () => {} });
+    const az = alphazeroDir(dir, 'az-chess');
+    server = new WebServer({ config: config.web, recordsDir: dir, policy: config.lichess.drawOrResign, lease: async () => { throw new Error('no games here'); }, say: () => {}, alphazeroDirs: [az] });
     void server.start();
     while (server.url() === undefined) await new Promise((r) => setTimeout(r, 20));
     url = server.url()!;
@@ -114,5 +148,8 @@ describe('watch endpoints', () => {
     expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
     expect(await svg.text()).toMatch(/^<svg[\s\S]*rating/);
     expect(await (await fetch(`${url}api/watch/tdleaf.svg`)).text()).toContain('no TD-Leaf updates yet');
+    const az = await (await fetch(`${url}api/watch/alphazero.svg`)).text();
+    expect(az).toMatch(/^<svg[\s\S]*AlphaZero loop: promoted nets/);
+    expect(az).toContain('az-chess');
   });
 });
