@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher } from '../../src/bot/dispatcher.js';
 import { runServers, SERVER_FACTORIES } from '../../src/cli/run.js';
 import { Signals } from './signals.js';
@@ -69,6 +70,44 @@ describe('kishi run', () => {
       expect(server.game(id)?.status).toBe('mate');
       expect(lines).toEqual(['kishi run: stopping; 1 game(s) in progress will be finished (send the signal again to leave at once)']);
     } finally {
+      await server.stop();
+    }
+  });
+
+  it('with web.enabled: always, the watch view shows the lichess challenge queue of the bot it runs beside', async () => {
+    const server = new LichessTestServer({ bot: { username: 'RunBot', token: TOKEN }, keepAliveMs: 100, challengeExpiryMs: 20_000 });
+    await server.start();
+    const free = createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const port = (free.address() as { port: number }).port;
+    await new Promise((r) => free.close(r));
+    const ready = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const config = parseConfig(
+        `lichess: {enabled: true, url: "${server.url}", concurrency: 1, challenge: {queueTimeS: 10}}\nweb: {enabled: always, port: ${port}}\n` +
+          `log: {transcripts: false}\nrecords: {dir: "${mkdtempSync(join(tmpdir(), 'kishi-run-'))}"}\n`,
+      ).unwrap();
+      const signals = new Signals();
+      const run = runServers({ config, secrets: { lichessToken: TOKEN }, playerFactory: async () => new FirstLegalPlayer(), signals, say: () => {} });
+      await server.waitFor(() => server.stats.eventStreamOpens === 1);
+      // The page is bundled before the web server listens; it says so once ready.
+      await server.waitFor(() => ready.mock.calls.some((c) => String(c[0]).startsWith('Kishi is ready')), 10_000);
+      const busy = server.challenge({ from: 'Slow', color: 'white', opponent: { script: [{ type: 'pause', ms: 2000 }, { type: 'resign' }] } });
+      await server.waitFor(() => server.challengeStatus(busy)?.status === 'accepted');
+      server.challenge({ from: 'Waiter', rating: 1700, color: 'white', opponent: { script: [{ type: 'resign' }] } });
+      type Watch = { servers: { kind: string; account?: string; gamesInProgress?: number; queue?: { challenger: string }[] }[] };
+      let watch: Watch = { servers: [] };
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        watch = (await (await fetch(`http://127.0.0.1:${port}/api/watch`)).json()) as Watch;
+        if (watch.servers[0]?.queue?.length === 1) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(watch.servers).toMatchObject([{ kind: 'lichess', account: 'RunBot', gamesInProgress: 1, queue: [{ challenger: 'Waiter' }] }]);
+      signals.send(false);
+      await run;
+    } finally {
+      ready.mockRestore();
       await server.stop();
     }
   });
