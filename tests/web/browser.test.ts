@@ -9,7 +9,7 @@
  *
  * One browser, one game at a time, 100-node searches: light on a small machine.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parsePgn, startingPosition } from 'chessops/pgn';
@@ -21,6 +21,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { seededRng } from '../../src/core/rng.js';
 import { ChessGame } from '../../src/games/chess/index.js';
 import { ShogiGame } from '../../src/games/shogi/index.js';
+import { curveFile, firstEntry, promotedEntry } from '../../src/learning/alphazero/curve.js';
 import { createPlayer } from '../../src/player/factory.js';
 import { WebServer } from '../../src/web/web-server.js';
 
@@ -137,8 +138,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     records = mkdtempSync(join(tmpdir(), 'kishi-web-records-'));
     shots = mkdtempSync(join(tmpdir(), 'kishi-web-shots-'));
     const config = parseConfig('web: {port: 0}').unwrap();
+    // An AlphaZero state directory with one promotion, and servers' status as `kishi run` hands it in.
+    const az = join(mkdtempSync(join(tmpdir(), 'kishi-web-az-')), 'az-chess');
+    mkdirSync(az);
+    const e0 = firstEntry({ generation: 0, label: 'gen-0', games: 0, steps: 0 });
+    const e1 = promotedEntry(e0, { elo: 90, eloLow: 40, eloHigh: 140, games: 40, gamesPlanned: 40, wins: 20, draws: 10, losses: 10, score: 0.625 }, { generation: 1, label: 'gen-1', games: 300, steps: 800 });
+    writeFileSync(join(az, 'curve-games.json'), JSON.stringify(curveFile([e0, e1], 'games', 'chess')));
     server = new WebServer({
       config: config.web,
+      alphazeroDirs: [az],
+      serverStatus: () => [
+        { kind: 'lichess', name: 'lichess', account: 'KishiBot', queue: [{ id: 'c1', challenger: 'Waiter', rating: 1700, variant: 'standard', speed: 'blitz', rated: true, waitedS: 3 }], gamesInProgress: 1, concurrency: 1, botGamesToday: 7, botGamesPerDay: 100 },
+        { kind: 'csa', name: 'floodgate', phase: 'waiting', state: 'waiting', gamesPlayed: 2 },
+      ],
       recordsDir: records,
       policy: config.lichess.drawOrResign,
       lease: (_engine, game) => dispatcher.acquire(game, 'standard'),
@@ -360,7 +372,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     await page.close();
   });
 
-  it('watch view: the game in progress with its board and search, the finished games, the rating chart', async () => {
+  it('watch view: the game in progress with its board and search, the finished games, the rating chart, the servers\' state, the AlphaZero curve', async () => {
     const player = await openPage();
     await newGame(player, 'chess', 1);
     // One move each, so the log has Kishi's search.
@@ -383,6 +395,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     await watcher.waitForFunction(() => [...document.querySelectorAll('#finished tbody tr')].some((tr) => tr.textContent?.includes('Kishi won (resign)')), { timeout: 10_000, polling: 100 });
     expect(await watcher.$eval('#tally', (el) => el.textContent)).toMatch(/^web: \+\d+ =\d+ -\d+$/);
     expect(await watcher.$eval('#ratings', (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0)).toBe(true);
+    // The servers' own state and the AlphaZero curve.
+    expect(await watcher.$eval('#servers [data-kind="lichess"]', (el) => el.textContent)).toBe(
+      'lichess (KishiBot)games 1/1 · bot games today 7/100 · waiting 1Waiter (1700) · standard blitz rated · 3 s',
+    );
+    expect(await watcher.$eval('#servers [data-kind="csa"]', (el) => el.textContent)).toBe('floodgatewaiting for a game (waiting) · 2 games played');
+    await watcher.waitForFunction(() => (document.getElementById('alphazero') as HTMLImageElement).naturalWidth > 0, { timeout: 10_000, polling: 100 });
     await Promise.all([watcher.close(), player.close()]);
   });
 
