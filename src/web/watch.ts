@@ -1,7 +1,7 @@
 /**
  * What the watch view shows of a running bot, read from the game logs every server writes under
  * `records.dir` (src/records/game-log.ts): a game in progress is a `.jsonl.part` file, a finished one
- * a `.jsonl`. So the view needs no hook into the lichess or CSA front-ends and shows exactly what
+ * a `.jsonl`. So the games need no hook into the lichess or CSA front-ends and show exactly what
  * learning will read: per game the players, the position after the last move, both clocks, Kishi's
  * last search (depth, score, PV, nodes/s) and the result; and our rating game after game, per server.
  * Files are parsed again only when they change. Beside the logs: the running servers' own status
