@@ -11,7 +11,8 @@
  * continuation history (one and two plies back) and counter moves, all with bounded ("gravity")
  * updates; move-count pruning, futility and history pruning of quiet moves, razoring, internal
  * iterative reduction, reductions driven by history and an "improving" flag; singular extension
- * with multi-cut and negative extension; correction history on the static evaluation. These are
+ * with multi-cut and negative extension (off by default, see options.ts); correction history on
+ * the static evaluation. These are
  * the techniques of Stockfish's search (and of most strong engines since), in simpler forms. Moves
  * that give check are never pruned. MultiPV searches the root moves line by line; time management
  * scales the soft limit by the best move's stability, the score trend and the best move's share of

@@ -14,7 +14,7 @@ const TACTICS: ReadonlyArray<readonly [string, string]> = [
   ['2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1', 'g3g6'],
   ['5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1', 'e3g3'],
 ];
-const SWITCHES: ReadonlyArray<keyof SearchOptions> = ['seePruning', 'extendedHistory', 'quietPruning', 'singularExtension', 'correctionHistory'];
+const SWITCHES: ReadonlyArray<keyof SearchOptions> = ['seePruning', 'extendedHistory', 'quietPruning', 'correctionHistory'];
 
 describe('tournament enhancements', () => {
   for (const off of [undefined, ...SWITCHES]) {
@@ -28,6 +28,15 @@ describe('tournament enhancements', () => {
       }
     });
   }
+
+  it('solves the tactics with the singular extension switched on (off by default)', () => {
+    for (const [fen, best] of TACTICS) {
+      const b = chessBoard(fen);
+      const r = searcher('tournament', { singularExtension: true }).search(b, { nodes: 150_000 });
+      expect(b.moveToText(r.bestMove), fen).toBe(best);
+    }
+    expect(searcher().options.singularExtension).toBe(false);
+  });
 
   it('finds the shogi mate in 3 through drop checks with every pruning on', () => {
     const r = searcher().search(shogiBoard('ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42'), { nodes: 100_000 });
