@@ -34,7 +34,7 @@ const LICHESS_BOT_KEYS: Readonly<Record<string, string>> = {
   'engine.online_moves': 'lichess.onlineMoves',
   'engine.lichess_bot_tbs': 'lichess.onlineMoves (online tablebases)',
   'engine.uci_options': 'engine.hashMb, engine.ponder, engine.moveOverheadMs (the built-in engine\'s options)',
-  'engine.go_commands': 'engine.search and lichess.firstMoveMs (the built-in engine plans its own time)',
+  'engine.go_commands': 'lichess.goOverrides.<speed>.nodes / .depth / .movetimeMs (per game speed: bullet, blitz, ...)',
   'challenge.concurrency': 'lichess.concurrency',
   'challenge.time_controls': 'lichess.challenge.speeds',
   'challenge.max_simultaneous_games_per_user': 'lichess.challenge.maxGamesPerOpponent',

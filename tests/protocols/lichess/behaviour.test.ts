@@ -141,6 +141,20 @@ describe('game behaviour', () => {
     expect(second?.clock?.firstIncMs).toBe(2000);
   });
 
+  it('applies lichess.goOverrides of the game\'s speed only (lichess-bot go_commands per speed)', async () => {
+    h = await startHarness({ config: { goOverrides: { bullet: { nodes: 500 }, blitz: { depth: 3, movetimeMs: 200 } } } });
+    const limitsOf = async (clock: { limit: number; increment: number }, from: string) => {
+      const before = (h!.players as FirstLegalPlayer[]).flatMap((p) => p.requests).length;
+      const id = h!.server.challenge({ from, color: 'black', clock, opponent: { script: ['e7e5', { type: 'resign' }] } });
+      await h!.server.waitForEnd(id);
+      return (h!.players as FirstLegalPlayer[]).flatMap((p) => p.requests).slice(before).map((r) => r.limits);
+    };
+    // 1+2 is bullet (60 + 40 x 2 = 140 s), 3+2 blitz (260 s), 10+0 rapid: only the first two have overrides.
+    expect(await limitsOf({ limit: 60, increment: 2 }, 'Bullet')).toEqual([{ nodes: 500 }, { nodes: 500 }]);
+    expect(await limitsOf({ limit: 180, increment: 2 }, 'Blitz')).toEqual([{ depth: 3, movetimeMs: 200 }, { depth: 3, movetimeMs: 200 }]);
+    expect(await limitsOf({ limit: 600, increment: 0 }, 'Rapid')).toEqual([undefined, undefined]);
+  });
+
   it('as black, the first move is planned from the limit too', async () => {
     h = await startHarness({ config: { firstMoveMs: 900 } });
     const id = h.server.challenge({ from: 'Opener', color: 'white', clock: { limit: 60, increment: 0 }, opponent: { script: ['e2e4', { type: 'resign' }] } });
