@@ -38,7 +38,7 @@ const LICHESS_BOT_KEYS: Readonly<Record<string, string>> = {
   'challenge.concurrency': 'lichess.concurrency',
   'challenge.time_controls': 'lichess.challenge.speeds',
   'challenge.max_simultaneous_games_per_user': 'lichess.challenge.maxGamesPerOpponent',
-  'correspondence.ponder': 'nothing: Kishi does not ponder in correspondence games (it leaves their stream while the opponent thinks)',
+  'correspondence.ponder': 'lichess.correspondence.ponder',
   'matchmaking.allow_matchmaking': 'lichess.matchmaking.enabled',
   'matchmaking.challenge_variant': 'lichess.matchmaking.variants',
   'matchmaking.challenge_initial_time': 'lichess.matchmaking.initialTimesS',

@@ -80,6 +80,7 @@ export interface CorrespondenceConfig {
   readonly moveTimeMs: number;
   readonly checkinPeriodS: number;
   readonly disconnectTimeS: number;
+  readonly ponder: boolean;
 }
 
 export interface GreetingConfig {
@@ -332,6 +333,7 @@ export const lichessSection = section('Lichess through the Bot API. The token is
     moveTimeMs: int('think time per correspondence move, milliseconds', 60000, 100),
     checkinPeriodS: int('how often to look for correspondence games where it is our turn, seconds', 600, 1),
     disconnectTimeS: int("leave a correspondence game's stream after this long on the opponent's turn, seconds", 300, 1),
+    ponder: bool("think on the opponent's time until disconnectTimeS, then moveTimeMs from their move (lichess-bot correspondence.ponder)", false),
   }),
   goOverrides: section(
     'Search limits per game speed, applied to our searches in games of that speed instead of the time plan (lichess-bot engine.go_commands: nodes, depth, movetime); 0: not set.',

@@ -55,7 +55,7 @@ export interface GameDeps {
   readonly me: { readonly id: string; readonly username: string };
   readonly config: LichessConfig;
   readonly moveOverheadMs: number;
-  /** Think on the opponent's time (config `engine.ponder`); not in correspondence games. */
+  /** Think on the opponent's time (config `engine.ponder`); in correspondence games `correspondence.ponder` decides. */
   readonly ponder?: boolean;
   /** Leases a Player for this game's variant. */
   readonly acquirePlayer: (variant: string) => Promise<Result<PlayerLease, KishiError>>;
@@ -554,7 +554,10 @@ export class LichessGame {
   private startPonder(chosen: ChosenMove): void {
     const guess = chosen.result.ponder;
     const line = this.line;
-    if (!this.deps.ponder || guess === undefined || line === undefined || this.full?.clock === undefined) return;
+    // Correspondence (no clock) has its own switch, as in lichess-bot: the ponder search runs while we
+    // stay on the game's stream (disconnectTimeS), then moveTimeMs from ponderhit; leaving stops it.
+    const enabled = this.isCorrespondence() ? this.deps.config.correspondence.ponder : this.deps.ponder === true && this.full?.clock !== undefined;
+    if (!enabled || guess === undefined || line === undefined) return;
     // The state with our move may or may not have arrived; the reply must not have.
     const key = this.key();
     if (this.search !== undefined || this.ended || (key !== chosen.key && key !== [chosen.key, chosen.move].filter(Boolean).join(' '))) return;

@@ -186,6 +186,40 @@ describe('pondering', () => {
   });
 });
 
+describe('pondering in correspondence', () => {
+  it('with correspondence.ponder, ponders while it stays on the stream, and leaving stops the ponder search', async () => {
+    h = await startHarness({
+      ponder: false, // engine.ponder is for real-time games; correspondence has its own switch (lichess-bot)
+      player: () => new FirstLegalPlayer(),
+      config: { challenge: { speeds: ['correspondence'] }, correspondence: { disconnectTimeS: 1, moveTimeMs: 300, ponder: true } },
+      timings: { checkinMs: 300 },
+    });
+    // Two expected replies at once (ponderhit), then a pause longer than disconnectTimeS: we leave, the ponder stops.
+    const id = h.server.challenge({ from: 'Postman', color: 'black', clock: { days: 2 }, opponent: { script: ['a7a5', 'a5a4', { type: 'pause', ms: 2500 }, { type: 'resign' }] } });
+    const game = await h.server.waitForEnd(id);
+    expect(game.status).toBe('resign');
+    const p = h.players[0] as FirstLegalPlayer;
+    expect(p.requests.map((r) => (r.ponder ? `ponder:${r.moves.join(' ')}` : r.moves.length)).slice(0, 3)).toEqual([0, 'ponder:a2a3 a7a5', 'ponder:a2a3 a7a5 a1a2 a5a4']);
+    // from ponderhit on, the correspondence think time
+    for (const r of p.requests) expect(r.limits?.movetimeMs).toBe(300);
+    expect(p.ponderhits).toBe(2);
+    expect(p.ponderStops).toBeGreaterThanOrEqual(1);
+    expect(h.server.stats.gameStreamOpens.get(id)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('without it, does not ponder in correspondence even with engine.ponder', async () => {
+    h = await startHarness({
+      ponder: true,
+      player: () => new FirstLegalPlayer(),
+      config: { challenge: { speeds: ['correspondence'] }, correspondence: { disconnectTimeS: 1, moveTimeMs: 300 } },
+      timings: { checkinMs: 300 },
+    });
+    const id = h.server.challenge({ from: 'Postman', color: 'black', clock: { days: 2 }, opponent: { script: ['a7a5', { type: 'resign' }] } });
+    await h.server.waitForEnd(id);
+    expect((h.players as FirstLegalPlayer[]).flatMap((x) => x.requests).filter((r) => r.ponder === true)).toEqual([]);
+  });
+});
+
 describe('engine failures', () => {
   it('retries with a fresh Player, then resigns after three failures', async () => {
     h = await startHarness({ player: () => new FirstLegalPlayer({ fail: true }) });
