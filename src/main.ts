@@ -1,47 +1,8 @@
 /**
- * The `kishi` command line: each subcommand lives in `src/cli/<name>.ts` and registers itself here.
+ * The `kishi` command line: each subcommand lives in `src/cli/<name>.ts` and registers itself in
+ * src/cli/program.ts.
  * Exit codes: 0 success, 1 runtime failure, 2 bad usage or bad config.
  */
-import { Command } from 'commander';
-import { register as registerCsa } from './cli/csa.js';
-import { register as registerDatagen } from './cli/datagen.js';
-import { register as registerLichess } from './cli/lichess.js';
-import { register as registerMatch } from './cli/match.js';
-import { register as registerPerft } from './cli/perft.js';
-import { register as registerPlot } from './cli/plot.js';
-import { register as registerRun } from './cli/run.js';
-import { register as registerSelfplay } from './cli/selfplay.js';
-import { register as registerTrain } from './cli/train.js';
-import { register as registerSuite } from './cli/suite.js';
-import { register as registerUci } from './cli/uci.js';
-import { register as registerUsi } from './cli/usi.js';
-
-export function buildProgram(): Command {
-  const program = new Command();
-  program
-    .name('kishi')
-    .description('Chess on lichess, shogi on floodgate and USI; alpha-beta and MCTS engines that learn their own evaluation.')
-    .version('0.1.0')
-    .showHelpAfterError()
-    .exitOverride((err) => {
-      // Help and version are not errors; usage errors exit 2 like a bad config does.
-      process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2);
-    });
-  program.addHelpText(
-    'after',
-    [
-      '',
-      'Examples:',
-      '  LICHESS_TOKEN=lip_... npx kishi run              play on the servers enabled in config/kishi.yaml',
-      '  CSA_PASSWORD=trip npx kishi csa --games 1        one game on floodgate with the built-in engine',
-      '  npx kishi uci                                    a UCI engine for a chess GUI (npx kishi usi for shogi)',
-      '  npx kishi match -g shogi -e cmd=kishi -e cmd=/usr/games/fairy-stockfish -n 20 --tc 10+0.1',
-      '  npx kishi perft --sfen startpos --depth 4        shogi move-generation counts',
-      '(after `npm link`, plain `kishi` works from any directory)',
-    ].join('\n'),
-  );
-  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerPlot, registerDatagen]) register(program);
-  return program;
-}
+import { buildProgram } from './cli/program.js';
 
 await buildProgram().parseAsync(process.argv);

@@ -3,7 +3,7 @@
  * with `--engine usi:<command>`, with an external USI engine (the USI-CSA bridge). The password comes from
  * CSA_PASSWORD only; the login sent is `<game>,<password>` (or `<password> x1` in x1 mode).
  *
- *   CSA_PASSWORD=trip kishi csa --user mybot --game floodgate-300-10F
+ *   CSA_PASSWORD=trip kishi csa --user mybot --game-name floodgate-300-10F
  *   CSA_PASSWORD=trip kishi csa --engine usi:/usr/games/fairy-stockfish --games 1
  *   CSA_PASSWORD=trip kishi csa --x1 --query %%WHO %%LIST
  *
@@ -11,6 +11,7 @@
  * or a bad config. The first SIGINT/SIGTERM finishes the game in progress, a second one leaves at once.
  */
 import { existsSync } from 'node:fs';
+import { Option } from 'commander';
 import type { Command } from 'commander';
 import { loadConfig, validateConfig } from '../config/load.js';
 import { defaultConfigPath } from '../config/default-path.js';
@@ -31,6 +32,8 @@ interface CsaCliOptions {
   readonly host?: string;
   readonly port?: string;
   readonly user?: string;
+  readonly gameName?: string;
+  /** The old spelling of --game-name: refused with a pointer to the new one. */
   readonly game?: string;
   readonly x1?: boolean;
   readonly games?: string;
@@ -43,6 +46,7 @@ interface CsaCliOptions {
 
 /** The config with the command-line overrides applied, validated like the file itself. */
 export function csaCliConfig(opts: CsaCliOptions): { config?: KishiConfig; error?: string } {
+  if (opts.game !== undefined) return { error: `kishi csa: --game is now --game-name (--game-name ${opts.game}); -g/--game names chess or shogi in the other commands` };
   let base: unknown = {};
   const file = opts.config ?? defaultConfigPath();
   if (opts.config !== undefined || existsSync(file)) {
@@ -59,7 +63,7 @@ export function csaCliConfig(opts: CsaCliOptions): { config?: KishiConfig; error
   set('host', opts.host);
   set('port', num(opts.port));
   set('user', opts.user);
-  set('gameName', opts.game);
+  set('gameName', opts.gameName);
   set('x1', opts.x1);
   set('engine', opts.engine);
   set('maxGames', num(opts.games));
@@ -80,7 +84,10 @@ export function register(program: Command): void {
     .option('--host <host>', 'server host (csa.host)')
     .option('--port <port>', 'server port (csa.port)')
     .option('--user <name>', 'login name (csa.user)')
-    .option('--game <name>', 'game name such as floodgate-300-10F (csa.gameName)')
+    // Not --game: everywhere else -g/--game picks chess or shogi; this is the server's game name.
+    // The old spelling is kept, hidden, only to say so (commander would suggest --games).
+    .option('--game-name <name>', 'game name such as floodgate-300-10F (csa.gameName)')
+    .addOption(new Option('--game <name>').hideHelp())
     .option('--x1', 'log in in extended (x1) mode')
     .option('--games <n>', 'stop after this many games (csa.maxGames)')
     .option('--margin <ms>', 'safety margin per move, ms, at least 1000 (csa.marginMs)')

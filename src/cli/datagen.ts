@@ -80,7 +80,7 @@ export function register(program: Command): void {
     .command('datagen')
     .description('self-play positions labelled with search score and game result, for training the network evaluation')
     .addOption(new Option('-g, --game <game>', 'chess or shogi').choices(['chess', 'shogi']).makeOptionMandatory())
-    .requiredOption('--out <dir>', 'directory of the chunk files (resumed when it holds chunks of this shard and seed)')
+    .requiredOption('-o, --out <dir>', 'directory of the chunk files (resumed when it holds chunks of this shard and seed)')
     .option('--positions <n>', 'stop when the shard holds this many positions', int('--positions', 1), 1_000_000)
     .option('--chunks <n>', 'stop after writing this many chunks in this run', int('--chunks', 1))
     .option('--nodes <n>', 'node budget per move (default 5000; deterministic)', int('--nodes', 1))

@@ -17,7 +17,7 @@ export function engineCommand(program: Command, name: string, description: strin
   program
     .command(name)
     .description(description)
-    .option('--config <file>', 'engine option defaults (hash, ponder, search, weights) and logging from this config file')
+    .option('-c, --config <file>', 'engine option defaults (hash, ponder, search, weights) and logging from this config file')
     .option('--move-overhead <ms>', 'default of the move overhead option, milliseconds', milliseconds, DEFAULT_MOVE_OVERHEAD_MS)
     .action(async (opts: { config?: string; moveOverhead: number }) => {
       const r = await runEngine(dialect, { ...(opts.config !== undefined ? { config: opts.config } : {}), moveOverheadMs: opts.moveOverhead });

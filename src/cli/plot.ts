@@ -16,10 +16,10 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { KishiError, Result } from '../core/result.js';
 import { renderSvg } from '../plot/render.js';
-import type { CurvePoint, ResultFile } from '../plot/series.js';
+import type { CurveChart, CurvePoint, ResultFile } from '../plot/series.js';
 import { benchBars, curvePoints, ladderPoints, matchPoint, parseResultFile, suitePoint, themeBars } from '../plot/series.js';
 import type { VegaLiteSpec } from '../plot/specs.js';
-import { benchSpec, curveSpec, ladderSpec, themeSpec } from '../plot/specs.js';
+import { benchSpec, curveSpec, ladderSpec, runCurveSpec, themeSpec } from '../plot/specs.js';
 
 export const PLOT_KINDS = ['auto', 'curve', 'ladder', 'suite', 'bench'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];
@@ -80,6 +80,15 @@ export function buildChart(files: readonly { path: string; file: ResultFile }[],
       return Result.ok({ spec: themeSpec(bars, { title: o.title ?? 'Solved positions per theme' }), notes });
     }
     case 'curve': {
+      // One training run's curve file: the run's own chart (the settings it stored), unless overridden.
+      const only = files.length === 1 ? files[0]! : undefined;
+      if (only?.file.kind === 'kishi-curve' && only.file.data.chart !== undefined && o.title === undefined && o.xTitle === undefined) {
+        const chart = checkChart(only.file.data.chart);
+        if (chart !== undefined) return usage(`${only.path}: "chart" ${chart}`);
+        const spec = runCurveSpec({ ...only.file.data, chart: only.file.data.chart }, limit);
+        const clipped = curvePoints(only.file.data, limit).some((p) => p.clipped);
+        return Result.ok({ spec, notes: clipped ? [`intervals beyond +-${limit} Elo are clipped (open triangles)`] : [] });
+      }
       const points: CurvePoint[] = [];
       let yTitle = 'Elo (95% interval)';
       let zero = true;
@@ -104,6 +113,13 @@ export function buildChart(files: readonly { path: string; file: ResultFile }[],
       return Result.ok({ spec: curveSpec(points, { title: o.title ?? 'Learning curve', xTitle, yTitle, zeroRule: zero }), notes });
     }
   }
+}
+
+/** Why a curve file's stored chart settings cannot be used, or undefined when they can. */
+function checkChart(c: CurveChart): string | undefined {
+  for (const key of ['title', 'xTitle', 'yTitle'] as const) if (typeof c[key] !== 'string') return `needs a string ${key}`;
+  for (const key of ['logX', 'zeroRule'] as const) if (c[key] !== undefined && typeof c[key] !== 'boolean') return `${key} must be true or false`;
+  return undefined;
 }
 
 export async function plotCommand(paths: string[], o: PlotCliOptions): Promise<number> {

@@ -169,13 +169,13 @@ export async function runSelfplayCli(o: SelfplayCliOptions): Promise<number> {
 }
 
 export function register(program: Command): void {
-  const game = new Option('--game <game>', 'which game').choices(['chess', 'shogi']).makeOptionMandatory();
+  const game = new Option('-g, --game <game>', 'which game').choices(['chess', 'shogi']).makeOptionMandatory();
   program
     .command('selfplay')
     .description('AlphaZero self-play with the MCTS and a net: training chunks of whole games')
     .addOption(game)
     .option('--model <path>', 'ONNX model (default models/<game>-int8.onnx if present, else models/<game>.onnx); mock:uniform for a scripted net')
-    .requiredOption('--out <dir>', 'directory of the chunk files')
+    .requiredOption('-o, --out <dir>', 'directory of the chunk files')
     .option('--games <n>', 'games to play', int('--games', 0), 100)
     .option('--first-index <n>', 'global index of the first game (default: after the games already in --out)', int('--first-index', 0))
     .option('--workers <n>', 'worker threads, each with its own net (0: in this thread)', int('--workers', 0), 2)
@@ -202,9 +202,9 @@ export function register(program: Command): void {
   program
     .command('log-records')
     .description('training chunks (phase "online") from the logs of finished online games')
-    .addOption(new Option('--game <game>', 'which game').choices(['chess', 'shogi']).makeOptionMandatory())
+    .addOption(new Option('-g, --game <game>', 'which game').choices(['chess', 'shogi']).makeOptionMandatory())
     .requiredOption('--logs <dir>', 'directory of game logs (searched recursively)')
-    .requiredOption('--out <dir>', 'directory of the chunk files (one per game)')
+    .requiredOption('-o, --out <dir>', 'directory of the chunk files (one per game)')
     .addOption(new Option('--sides <sides>', 'whose moves become policy targets').choices([...ONLINE_SIDES]).default('both'))
     .option('--phase <name>', 'phase written into the chunk meta', 'online')
     .action((opts: { game: GameKind; logs: string; out: string; sides: OnlineSides; phase: string }) => {

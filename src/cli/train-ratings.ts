@@ -13,6 +13,7 @@ import { loadCheckpoint, type PairingRecord } from '../learning/treestrap/checkp
 import { fitSnapshots } from '../learning/treestrap/ratings.js';
 import { stringifyResultJson } from '../core/json.js';
 import { formatTable, ratingTableRows } from '../match/stats/index.js';
+import { trainingGamesChart } from '../plot/specs.js';
 import { plotCurve } from './train-treestrap.js';
 
 export interface RatingsCliOptions {
@@ -46,8 +47,9 @@ export async function ratingsCommand(dirs: readonly string[], o: RatingsCliOptio
   if (o.out !== undefined) {
     mkdirSync(o.out, { recursive: true });
     const points = snapshots.map((r) => ({ x: r.x, series: r.series, elo: r.rating, low: r.low, high: r.high, games: r.games }));
-    writeFileSync(join(o.out, 'ratings.json'), stringifyResultJson({ kind: 'kishi-curve', x: 'training games', anchor: { [anchor]: anchorRating }, points, fit }));
-    console.log(await plotCurve(o.out, { points }, `Rating against training games (${anchor} = ${anchorRating})`));
+    const chart = trainingGamesChart(`Rating against training games (${anchor} = ${anchorRating})`);
+    writeFileSync(join(o.out, 'ratings.json'), stringifyResultJson({ kind: 'kishi-curve', x: 'training games', chart, anchor: { [anchor]: anchorRating }, points, fit }));
+    console.log(await plotCurve(o.out, { points, chart }));
   }
   return 0;
 }

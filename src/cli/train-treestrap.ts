@@ -15,7 +15,7 @@
  * unusable/mismatching checkpoint.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { Option } from 'commander';
@@ -29,8 +29,9 @@ import { TABLE_WALKS, UPDATE_SETS, type TableWalk, type UpdateSet } from '../lea
 import { REFERENCES, runTraining, type Reference, type TrainerProgress } from '../learning/treestrap/trainer.js';
 import { parseNumber } from '../match/key-values.js';
 import { renderSvg } from '../plot/render.js';
-import { curvePoints } from '../plot/series.js';
-import { curveSpec } from '../plot/specs.js';
+import { parseResultFile } from '../plot/series.js';
+import type { CurveChart, CurveLike } from '../plot/series.js';
+import { runCurveSpec } from '../plot/specs.js';
 import { parseClockText } from '../match/time-control.js';
 import { packageRoot } from '../player/weights-file.js';
 
@@ -147,11 +148,12 @@ const signed = (x: number): string => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''
 const eloNumbers = (p: { elo: number; low: number; high: number }): string => `${signed(p.elo)} [${signed(p.low)}, ${signed(p.high)}]`;
 const eloText = (p: TrainerProgress['latest']): string => (p === undefined ? 'Elo n/a' : `${p.series} ${eloNumbers(p)} @${p.x} games`);
 
-/** Writes curve.vl.json and, when vega is installed, curve.svg (x on a log scale, as the paper's Figure 2). */
-export async function plotCurve(outDir: string, curve: { points: readonly { x: number; elo: number; low: number; high: number; series?: string; games?: number }[] }, title: string): Promise<string> {
-  const points = curvePoints({ points: curve.points.filter((p) => p.x > 0) });
-  const spec = curveSpec(points, { title, xTitle: 'training games (log scale)', yTitle: 'Elo (95% interval)' }) as { layer?: { encoding?: { x?: Record<string, unknown> } }[] };
-  for (const layer of spec.layer ?? []) if (layer.encoding?.x !== undefined) layer.encoding.x = { ...layer.encoding.x, scale: { type: 'log' } };
+/**
+ * Writes curve.vl.json and, when vega is installed, curve.svg of a run's curve file, with the chart
+ * settings stored in it (x on a log scale, as the paper's Figure 2): the same chart `kishi plot` draws.
+ */
+export async function plotCurve(outDir: string, curve: CurveLike & { readonly chart: CurveChart }): Promise<string> {
+  const spec = runCurveSpec(curve);
   writeFileSync(join(outDir, 'curve.vl.json'), `${JSON.stringify(spec, null, 2)}\n`);
   const svg = await renderSvg(spec);
   if (svg.isErr) return `curve.vl.json written; no SVG: ${svg.error.message}`;
@@ -252,9 +254,11 @@ export async function treestrapCommand(o: TreestrapCliOptions, given: (key: keyo
         console.log(`  rating after ${r.x} games (${anchor} = 0): ${eloNumbers({ elo: r.rating, low: r.low, high: r.high })}`);
       }
     }
-    if (ck.curve.length > 0) {
-      const note = await plotCurve(o.out, { points: ck.curve }, `${ck.settings.method} (${ck.settings.game}, init ${ck.settings.init})`);
-      console.log(note);
+    // the chart of curve.json itself (evaluation matches and ratings), as `kishi plot <out>/curve.json` draws it
+    const curveFile = join(o.out, 'curve.json');
+    const curve = parseResultFile(readFileSync(curveFile, 'utf8'), curveFile);
+    if (curve.isOk && curve.value.kind === 'kishi-curve' && curve.value.data.chart !== undefined && curve.value.data.points.length > 0) {
+      console.log(await plotCurve(o.out, { ...curve.value.data, chart: curve.value.data.chart }));
     }
     console.log(`weights: ${join(o.out, 'weights.json')}`);
     return 0;

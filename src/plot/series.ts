@@ -76,8 +76,22 @@ export interface SuiteLike {
 export interface BenchLike {
   readonly modules: readonly { readonly rows: readonly { readonly name: string; readonly ours: number; readonly baseline?: number; readonly baselineName?: string; readonly higherIsBetter?: boolean }[] }[];
 }
+/**
+ * How a training run drew its own chart, stored in its `kishi-curve` file (`chart`) so that
+ * `kishi plot` of that file draws the same one (specs.ts `runCurveSpec`).
+ */
+export interface CurveChart {
+  readonly title: string;
+  readonly xTitle: string;
+  readonly yTitle: string;
+  /** x on a log scale (points at x <= 0 left out), as TreeStrap's learning curves. */
+  readonly logX?: boolean;
+  readonly zeroRule?: boolean;
+}
+
 export interface CurveLike {
   readonly x?: string;
+  readonly chart?: CurveChart;
   readonly points: readonly { readonly x: number; readonly elo: number; readonly low: number; readonly high: number; readonly series?: string; readonly games?: number }[];
 }
 

@@ -3,7 +3,8 @@
  * into SVG with vega/vega-lite, and `kishi plot` also writes them next to the SVG (`.vl.json`) so
  * they can be opened in the Vega editor.
  */
-import type { BenchBar, CurvePoint, LadderPoint, ThemeBar } from './series.js';
+import { curvePoints } from './series.js';
+import type { BenchBar, CurveChart, CurveLike, CurvePoint, LadderPoint, ThemeBar } from './series.js';
 
 export type VegaLiteSpec = Record<string, unknown>;
 
@@ -11,9 +12,11 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const BASE = { $schema: SCHEMA, width: 640, height: 360, background: 'white' } as const;
 
 /** Elo (or solved %) with 95% error bars against training games or steps, one line per series. */
-export function curveSpec(points: readonly CurvePoint[], options: { title: string; xTitle: string; yTitle: string; zeroRule?: boolean }): VegaLiteSpec {
-  const x = { field: 'x', type: 'quantitative', title: options.xTitle };
-  const color = { field: 'series', type: 'nominal', title: null };
+export function curveSpec(points: readonly CurvePoint[], options: { title: string; xTitle: string; yTitle: string; zeroRule?: boolean; logX?: boolean }): VegaLiteSpec {
+  const x = { field: 'x', type: 'quantitative', title: options.xTitle, ...(options.logX === true ? { scale: { type: 'log' } } : {}) };
+  // Series names are long ("vs material-only depth 2"): below the chart, one per line and never
+  // truncated (Vega's default labelLimit of 160 px cut them with an ellipsis).
+  const color = { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 0 } };
   const layers: Record<string, unknown>[] = [
     { mark: { type: 'rule' }, encoding: { x, y: { field: 'low', type: 'quantitative', title: options.yTitle }, y2: { field: 'high' }, color } },
     { mark: { type: 'line', point: { filled: true, size: 40 } }, encoding: { x, y: { field: 'y', type: 'quantitative' }, color } },
@@ -27,6 +30,19 @@ export function curveSpec(points: readonly CurvePoint[], options: { title: strin
   }
   if (options.zeroRule !== false) layers.unshift({ data: { values: [{ zero: 0 }] }, mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' }, encoding: { y: { field: 'zero', type: 'quantitative' } } });
   return { ...BASE, title: options.title, data: { values: points }, layer: layers };
+}
+
+/** The chart of Elo against training games on a log scale (TreeStrap runs, `kishi train ratings`). */
+export const trainingGamesChart = (title: string): CurveChart => ({ title, xTitle: 'training games (log scale)', yTitle: 'Elo (95% interval)', logX: true });
+
+/**
+ * The chart a training run draws of its own curve, from the curve and the `chart` settings the run
+ * stored with it: the run and `kishi plot <curve file>` both build it here, so they are the same.
+ */
+export function runCurveSpec(curve: CurveLike & { readonly chart: CurveChart }, limit = 1000): VegaLiteSpec {
+  const c = curve.chart;
+  const points = curvePoints(curve, limit).filter((p) => c.logX !== true || p.x > 0);
+  return curveSpec(points, { title: c.title, xTitle: c.xTitle, yTitle: c.yTitle, ...(c.zeroRule !== undefined ? { zeroRule: c.zeroRule } : {}), ...(c.logX === true ? { logX: true } : {}) });
 }
 
 /** A rating ladder: each engine's rating with its interval, anchors marked, best on top. */

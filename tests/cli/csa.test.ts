@@ -45,17 +45,19 @@ function configFile(dir: string): string {
 describe('kishi csa options', () => {
   it('applies the command line over the config and validates the result', () => {
     const dir = tempDir();
-    const c = csaCliConfig({ ...base, config: configFile(dir), host: 'localhost', port: '4082', user: 'bot', game: 'floodgate-600-10F', games: '3', x1: true, comments: false, engine: 'usi:/x/y' });
+    const c = csaCliConfig({ ...base, config: configFile(dir), host: 'localhost', port: '4082', user: 'bot', gameName: 'floodgate-600-10F', games: '3', x1: true, comments: false, engine: 'usi:/x/y' });
     expect(c.error).toBeUndefined();
     expect(c.config!.csa).toMatchObject({ enabled: true, host: 'localhost', port: 4082, user: 'bot', gameName: 'floodgate-600-10F', maxGames: 3, x1: true, comments: false, engine: 'usi:/x/y' });
     expect(c.config!.records.dir).toBe(join(dir, 'records'));
     // A -B/-W colour suffix is a valid name (direct games; floodgate refuses it at the login check).
-    expect(csaCliConfig({ ...base, config: configFile(dir), game: 'mygame-600-10-W' }).config?.csa.gameName).toBe('mygame-600-10-W');
-    const bad = csaCliConfig({ ...base, config: configFile(dir), game: 'floodgate-300-10X', margin: '500', engine: 'gnushogi' });
+    expect(csaCliConfig({ ...base, config: configFile(dir), gameName: 'mygame-600-10-W' }).config?.csa.gameName).toBe('mygame-600-10-W');
+    const bad = csaCliConfig({ ...base, config: configFile(dir), gameName: 'floodgate-300-10X', margin: '500', engine: 'gnushogi' });
     expect(bad.error).toContain('csa.gameName');
     expect(bad.error).toContain('csa.marginMs');
     expect(bad.error).toContain('csa.engine');
     expect(csaCliConfig({ ...base, config: '/nonexistent/x.yaml' }).error).toContain('file not found');
+    // the old --game (the server's game name) points at --game-name: -g/--game is chess or shogi elsewhere
+    expect(csaCliConfig({ ...base, config: configFile(dir), game: 'floodgate-300-10F' }).error).toMatch(/--game is now --game-name/);
   });
 
   it('refuses to log in without the secret part of the password', async () => {
@@ -78,7 +80,7 @@ describe.skipIf(!existsSync(FAIRY))('kishi csa --engine usi:fairy-stockfish', ()
     // The opponent (black) plays one move and resigns on its second turn.
     const opp = testBot(port, 'opp', async () => new ScriptedPlayer(['7g7f', 'resign']), { gameName: 'csatest-300-10F' });
     const cli = program().parseAsync(
-      ['csa', '--config', configFile(dir), '--engine', `usi:${FAIRY}`, '--host', '127.0.0.1', '--port', String(port), '--user', 'fairy', '--game', 'csatest-300-10F', '--games', '1'],
+      ['csa', '--config', configFile(dir), '--engine', `usi:${FAIRY}`, '--host', '127.0.0.1', '--port', String(port), '--user', 'fairy', '--game-name', 'csatest-300-10F', '--games', '1'],
       { from: 'user' },
     );
     await startInOrder(server, { bot: opp.bot, user: 'opp' });

@@ -80,6 +80,7 @@ export interface CorrespondenceConfig {
   readonly moveTimeMs: number;
   readonly checkinPeriodS: number;
   readonly disconnectTimeS: number;
+  readonly ponder: boolean;
 }
 
 export interface GreetingConfig {
@@ -164,6 +165,16 @@ export interface OnlineMovesConfig {
   };
 }
 
+/** Lichess game speeds (the `speed` of a game), the keys of `goOverrides`. */
+export const GO_OVERRIDE_SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
+
+/** Search limits for the games of one speed; 0 leaves that limit out (lichess-bot `go_commands`). */
+export interface GoOverride {
+  readonly nodes: number;
+  readonly depth: number;
+  readonly movetimeMs: number;
+}
+
 /** The lichess Bot API client; the token comes from the LICHESS_TOKEN environment variable only. */
 export interface LichessConfig {
   readonly enabled: boolean;
@@ -185,6 +196,7 @@ export interface LichessConfig {
   readonly challenge: ChallengeFilterConfig;
   readonly drawOrResign: DrawOrResignConfig;
   readonly correspondence: CorrespondenceConfig;
+  readonly goOverrides: Readonly<Record<(typeof GO_OVERRIDE_SPEEDS)[number], GoOverride>>;
   readonly greeting: GreetingConfig;
   readonly matchmaking: MatchmakingConfig;
   readonly records: LichessRecordsConfig;
@@ -321,7 +333,21 @@ export const lichessSection = section('Lichess through the Bot API. The token is
     moveTimeMs: int('think time per correspondence move, milliseconds', 60000, 100),
     checkinPeriodS: int('how often to look for correspondence games where it is our turn, seconds', 600, 1),
     disconnectTimeS: int("leave a correspondence game's stream after this long on the opponent's turn, seconds", 300, 1),
+    ponder: bool("think on the opponent's time until disconnectTimeS, then moveTimeMs from their move (lichess-bot correspondence.ponder)", false),
   }),
+  goOverrides: section(
+    'Search limits per game speed, applied to our searches in games of that speed instead of the time plan (lichess-bot engine.go_commands: nodes, depth, movetime); 0: not set.',
+    Object.fromEntries(
+      GO_OVERRIDE_SPEEDS.map((speed) => [
+        speed,
+        section(`limits in ${speed} games`, {
+          nodes: int('stop after this many nodes (0: no limit)', 0, 0),
+          depth: int('stop after this depth (0: no limit)', 0, 0, 200),
+          movetimeMs: int('think exactly this long, milliseconds (0: the time plan)', 0, 0, 3600000),
+        }),
+      ]),
+    ),
+  ),
   greeting: section('Chat messages; {me} and {opponent} are replaced; an empty text sends nothing.', {
     hello: text('to the opponent at the start', 'Hi! I am {me}, a Kishi bot. Good luck! Type !help for commands.'),
     goodbye: text('to the opponent at the end', 'Good game!'),

@@ -136,7 +136,8 @@ export function parseSfenSetup(text: string): Result<ShogiSetup, KishiError> {
 
 /**
  * Why a setup is not a legal standard-shogi position, or undefined when it is.
- * Checks: one king each, no more pieces than a standard set, no piece that could never move,
+ * Checks: one king for the side not to move and at most one for the side to move (a tsume problem
+ * may leave out the attacker's king), no more pieces than a standard set, no piece that could never move,
  * no two unpromoted pawns of one side on a file (nifu), and the side not to move not in check.
  */
 export function setupProblem(setup: ShogiSetup): string | undefined {
@@ -156,7 +157,12 @@ export function setupProblem(setup: ShogiSetup): string | undefined {
   }
   for (const color of ['sente', 'gote'] as const) {
     const kings = board.pieces(color, 'king').size();
-    if (kings !== 1) return `${color} has ${kings} kings, expected 1`;
+    // Tsume problems (and shogi engines reading them: YaneuraOu, Apery, the USI `go mate` convention)
+    // leave out the attacker's king. The attacker is the side to move in the problem's SFEN, so only
+    // the side to move may lack its king; the side not to move is the one to be mated and must have
+    // one, or there is nothing to mate and the position is no shogi position at all.
+    const missingAllowed = kings === 0 && color === turn;
+    if (kings !== 1 && !missingAllowed) return `${color} has ${kings} kings, expected ${color === turn ? '0 or 1' : '1'}`;
     for (const role of HAND_ROLES) counts.set(role, (counts.get(role) ?? 0) + hands.color(color).get(role));
   }
   for (const [role, max] of Object.entries(PIECE_SET) as [HandRole | 'king', number][]) {

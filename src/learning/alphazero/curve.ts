@@ -9,8 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
 import { renderSvg } from '../../plot/render.js';
-import { curvePoints } from '../../plot/series.js';
-import { curveSpec } from '../../plot/specs.js';
+import { runCurveSpec } from '../../plot/specs.js';
 import type { GateMatchResult } from './gate.js';
 
 /** One promoted net on the curve. */
@@ -54,6 +53,7 @@ export function curveFile(entries: readonly CurveEntry[], x: 'games' | 'steps', 
     kind: 'kishi-curve',
     x: x === 'games' ? 'self-play games' : 'training steps',
     game,
+    chart: { title: `AlphaZero loop (${game}): promoted nets`, xTitle: x === 'games' ? 'self-play games' : 'training steps', yTitle: 'Elo vs the first net (95% interval)', zeroRule: true },
     reference: 'the first best net (Elo 0); each promotion adds its gate result (95% intervals added in quadrature)',
     points: entries.map((e) => ({ x: x === 'games' ? e.games : e.steps, elo: e.elo, low: e.low, high: e.high, series: 'promoted nets', games: e.gateGames, generation: e.generation, label: e.label })),
   };
@@ -70,8 +70,8 @@ export async function writeCurves(dir: string, entries: readonly CurveEntry[], g
     } catch (e) {
       return Result.err(new KishiError('ERR_CURVE', `${base}.json: ${(e as Error).message}`));
     }
-    const points = curvePoints(file as unknown as Parameters<typeof curvePoints>[0]);
-    const spec = curveSpec(points, { title: `AlphaZero loop (${game}): promoted nets`, xTitle: file['x'] as string, yTitle: 'Elo vs the first net (95% interval)', zeroRule: true });
+    // the chart stored in the file: `kishi plot curve-<x>.json` draws this same one
+    const spec = runCurveSpec(file as unknown as Parameters<typeof runCurveSpec>[0]);
     writeFileSync(`${base}.vl.json`, `${JSON.stringify(spec, null, 2)}\n`);
     const svg = await renderSvg(spec);
     if (svg.isErr) notes.push(svg.error.message);

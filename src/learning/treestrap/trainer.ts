@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
 import { serializeWeights, type WeightsProvenance } from '../../eval/linear/weights.js';
 import { stringifyResultJson } from '../../core/json.js';
+import { trainingGamesChart } from '../../plot/specs.js';
 import { seededRng } from '../../core/rng.js';
 import { featureSetOf } from '../../player/weights-file.js';
 import { createTrainingAdapter } from './adapter-factory.js';
@@ -228,7 +229,9 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
   };
   const writeCurve = (): void => {
     const rated = ratings().map((r) => ({ x: r.x, series: ratingLabel, elo: r.rating, low: r.low, high: r.high, games: r.games }));
-    const curve = { kind: 'kishi-curve', x: 'training games', method: s.method, game: s.game, init: s.init, points: [...rated, ...body.curve] };
+    // the chart settings go with the curve, so that the run's curve.svg and `kishi plot curve.json` are one chart
+    const chart = trainingGamesChart(`${s.method} (${s.game}, init ${s.init})`);
+    const curve = { kind: 'kishi-curve', x: 'training games', chart, method: s.method, game: s.game, init: s.init, points: [...rated, ...body.curve] };
     writeFileSync(join(o.outDir, 'curve.json'), stringifyResultJson(curve));
   };
 

@@ -20,10 +20,10 @@ import type winston from 'winston';
 import type { Side } from '../../core/game.js';
 import type { Result } from '../../core/result.js';
 import type { KishiError } from '../../core/result.js';
-import type { LichessConfig } from '../../config/sections/lichess.js';
+import type { GoOverride, LichessConfig } from '../../config/sections/lichess.js';
 import type { GameLogMove } from '../../records/game-log.js';
 import { GameLogWriter } from '../../records/game-log.js';
-import type { ClockState, GoRequest, GoResult, SearchInfo } from '../../player/player.js';
+import type { ClockState, GoRequest, GoResult, SearchInfo, SearchLimits } from '../../player/player.js';
 import type { PlayerLease } from '../../bot/dispatcher.js';
 import { ChessLine } from './chess-line.js';
 import { answerChat, capChat, formatGreeting } from './chat.js';
@@ -55,7 +55,7 @@ export interface GameDeps {
   readonly me: { readonly id: string; readonly username: string };
   readonly config: LichessConfig;
   readonly moveOverheadMs: number;
-  /** Think on the opponent's time (config `engine.ponder`); not in correspondence games. */
+  /** Think on the opponent's time (config `engine.ponder`); in correspondence games `correspondence.ponder` decides. */
   readonly ponder?: boolean;
   /** Leases a Player for this game's variant. */
   readonly acquirePlayer: (variant: string) => Promise<Result<PlayerLease, KishiError>>;
@@ -117,6 +117,19 @@ const MAX_ENGINE_FAILURES = 3;
 
 const sideOf = (c: Color): Side => (c === 'white' ? 'first' : 'second');
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
+
+
+/** The set (non-zero) limits of `lichess.goOverrides` for a game of `speed`, or undefined when none is set. */
+export function goOverrideLimits(overrides: LichessConfig['goOverrides'], speed: string): SearchLimits | undefined {
+  const o = (overrides as Readonly<Record<string, GoOverride | undefined>>)[speed];
+  if (o === undefined) return undefined;
+  const limits: SearchLimits = {
+    ...(o.nodes > 0 ? { nodes: o.nodes } : {}),
+    ...(o.depth > 0 ? { depth: o.depth } : {}),
+    ...(o.movetimeMs > 0 ? { movetimeMs: o.movetimeMs } : {}),
+  };
+  return Object.keys(limits).length > 0 ? limits : undefined;
+}
 
 export class LichessGame {
   private full: GameFullEvent | undefined;
@@ -484,13 +497,22 @@ export class LichessGame {
     let movetimeMs: number | undefined;
     if (full.clock === undefined) movetimeMs = this.deps.config.correspondence.moveTimeMs;
     else if (ply < 2 && !pondering && clock !== undefined) clock = this.firstMoveClock(clock);
+    // lichess.goOverrides for this game's speed: fixed limits instead of the time plan (not for a
+    // ponder search, which runs until ponderhit or stop); the clock still goes along for the hard stop.
+    const override = pondering ? undefined : goOverrideLimits(this.deps.config.goOverrides, full.speed);
+    if (override?.movetimeMs !== undefined) movetimeMs = override.movetimeMs;
+    const limits = {
+      ...(override?.nodes !== undefined ? { nodes: override.nodes } : {}),
+      ...(override?.depth !== undefined ? { depth: override.depth } : {}),
+      ...(movetimeMs !== undefined ? { movetimeMs } : {}),
+    };
     const request: GoRequest = {
       game: 'chess',
       variant: full.variant.key,
       start: full.initialFen,
       moves: pondering ? [...ponderMoves] : [...line.moves()],
       ...(clock ? { clock } : {}),
-      ...(movetimeMs !== undefined ? { limits: { movetimeMs } } : {}),
+      ...(Object.keys(limits).length > 0 ? { limits } : {}),
       ...(pondering ? { ponder: true } : {}),
     };
     if (!pondering) this.armHardStop(pending, this.hardLimitMs(ply));
@@ -532,7 +554,10 @@ export class LichessGame {
   private startPonder(chosen: ChosenMove): void {
     const guess = chosen.result.ponder;
     const line = this.line;
-    if (!this.deps.ponder || guess === undefined || line === undefined || this.full?.clock === undefined) return;
+    // Correspondence (no clock) has its own switch, as in lichess-bot: the ponder search runs while we
+    // stay on the game's stream (disconnectTimeS), then moveTimeMs from ponderhit; leaving stops it.
+    const enabled = this.isCorrespondence() ? this.deps.config.correspondence.ponder : this.deps.ponder === true && this.full?.clock !== undefined;
+    if (!enabled || guess === undefined || line === undefined) return;
     // The state with our move may or may not have arrived; the reply must not have.
     const key = this.key();
     if (this.search !== undefined || this.ended || (key !== chosen.key && key !== [chosen.key, chosen.move].filter(Boolean).join(' '))) return;

@@ -8,7 +8,7 @@
  * chessops and their clocks run in real time. Opponents are scripted or simple engines (opponents.ts).
  *
  * Faults to inject: lines split or merged across chunks, keep-alive gaps, a silent stall with the socket
- * left open, a dropped connection, HTTP 429 (JSON with `ratelimit`, or HTML), 502/504 or a dropped socket on
+ * left open, a dropped connection, HTTP 429 (lila's JSON error for that path, or HTML), 502/504 or a dropped socket on
  * any request, a second event stream closing the first, challenges that expire.
  *
  * Every message it sends goes through `onSend` with the name of the bundled schema it must satisfy, so the
@@ -98,6 +98,7 @@ export interface LichessTestServerOptions {
 
 /** A canned answer to a request, injected as a fault. */
 export type FaultResponse =
+  /** lila's JSON 429 for that path (see `rateLimitBody`). */
   | '429json'
   | '429html'
   | '502'
@@ -253,6 +254,19 @@ export function speedOfClock(limitS: number, incrementS: number): Speed {
 }
 
 const lower = (s: string): string => s.toLowerCase();
+
+/**
+ * The JSON body lila sends with a 429 on `path`. The lichess API spec documents a 429 body for one
+ * endpoint only, the public move stream `GET /api/stream/game/{id}` ("Please only run 8 request(s) at
+ * a time", lila's concurrency limit on streams); every other rate-limited API call gets lila's generic
+ * `rateLimitedJson` (`{"error":"Too many requests. Try again later."}`, lila's ResponseBuilder). The
+ * `ratelimit: {key, seconds}` object only comes with a named limit, here the bot-vs-bot daily cap of
+ * challenge creation and acceptance (served by those routes, not by this fault).
+ */
+export const rateLimitBody = (path: string): { readonly error: string } =>
+  /^\/api\/stream\/game\/[^/]+$/.test(path)
+    ? { error: 'Please only run 8 request(s) at a time' }
+    : { error: 'Too many requests. Try again later.' };
 
 export class LichessTestServer {
   private server: Server | undefined;
@@ -793,7 +807,7 @@ export class LichessTestServer {
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  private serveFault(res: ServerResponse, f: HttpFault): void {
+  private serveFault(res: ServerResponse, f: HttpFault, path: string): void {
     const r = f.response;
     const headers: Record<string, string> = f.retryAfterS !== undefined ? { 'Retry-After': String(f.retryAfterS) } : {};
     if (r === 'drop') {
@@ -802,7 +816,7 @@ export class LichessTestServer {
     }
     if (r === '429json') {
       res.writeHead(429, { 'Content-Type': 'application/json', ...headers });
-      res.end(JSON.stringify({ error: 'Too many requests. Try again later.', ratelimit: { key: 'test.limit', seconds: 1 } }));
+      res.end(JSON.stringify(rateLimitBody(path)));
       return;
     }
     if (r === '429html') {
@@ -848,7 +862,7 @@ export class LichessTestServer {
         return;
       }
       record.status = -1;
-      this.serveFault(res, fault);
+      this.serveFault(res, fault, path);
       return;
     }
     await this.route(req, res, url, method, path, body, record);

@@ -118,6 +118,10 @@ describe('bad input gives Err naming the input, never throws', () => {
     ['lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - x', /move number/],
     // well-formed but not a legal position
     ['9/9/9/9/9/9/9/9/4K4 b - 1', /gote has 0 kings/],
+    // a tsume may leave out the attacker's king, never the king to be mated (the side not to move)
+    ['8k/9/8P/9/9/9/9/9/9 w G 1', /sente has 0 kings, expected 1/],
+    ['9/9/9/9/9/9/9/9/9 b G 1', /gote has 0 kings/],
+    ['9/9/9/9/9/9/9/9/3KK4 w - 1', /sente has 2 kings/],
     ['4k4/9/9/9/9/9/9/9/3KK4 b - 1', /sente has 2 kings/],
     ['4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1', /nifu/],
     ['P3k4/9/9/9/9/9/9/9/4K4 b - 1', /can never move/],
@@ -210,5 +214,22 @@ describe('bad input gives Err naming the input, never throws', () => {
       for (const r of results) if (r.isErr) errs++;
     }
     expect(errs).toBe(12000);
+  });
+});
+
+describe('tsume positions without the attacker\'s king', () => {
+  test('sente to move without a king: legal moves, never in check, G*1b mates', () => {
+    const game = ShogiGame.fromSfen('8k/9/8P/9/9/9/9/9/9 b G 1').unwrap();
+    expect(game.isCheck()).toBe(false);
+    expect(game.legalMoves().length).toBeGreaterThan(0);
+    play(game, 'G*1b');
+    expect(game.isCheck()).toBe(true);
+    expect(game.outcome()).toEqual({ winner: 'first', reason: 'checkmate' });
+  });
+
+  test('gote as the attacker (gote to move, no gote king)', () => {
+    const game = ShogiGame.fromSfen('9/9/9/9/9/9/p8/9/K8 w g 1').unwrap();
+    play(game, 'G*9h');
+    expect(game.outcome()).toEqual({ winner: 'second', reason: 'checkmate' });
   });
 });

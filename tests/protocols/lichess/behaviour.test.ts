@@ -141,6 +141,20 @@ describe('game behaviour', () => {
     expect(second?.clock?.firstIncMs).toBe(2000);
   });
 
+  it('applies lichess.goOverrides of the game\'s speed only (lichess-bot go_commands per speed)', async () => {
+    h = await startHarness({ config: { goOverrides: { bullet: { nodes: 500 }, blitz: { depth: 3, movetimeMs: 200 } } } });
+    const limitsOf = async (clock: { limit: number; increment: number }, from: string) => {
+      const before = (h!.players as FirstLegalPlayer[]).flatMap((p) => p.requests).length;
+      const id = h!.server.challenge({ from, color: 'black', clock, opponent: { script: ['e7e5', { type: 'resign' }] } });
+      await h!.server.waitForEnd(id);
+      return (h!.players as FirstLegalPlayer[]).flatMap((p) => p.requests).slice(before).map((r) => r.limits);
+    };
+    // 1+2 is bullet (60 + 40 x 2 = 140 s), 3+2 blitz (260 s), 10+0 rapid: only the first two have overrides.
+    expect(await limitsOf({ limit: 60, increment: 2 }, 'Bullet')).toEqual([{ nodes: 500 }, { nodes: 500 }]);
+    expect(await limitsOf({ limit: 180, increment: 2 }, 'Blitz')).toEqual([{ depth: 3, movetimeMs: 200 }, { depth: 3, movetimeMs: 200 }]);
+    expect(await limitsOf({ limit: 600, increment: 0 }, 'Rapid')).toEqual([undefined, undefined]);
+  });
+
   it('as black, the first move is planned from the limit too', async () => {
     h = await startHarness({ config: { firstMoveMs: 900 } });
     const id = h.server.challenge({ from: 'Opener', color: 'white', clock: { limit: 60, increment: 0 }, opponent: { script: ['e2e4', { type: 'resign' }] } });
@@ -169,6 +183,40 @@ describe('pondering', () => {
     expect(p.ponderhits).toBe(2);
     expect(p.ponderStops).toBeGreaterThanOrEqual(1); // the miss (and the last ponder if it started before the resignation)
     expect(game.moves.slice(0, 6)).toEqual(['a2a3', 'a7a5', 'a1a2', 'a5a4', 'a2a1', 'h7h6']);
+  });
+});
+
+describe('pondering in correspondence', () => {
+  it('with correspondence.ponder, ponders while it stays on the stream, and leaving stops the ponder search', async () => {
+    h = await startHarness({
+      ponder: false, // engine.ponder is for real-time games; correspondence has its own switch (lichess-bot)
+      player: () => new FirstLegalPlayer(),
+      config: { challenge: { speeds: ['correspondence'] }, correspondence: { disconnectTimeS: 1, moveTimeMs: 300, ponder: true } },
+      timings: { checkinMs: 300 },
+    });
+    // Two expected replies at once (ponderhit), then a pause longer than disconnectTimeS: we leave, the ponder stops.
+    const id = h.server.challenge({ from: 'Postman', color: 'black', clock: { days: 2 }, opponent: { script: ['a7a5', 'a5a4', { type: 'pause', ms: 2500 }, { type: 'resign' }] } });
+    const game = await h.server.waitForEnd(id);
+    expect(game.status).toBe('resign');
+    const p = h.players[0] as FirstLegalPlayer;
+    expect(p.requests.map((r) => (r.ponder ? `ponder:${r.moves.join(' ')}` : r.moves.length)).slice(0, 3)).toEqual([0, 'ponder:a2a3 a7a5', 'ponder:a2a3 a7a5 a1a2 a5a4']);
+    // from ponderhit on, the correspondence think time
+    for (const r of p.requests) expect(r.limits?.movetimeMs).toBe(300);
+    expect(p.ponderhits).toBe(2);
+    expect(p.ponderStops).toBeGreaterThanOrEqual(1);
+    expect(h.server.stats.gameStreamOpens.get(id)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('without it, does not ponder in correspondence even with engine.ponder', async () => {
+    h = await startHarness({
+      ponder: true,
+      player: () => new FirstLegalPlayer(),
+      config: { challenge: { speeds: ['correspondence'] }, correspondence: { disconnectTimeS: 1, moveTimeMs: 300 } },
+      timings: { checkinMs: 300 },
+    });
+    const id = h.server.challenge({ from: 'Postman', color: 'black', clock: { days: 2 }, opponent: { script: ['a7a5', { type: 'resign' }] } });
+    await h.server.waitForEnd(id);
+    expect((h.players as FirstLegalPlayer[]).flatMap((x) => x.requests).filter((r) => r.ponder === true)).toEqual([]);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The fake lichess server behaves as lichess does for any client, not only Kishi's (checked against the
  * OpenAPI spec): JSON challenge bodies, GET /api/user/{username}, a public /game/export with its
- * parameters, perf and variant names, /api/account/playing's `nb`, a realistic keep-alive idle timeout.
+ * parameters, perf and variant names, /api/account/playing's `nb`, a realistic keep-alive idle timeout, and
+ * 429 bodies as lila writes them (a `ratelimit` object only with a named limit).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { LichessTestServer } from '../../../src/testing/lichess-server/server.js';
@@ -112,6 +113,22 @@ describe('fake lichess server, as lichess answers any client', () => {
     expect(((await r.json()) as { ratelimit: { key: string } }).ratelimit.key).toBe('bot.vsBot.day');
     const fromHuman = server.challenge({ from: 'Human' });
     expect((await fetch(`${server.url}/api/challenge/${fromHuman}/accept`, { method: 'POST', headers: auth })).status).toBe(200);
+  });
+
+  it('answers an injected JSON 429 with the body lichess sends there: ratelimit only with a named limit', async () => {
+    const s = await serve();
+    const id = s.challenge({ from: 'Human', color: 'black' });
+    s.failRequests({ method: 'POST', path: /\/move\/e2e4$/ }, '429json', 1);
+    const move = await fetch(`${s.url}/api/bot/game/${id}/move/e2e4`, { method: 'POST', headers: auth });
+    expect(move.status).toBe(429);
+    expect(move.headers.get('content-type')).toBe('application/json');
+    // lila's generic rateLimitedJson: an error and nothing else (no `ratelimit` object)
+    expect(await move.json()).toEqual({ error: 'Too many requests. Try again later.' });
+    // the one 429 body the API spec documents: GET /api/stream/game/{id}, its concurrency limit
+    s.failRequests({ method: 'GET', path: /^\/api\/stream\/game\// }, '429json', 1);
+    const stream = await fetch(`${s.url}/api/stream/game/${id}`);
+    expect(stream.status).toBe(429);
+    expect(await stream.json()).toEqual({ error: 'Please only run 8 request(s) at a time' });
   });
 
   it('keeps idle HTTP connections as long as lichess does (75 s), not 1 s', async () => {

@@ -1,7 +1,8 @@
 /**
  * The USI session with the real alpha-beta Player (its worker runs from dist/, built by `npm test`):
  * `bestmove win` in a legal entering-king position, `bestmove resign` when mated, `go mate`
- * answering `checkmate <moves>` and `checkmate nomate`, node-limited searches, and stop in-process.
+ * answering `checkmate <moves>` and `checkmate nomate` (also for tsume without the attacker's king),
+ * node-limited searches, and stop in-process.
  */
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,6 +52,21 @@ describe.skipIf(!built)('USI session with the alpha-beta Player', () => {
     x.lines.length = 0;
     x.send('position startpos', 'go mate 300');
     expect(['checkmate nomate', 'checkmate timeout']).toContain(await last(x, 'checkmate'));
+  }, 30_000);
+
+  it('takes a tsume without the attacker\'s king for go mate, and refuses one without the defender\'s', async () => {
+    const x = real();
+    // Sente attacks without a king (as tsume problems are written); G*1b, guarded by the pawn, mates.
+    x.send('position sfen 8k/9/8P/9/9/9/9/9/9 b G 1', 'go mate 5000');
+    expect(await last(x, 'checkmate')).toBe('checkmate G*1b');
+    // Gote attacks without a king.
+    x.lines.length = 0;
+    x.send('position sfen 9/9/9/9/9/9/p8/9/K8 w g 1', 'go mate 5000');
+    expect(await last(x, 'checkmate')).toBe('checkmate G*9h');
+    // The side to be mated must have its king: refused with a reason.
+    x.lines.length = 0;
+    x.send('position sfen 8K/9/8p/9/9/9/9/9/9 b G 1');
+    expect(await last(x, 'info string error')).toMatch(/gote has 0 kings/);
   }, 30_000);
 
   it('searches to a node limit and reports info lines', async () => {
