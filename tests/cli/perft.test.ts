@@ -1,9 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suiteGame } from '../../src/cli/suite.js';
 import { describe, expect, it } from 'vitest';
 
 // Runs the compiled CLI (npm test builds dist/ first, in `pretest`).
-const kishi = (...args: string[]) => spawnSync(process.execPath, ['bin/kishi.js', ...args], { encoding: 'utf8' });
+const kishi = (...args: string[]) => spawnSync(process.execPath, ['bin/kishi.js', ...args], { encoding: 'utf8', timeout: 60_000 });
 
 describe('kishi perft', () => {
   it.each([
@@ -63,7 +66,11 @@ describe('kishi run', () => {
   it('exits non-zero with one line naming the missing environment variable', () => {
     const env = { ...process.env };
     delete env.LICHESS_TOKEN;
-    const r = spawnSync(process.execPath, ['bin/kishi.js', 'run', '--config', 'config/kishi.yaml'], { encoding: 'utf8', env });
+    // `web.enabled: never`: with the default `auto` a run without any usable account serves the local
+    // page instead of exiting (tests/cli/run.test.ts covers that path).
+    const config = join(mkdtempSync(join(tmpdir(), 'kishi-run-')), 'kishi.yaml');
+    writeFileSync(config, 'lichess:\n  enabled: true\nweb:\n  enabled: never\n');
+    const r = spawnSync(process.execPath, ['bin/kishi.js', 'run', '--config', config], { encoding: 'utf8', env, timeout: 60_000 });
     expect(r.status).not.toBe(0);
     expect(r.stderr.trim().split('\n').filter((l) => l.includes('LICHESS_TOKEN'))).toHaveLength(1);
   });
