@@ -3,6 +3,7 @@
  * here, apart from src/main.ts (which parses argv at import), so that tests can walk the commands.
  */
 import { Command } from 'commander';
+import { register as registerAnalyse } from './analyse.js';
 import { register as registerCsa } from './csa.js';
 import { register as registerDatagen } from './datagen.js';
 import { register as registerLichess } from './lichess.js';
@@ -41,6 +42,6 @@ export function buildProgram(): Command {
       '(after `npm link`, plain `kishi` works from any directory)',
     ].join('\n'),
   );
-  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerPlot, registerDatagen]) register(program);
+  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerAnalyse, registerPlot, registerDatagen]) register(program);
   return program;
 }

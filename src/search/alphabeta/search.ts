@@ -317,10 +317,24 @@ export class AlphaBetaSearch {
       if (lines > 1) {
         // The lines in score order (a later line can beat an earlier one after a re-search).
         const order = Array.from({ length: lines }, (_, i) => i).sort((x, y) => lineScores[y]! - lineScores[x]! || x - y);
+        // Re-rank in place: line r's move goes to root index r (the next iteration searches line r
+        // from there), and the best line is the move played, so `bestmove` equals `multipv 1`.
+        const moves = order.map((k) => this.rootMoves[k]!);
+        const costs = order.map((k) => this.rootCosts[k]!);
+        const scores = order.map((k) => lineScores[k]!);
+        const pvs = order.map((k) => linePvs[k]!);
+        for (let r = 0; r < lines; r++) {
+          this.rootMoves[r] = moves[r]!;
+          this.rootCosts[r] = costs[r]!;
+          lineScores[r] = scores[r]!;
+          linePvs[r] = pvs[r]!;
+        }
+        bestMove = linePvs[0]![0] ?? this.rootMoves[0]!;
+        bestScore = lineScores[0]!;
+        bestPv = linePvs[0]!;
         const elapsed = performance.now() - this.startTime;
         for (let r = 0; r < lines; r++) {
-          const k = order[r]!;
-          onIteration?.({ depth, seldepth: this.seldepth, score: lineScores[k]!, nodes: this.nodes, timeMs: elapsed, pv: linePvs[k]!, multipv: r + 1 });
+          onIteration?.({ depth, seldepth: this.seldepth, score: lineScores[r]!, nodes: this.nodes, timeMs: elapsed, pv: linePvs[r]!, multipv: r + 1 });
         }
       }
       if (lines === 1) onIteration?.({ depth, seldepth: this.seldepth, score: bestScore, nodes: this.nodes, timeMs: performance.now() - this.startTime, pv: bestPv });

@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { matePlies } from '../../../src/search/alphabeta/score.js';
 import type { SearchOptions } from '../../../src/search/alphabeta/options.js';
 import type { IterationInfo } from '../../../src/search/alphabeta/search.js';
-import { chessBoard, searcher, shogiBoard } from './helpers.js';
+import { ChessNnue } from '../../../src/eval/nnue/chess-nnue.js';
+import { parseNetwork } from '../../../src/eval/nnue/format.js';
+import { loadNnueFile } from '../../../src/player/nnue-file.js';
+import { ChessSearchBoard } from '../../../src/search/alphabeta/chess-board.js';
+import { chessBoard, chessEval, searcher, shogiBoard } from './helpers.js';
 
 /** Win At Chess 1 and 3: a queen sacrifice that mates, a rook lift that wins. */
 const TACTICS: ReadonlyArray<readonly [string, string]> = [
@@ -76,6 +80,27 @@ describe('MultiPV', () => {
     const last = infos.filter((it) => it.depth === 6);
     expect(r.bestMove).toBe(last[0]!.pv[0]);
     expect(r.score).toBe(last[0]!.score);
+  });
+
+  it('plays line 1 even when a later line outscores the first one searched', () => {
+    // With the shipped network these lines re-rank after the first line's search (a later line
+    // comes out above it); the search used to answer line 0's move while reporting another as
+    // `multipv 1`. Each case failed before the fix.
+    const nnue = new ChessNnue(parseNetwork(loadNnueFile('models/chess-nnue.bin', 'chess').unwrap().bytes, 'chess-nnue.bin').unwrap());
+    const cases: [string, number, number][] = [
+      ['rn1qkbnr/pb1ppppp/1p6/2p5/4P2P/5N2/PPPP1PP1/RNBQKB1R w KQkq - 0 1', 4, 2],
+      ['rnbqkbnr/pp2pppp/3p4/2p5/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 0 1', 5, 2],
+      ['rnbqkbnr/ppp2ppp/8/3p4/3P4/8/PPP2PPP/RNBQKBNR w KQkq - 0 1', 6, 2],
+      ['rnbqkb1r/ppp1pppp/5n2/3p4/8/3P2P1/PPP1PPBP/RNBQK1NR b KQkq - 0 1', 5, 3],
+    ];
+    for (const [fen, depth, multiPv] of cases) {
+      const infos: IterationInfo[] = [];
+      const board = ChessSearchBoard.fromText(fen, [], chessEval, false, nnue).unwrap();
+      const r = searcher().search(board, { depth, multiPv }, (it) => infos.push(it));
+      const line1 = infos.filter((it) => it.depth === depth && it.multipv === 1)[0]!;
+      expect([fen, r.bestMove, r.score]).toEqual([fen, line1.pv[0], line1.score]);
+      expect(r.pv).toEqual(line1.pv);
+    }
   });
 
   it('finds the only winning move as line 1 and clamps to the number of legal moves', () => {

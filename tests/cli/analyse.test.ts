@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, analysePosition, formatScore, MultiPvCollector } from '../../src/cli/analyse.js';
+import type { SearchInfo } from '../../src/player/player.js';
+
+const info = (depth: number, multipv: number, cp: number, pv: string[]): SearchInfo => ({ depth, multipv, score: { cp }, nodes: 1, nps: 1, timeMs: 1, pv });
+
+describe('kishi analyse', () => {
+  it('writes scores as an analysis pane does', () => {
+    expect(formatScore({ cp: 35 })).toBe('+0.35');
+    expect(formatScore({ cp: -120 })).toBe('-1.20');
+    expect(formatScore({ cp: 0 })).toBe('+0.00');
+    expect(formatScore({ mate: 5 })).toBe('#3');
+    expect(formatScore({ mate: -4 })).toBe('#-2');
+  });
+
+  it('completes a depth when its k lines arrived, best first', () => {
+    const c = new MultiPvCollector(2);
+    expect(c.add(info(1, 1, 10, ['e2e4']))).toBeUndefined();
+    expect(c.add(info(1, 2, 5, ['d2d4']))!.map((l) => l.pv[0])).toEqual(['e2e4', 'd2d4']);
+    c.add(info(2, 2, 3, ['e2e4']));
+    expect(c.complete().map((l) => l.depth)).toEqual([1, 1]);
+    c.add(info(2, 1, 8, ['d2d4']));
+    expect(c.complete().map((l) => l.pv[0])).toEqual(['d2d4', 'e2e4']);
+  });
+
+  it('takes the deepest lines when fewer legal moves than k exist', () => {
+    const c = new MultiPvCollector(3);
+    c.add(info(1, 1, 10, ['e1e2']));
+    c.add(info(2, 1, 12, ['e1d1']));
+    expect(c.complete().map((l) => l.pv[0])).toEqual(['e1d1']);
+  });
+
+  it('checks the position and moves with the rules, naming the bad move', () => {
+    const bad = analysePosition('chess', 'startpos', ['e2e4', 'e7e9']);
+    expect(bad.isErr && bad.error.message).toMatch(/move e7e9/);
+    const illegal = analysePosition('shogi', 'startpos', ['7g7f', '7g7f']);
+    expect(illegal.isErr && illegal.error.message).toMatch(/move 7g7f/);
+    expect(analysePosition('chess', 'not a fen', []).isErr).toBe(true);
+    const ok = analysePosition('chess', 'startpos', ['e2e4']);
+    expect(ok.isOk && ok.value.notate(['e7e5', 'g1f3', 'b8c6'])).toBe('e5 Nf3 Nc6');
+    const shogi = analysePosition('shogi', 'startpos', []);
+    expect(shogi.isOk && shogi.value.notate(['7g7f', '3c3d'])).toBe('P-76 P-34');
+  });
+
+  it('prints k lines per depth and plays line 1 (chess and shogi)', async () => {
+    for (const game of ['chess', 'shogi'] as const) {
+      const out: string[] = [];
+      const code = await analyse('startpos', { game, multipv: 2, depth: 4, threads: 1, hash: 8 }, (l) => out.push(l));
+      expect(code).toBe(0);
+      expect(out.filter((l) => l.startsWith('depth ')).length).toBeGreaterThanOrEqual(3);
+      const last = out.lastIndexOf(out.filter((l) => l.startsWith('depth 4 '))[0]!);
+      expect(out[last + 1]).toMatch(/^ 1\. +[+-]\d+\.\d\d {2}\S/);
+      expect(out[last + 2]).toMatch(/^ 2\. /);
+      expect(out.at(-1)).toMatch(/^bestmove \S+/);
+    }
+    const json: string[] = [];
+    await analyse('startpos', { game: 'chess', multipv: 2, depth: 3, threads: 1, hash: 8, json: true }, (l) => json.push(l));
+    const parsed = JSON.parse(json.join('\n')) as { bestmove: string; lines: { multipv: number; pv: string[] }[] };
+    expect(parsed.lines.map((l) => l.multipv)).toEqual([1, 2]);
+    expect(parsed.bestmove).toBe(parsed.lines[0]!.pv[0]);
+  }, 60_000);
+});
