@@ -2,7 +2,7 @@
  * Imports flow downward. Each folder of src/ sits in one layer (LAYERS, lowest first); a module may
  * import modules of its own folder and of folders in lower layers only: never a folder of its own
  * layer (siblings stay independent), never a higher one, never anything outside src/ but packages
- * (product code does not import scripts/ or tests/). No import cycle exists between modules.
+ * (product code does not import tools/, trainer/ or tests/). No import cycle exists between modules.
  * Type-only imports count: a type is a dependency of the design even when it vanishes at run time.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -130,12 +130,12 @@ describe('import layering', () => {
       "import { a } from '../core/result.js';",
       "import type { B } from './b.js';",
       "export { c } from '../games/chess/c.js';",
-      "import {\n  d,\n  e,\n} from '../../scripts/x.js';",
+      "import {\n  d,\n  e,\n} from '../../tools/x.js';",
       "const m = await import('../cli/run.js');",
       "import { Chess } from 'chessops/chess';",
     ].join('\n');
     expect(importsOf('src/search/time.ts', text).sort()).toEqual(
-      ['src/cli/run.ts', 'src/core/result.ts', 'src/games/chess/c.ts', 'src/search/b.ts', 'scripts/x.ts'].sort(),
+      ['src/cli/run.ts', 'src/core/result.ts', 'src/games/chess/c.ts', 'src/search/b.ts', 'tools/x.ts'].sort(),
     );
   });
 
@@ -144,14 +144,14 @@ describe('import layering', () => {
       ['src/search/time.ts', ['src/player/player.ts', 'src/core/game.ts']],
       ['src/player/player.ts', ['src/core/clock.ts']],
       ['src/eval/x.ts', ['src/nn/y.ts']],
-      ['src/learning/loop.ts', ['scripts/nn/ref.ts']],
+      ['src/learning/loop.ts', ['tools/nn/ref.ts']],
       ['src/core/a.ts', ['src/core/b.ts']],
       ['src/core/b.ts', ['src/core/a.ts']],
       ['src/core/game.ts', []],
     ]);
     expect(layerViolations(g)).toEqual([
       'src/eval/x.ts -> src/nn/y.ts (sideways: eval and nn share a layer)',
-      'src/learning/loop.ts -> scripts/nn/ref.ts (outside src/)',
+      'src/learning/loop.ts -> tools/nn/ref.ts (outside src/)',
       'src/search/time.ts -> src/player/player.ts (upward: search below player)',
     ]);
     expect(cycles(g)).toEqual([['src/core/a.ts', 'src/core/b.ts']]);

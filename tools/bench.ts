@@ -4,8 +4,8 @@
  *
  *   npm run bench -- [--filter NAME] [--reps 5] [--quick] [--out bench-results/latest.json] [--list]
  *
- * Modules are the files `scripts/bench/<name>.ts` exporting `bench: BenchModule`
- * (scripts/bench/lib/measure.ts); they are found at run time in the compiled `dist/scripts/bench/`,
+ * Modules are the files `tools/bench/<name>.ts` exporting `bench: BenchModule`
+ * (tools/bench/lib/measure.ts); they are found at run time in the compiled `dist/tools/bench/`,
  * run one after the other (never in parallel: they would slow each other down), and their rows are
  * printed as one table (median of `--reps` reps; ratio = ours / baseline) and written as JSON with
  * the machine, Node version and commit, to `--out` and to `bench-results/<timestamp>.json`.

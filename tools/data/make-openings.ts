@@ -1,7 +1,7 @@
 /**
  * Generates the balanced chess opening set `data/openings/chess-balanced.epd`:
  *
- *   npx tsc -p . && node dist/scripts/make-openings.js [--count 1000] [--min-plies 4] [--max-plies 6]
+ *   npx tsc -p . && node dist/tools/data/make-openings.js [--count 1000] [--min-plies 4] [--max-plies 6]
  *     [--walk-depth 8] [--multipv 8] [--margin 60] [--eval-depth 12] [--window 50] [--seed 1]
  *     [--workers 2] [--engine /usr/games/stockfish] [--out data/openings/chess-balanced.epd]
  *
@@ -28,9 +28,9 @@ import { makeFen } from 'chessops/fen';
 import { makeSanAndPlay } from 'chessops/san';
 import { parseUci } from 'chessops/util';
 import { normalizeMove } from 'chessops/chess';
-import { EngineClient } from '../src/match/engine/engine-client.js';
-import type { InfoFields } from '../src/match/engine/info.js';
-import { randomInt, seededRng } from '../src/core/rng.js';
+import { EngineClient } from '../../src/match/engine/engine-client.js';
+import type { InfoFields } from '../../src/match/engine/info.js';
+import { randomInt, seededRng } from '../../src/core/rng.js';
 
 const { values } = parseArgs({
   options: {

@@ -11,7 +11,7 @@
  * at a ply limit (draw), or by adjudication when the engine's value stays beyond +-0.95 for 8
  * plies. Deterministic for a seed (node-limited searches).
  *
- *   npx tsc -p . && node dist/scripts/nn/make-bootstrap-data.js --game chess --positions 30000 \
+ *   npx tsc -p . && node dist/tools/nn/make-bootstrap-data.js --game chess --positions 30000 \
  *     --nodes 4000 --out records/nn/chess-bootstrap --seed 1
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -59,7 +59,7 @@ const makeBoard = (start: string): MctsBoard =>
   game === 'chess' ? ChessMctsBoard.fromText(start, []).unwrap() : ShogiMctsBoard.fromText(start, []).unwrap();
 
 const spec = makeBoard('startpos').spec;
-const meta = { phase: 'bootstrap-alphabeta', nodes, seed: Number(opts.seed), generator: 'scripts/nn/make-bootstrap-data.ts' };
+const meta = { phase: 'bootstrap-alphabeta', nodes, seed: Number(opts.seed), generator: 'tools/nn/make-bootstrap-data.ts' };
 let writer = new ChunkWriter(spec, meta);
 let chunkNo = 0;
 let written = 0;

@@ -9,7 +9,7 @@
  * Learning plays one game at a time, colours alternating, two games against each ladder engine in turn;
  * each game plays with the weights the previous game's update wrote.
  *
- *   node dist/scripts/tdleaf-comparison.js --game chess --learn-games 100 --eval-games 20 --out bench-results/tdleaf-chess
+ *   node dist/tools/compare/tdleaf-comparison.js --game chess --learn-games 100 --eval-games 20 --out bench-results/tdleaf-chess
  *       [--ladder 'name=sf-0,cmd=/usr/games/stockfish,option.Skill Level=0;...'] [--tc 10+0.1] [--byoyomi MS] [--treestrap FILE|auto]
  *       [--alpha 1000] [--lambda 0.7] [--cap 10] [--openings data/openings/chess-balanced.epd] [--seed 1]
  *       [--kishi-nodes N] [--phases before,learn,after,treestrap] [--after-name kishi-after] [--merge A/report.json,B/report.json]
@@ -28,27 +28,27 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseConfig } from '../src/config/load.js';
-import type { GameKind, Side } from '../src/core/game.js';
-import { KishiError, Result } from '../src/core/result.js';
-import { GameLogWriter } from '../src/records/game-log.js';
-import { leafEvaluator } from '../src/learning/tdleaf/leaf.js';
-import { onGameFinished, type OnlineConfig } from '../src/learning/tdleaf/online.js';
-import { PlayerEngine } from '../src/match/engine/player-engine.js';
-import { parseEngineSpec, type EngineSpec } from '../src/match/engine/engine-spec.js';
-import type { MatchEngine } from '../src/match/engine/match-engine.js';
-import type { GameRecord } from '../src/match/game-record.js';
-import type { MatchConfig, MatchEngineEntry } from '../src/match/match-runner.js';
-import { runMatch } from '../src/match/match-runner.js';
-import { pairingResults } from '../src/match/gauntlet.js';
-import { defaultOpenings, loadOpenings, type Opening } from '../src/match/openings.js';
-import { seededRng } from '../src/core/rng.js';
-import { fitBradleyTerry, formatTable, ratingTableRows, type PairingResult } from '../src/match/stats/index.js';
-import type { TimeControl } from '../src/match/time-control.js';
-import { parseClockText } from '../src/match/time-control.js';
-import { AlphaBetaEngine, SIGNAL_WORDS } from '../src/player/alphabeta-engine.js';
-import type { GoRequest, GoResult, Player } from '../src/player/player.js';
-import { loadWeightsFile, resolveModelPath } from '../src/player/weights-file.js';
+import { parseConfig } from '../../src/config/load.js';
+import type { GameKind, Side } from '../../src/core/game.js';
+import { KishiError, Result } from '../../src/core/result.js';
+import { GameLogWriter } from '../../src/records/game-log.js';
+import { leafEvaluator } from '../../src/learning/tdleaf/leaf.js';
+import { onGameFinished, type OnlineConfig } from '../../src/learning/tdleaf/online.js';
+import { PlayerEngine } from '../../src/match/engine/player-engine.js';
+import { parseEngineSpec, type EngineSpec } from '../../src/match/engine/engine-spec.js';
+import type { MatchEngine } from '../../src/match/engine/match-engine.js';
+import type { GameRecord } from '../../src/match/game-record.js';
+import type { MatchConfig, MatchEngineEntry } from '../../src/match/match-runner.js';
+import { runMatch } from '../../src/match/match-runner.js';
+import { pairingResults } from '../../src/match/gauntlet.js';
+import { defaultOpenings, loadOpenings, type Opening } from '../../src/match/openings.js';
+import { seededRng } from '../../src/core/rng.js';
+import { fitBradleyTerry, formatTable, ratingTableRows, type PairingResult } from '../../src/match/stats/index.js';
+import type { TimeControl } from '../../src/match/time-control.js';
+import { parseClockText } from '../../src/match/time-control.js';
+import { AlphaBetaEngine, SIGNAL_WORDS } from '../../src/player/alphabeta-engine.js';
+import type { GoRequest, GoResult, Player } from '../../src/player/player.js';
+import { loadWeightsFile, resolveModelPath } from '../../src/player/weights-file.js';
 
 const { values: a } = parseArgs({
   options: {

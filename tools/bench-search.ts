@@ -7,7 +7,7 @@
  *      the mate search;
  *   4. with --wac: Win At Chess (300 positions) at --wac-ms per position (default 1000).
  *
- * Build, then run: npx tsc -p . && node dist/scripts/bench-search.js [--nodes N] [--wac] [--wac-ms MS] [--quick]
+ * Build, then run: npx tsc -p . && node dist/tools/bench-search.js [--nodes N] [--wac] [--wac-ms MS] [--quick]
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@
  * (95% interval), endings, summary }` from a `kishi match` summary.json to `training.evaluation`
  * of each manifest given (fp32 and INT8 share the measurement of the variant that played).
  *
- *   node dist/scripts/nn/record-evaluation.js --summary matches/x/summary.json \
+ *   node dist/tools/nn/record-evaluation.js --summary matches/x/summary.json \
  *     --played models/shogi-int8.onnx --manifest models/shogi.manifest.json --manifest models/shogi-int8.manifest.json
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -5,7 +5,7 @@
  *   the raw onnxruntime-node rate at the same mean batch (one ORT thread): the ratio is the share of
  *   the net's speed that self-play keeps; the rest is the tree, move generation, encoding and
  *   waiting for the slowest game;
- * - scripts/train.py samples/s on the chunks that self-play just wrote (a fresh net of the shipped
+ * - trainer/train.py samples/s on the chunks that self-play just wrote (a fresh net of the shipped
  *   shape, batch 256, one PyTorch thread per core), against the same run's samples per second of
  *   pure compute (forward, backward, step): the ratio is the share of training time not spent
  *   decoding chunks into batches. Skipped with a message when no Python with PyTorch is found

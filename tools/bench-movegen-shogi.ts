@@ -1,7 +1,7 @@
 /**
  * Benchmark of the internal shogi move generator (src/games/shogi/fast) against shogiops.
  *
- *   npx tsc -p . && node dist/scripts/bench-movegen-shogi.js [--runs 3] [--no-shogiops]
+ *   npx tsc -p . && node dist/tools/bench-movegen-shogi.js [--runs 3] [--no-shogiops]
  *
  * For each case it prints the leaf count and the median nodes/s of `--runs` runs for:
  * - fast:          FastShogiBoard.perft (make/unmake, bulk counting at the last ply), also as

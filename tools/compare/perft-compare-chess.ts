@@ -2,12 +2,12 @@
  * Benchmark: perft of the chess adapter (`src/games/chess/perft.ts`) against chessops' own
  * `debug.perft` on the same positions, checking that both agree with the published counts.
  *
- *   npx tsc -p tsconfig.json; node dist/scripts/perft-compare-chess.js [repetitions]
+ *   npx tsc -p tsconfig.json; node dist/tools/compare/perft-compare-chess.js [repetitions]
  *
  * Prints, per position, the best wall time of each implementation and its leaf nodes per second.
  */
-import { ChessGame } from '../src/games/chess/chess-game.js';
-import { chessopsPerft, perft } from '../src/games/chess/perft.js';
+import { ChessGame } from '../../src/games/chess/chess-game.js';
+import { chessopsPerft, perft } from '../../src/games/chess/perft.js';
 
 const CASES: readonly (readonly [name: string, fen: string, depth: number, nodes: number])[] = [
   ['startpos', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 5, 4865609],

@@ -18,7 +18,7 @@ import torch
 from .chunks import read_chunk
 from .model import ENCODINGS, PolicyValueNet, export_onnx, scalar_value
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
 def git_commit() -> str:
@@ -33,7 +33,7 @@ def reference_chunk(game: str, path: str | None = None) -> str:
     if path is not None:
         return path
     out = os.path.join("/tmp", f"kishi-ref-{game}-{os.getpid()}.knr")
-    script = os.path.join(REPO, "dist", "scripts", "nn", "reference-inputs.js")
+    script = os.path.join(REPO, "dist", "tools", "nn", "reference-inputs.js")
     subprocess.run(["node", script, "--game", game, "--out", out], check=True, cwd=REPO)
     return out
 
@@ -86,7 +86,7 @@ def write_model(model: PolicyValueNet, onnx_path: str, *, trained: bool, trainin
         "training": training,
         "provenance": {
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "tool": "scripts/nn (PyTorch " + torch.__version__ + ")",
+            "tool": "trainer (PyTorch " + torch.__version__ + ")",
             "commit": git_commit(),
             "notes": notes,
             "bytes": os.path.getsize(onnx_path),

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Makes the static INT8 (QDQ) variant of a policy/value net.
 
-  python3 scripts/nn/quantize_int8.py --model models/chess.onnx --calibration records/nn/chess-bootstrap \
+  python3 trainer/quantize_int8.py --model models/chess.onnx --calibration records/nn/chess-bootstrap \
       --positions 512 --out models/chess-int8.onnx
 
 Calibrates on positions sampled from training chunks (kishi_nn/quantize.py explains the method),
 writes the QDQ model and a manifest copied from the fp32 model's with `precision: int8-qdq`, the
 calibration recorded in `provenance`, and the fp32 reference outputs kept for now. Then run
-`node dist/scripts/nn/check-int8.js --fp32 models/chess.onnx --int8 models/chess-int8.onnx`, which
+`node dist/tools/nn/check-int8.js --fp32 models/chess.onnx --int8 models/chess-int8.onnx`, which
 measures the INT8 error and speed with onnxruntime-node and records the INT8 model's own reference
 outputs in its manifest.
 """
@@ -54,13 +54,13 @@ def main() -> None:
         "quantizedFrom": os.path.relpath(args.model),
         "quantization": {
             "method": "static QDQ: uint8 asymmetric activations (min/max calibration), int8 symmetric per-channel weights, int32 biases",
-            "tool": "scripts/nn/quantize_int8.py (onnx " + onnx.__version__ + ")",
+            "tool": "trainer/quantize_int8.py (onnx " + onnx.__version__ + ")",
             "calibrationPositions": int(len(idx)),
             "calibrationChunks": sorted({os.path.relpath(f) for d in args.calibration for f in chunk_files(d)}),
             "reduceRange": bool(args.reduce_range),
         },
         "bytes": os.path.getsize(args.out),
-        "referenceNote": "reference outputs below are the fp32 model's until scripts/nn/check-int8.ts records this model's own",
+        "referenceNote": "reference outputs below are the fp32 model's until tools/nn/check-int8.ts records this model's own",
     }
     with open(args.out[:-5] + ".manifest.json", "w") as f:
         json.dump(manifest, f, indent=1)

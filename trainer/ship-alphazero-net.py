@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Copies a net promoted by the AlphaZero loop into models/ with provenance in its manifests.
 
-  python3 scripts/nn/ship-alphazero-net.py --state runs/issue10-loop --game chess \\
+  python3 trainer/ship-alphazero-net.py --state runs/issue10-loop --game chess \\
       --command "kishi train alphazero ..." [--generation G] [--out-dir models]
 
 Takes `<state>/nets/gen-G.onnx` and `gen-G-int8.onnx` (G: the state's best generation), writes
 `<out-dir>/<game>.onnx` and `<game>-int8.onnx` with manifests whose `training.loop` records the
 run: the loop command, every generation up to G (self-play games and throughput, training steps
 and samples/s, gate results with their match commands), the data phases, and `provenance.commit`
-= `git rev-parse HEAD` at shipping time. Then run scripts/nn/check-int8.ts to record the INT8
+= `git rev-parse HEAD` at shipping time. Then run tools/nn/check-int8.ts to record the INT8
 net's own reference outputs (its manifest keeps the fp32 ones until then).
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import os
 import shutil
 import subprocess
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
 def main() -> None:
@@ -56,7 +56,7 @@ def main() -> None:
         m["provenance"]["commit"] = commit
         m["provenance"]["notes"] = (
             f"AlphaZero loop generation {g} (promoted by its gate), continued from the shipped bootstrap net; "
-            f"{loop['selfplayGames']} self-play games; shipped by scripts/nn/ship-alphazero-net.py"
+            f"{loop['selfplayGames']} self-play games; shipped by trainer/ship-alphazero-net.py"
         )
         tmp = dst + ".tmp"
         shutil.copyfile(src, tmp)

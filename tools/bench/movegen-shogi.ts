@@ -1,7 +1,7 @@
 /**
  * Shogi move generation: the internal generator (src/games/shogi/fast, bulk-counting perft) against
  * shogiops with the same bulk counting (clone + play above the last ply), as
- * scripts/bench-movegen-shogi.ts measures it standalone.
+ * tools/bench-movegen-shogi.ts measures it standalone.
  */
 import type { Role } from 'shogiops/types';
 import { parseSfen } from 'shogiops/sfen';

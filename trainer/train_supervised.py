@@ -2,14 +2,14 @@
 """Supervised training of a policy/value net on training chunks, then ONNX export with manifest.
 
 Used for the bootstrap nets (positions labelled by the alpha-beta engine,
-scripts/nn/make-bootstrap-data.ts); the AlphaZero loop (issue 10) can reuse the same pieces.
+tools/nn/make-bootstrap-data.ts); the AlphaZero loop (issue 10) can reuse the same pieces.
 
 Loss: policy cross-entropy against the chunk's policy target with illegal moves masked out of the
 softmax (the engines mask them too), plus value MSE against
 `value_mix * search_value + (1 - value_mix) * game_result`, plus L2 via weight decay.
 The last `--holdout` share of positions (whole games, by file order) is held out for validation.
 
-  python3 scripts/nn/train_supervised.py --data records/nn/chess-bootstrap --encoding kishi-chess-1 \
+  python3 trainer/train_supervised.py --data records/nn/chess-bootstrap --encoding kishi-chess-1 \
       --blocks 6 --filters 64 --epochs 8 --out models/chess.onnx
 """
 from __future__ import annotations

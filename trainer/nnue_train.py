@@ -7,7 +7,7 @@ the quantised network file (src/eval/nnue/format.ts) with a manifest holding ref
 computed here with the same integer arithmetic as the TypeScript inference (the loader checks them
 bit-exact before the engine uses the net).
 
-  python3 scripts/nn/nnue_train.py --game chess --data /path/to/chunks --hidden 64 --epochs 10 \\
+  python3 trainer/nnue_train.py --game chess --data /path/to/chunks --hidden 64 --epochs 10 \\
       --out models/chess-nnue.bin [--checkpoint ckpt.pt] [--resume] [--device cpu|cuda]
 
 Loss (nnue-pytorch / bullet style): prediction sigmoid(out * SCALE / K), target
@@ -33,7 +33,7 @@ import zlib
 
 import numpy as np
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 CHESS_FEATURES = 768
 SHOGI_BOARD_FEATURES = 2 * 14 * 81
@@ -527,7 +527,7 @@ def main() -> int:
         "game": args.game,
         "arch": {"features": F, "hidden": H, "activation": args.activation, "qa": QA, "qb": QB, "scale": args.scale},
         "data": {"dirs": [os.path.basename(os.path.normpath(d)) for d in args.data], "chunks": len(files), "train_positions": int(n_train), "val_positions": int(len(va[0]))},
-        "training": {"command": " ".join(["python3", "scripts/nn/nnue_train.py"] + sys.argv[1:]), "k": k, "lambda": args.lam, "history": history,
+        "training": {"command": " ".join(["python3", "trainer/nnue_train.py"] + sys.argv[1:]), "k": k, "lambda": args.lam, "history": history,
                      "quantisation_mean_abs_error_cp": float(np.abs(fl - qi).mean())},
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": git_commit(),

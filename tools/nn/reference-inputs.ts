@@ -1,8 +1,8 @@
 /**
  * Writes the encoded reference positions of the model manifests (src/learning/alphazero/reference-inputs.ts)
- * to a file; scripts/nn/kishi_nn/export.py runs it when it records a net's reference outputs.
+ * to a file; trainer/kishi_nn/export.py runs it when it records a net's reference outputs.
  *
- *   node dist/scripts/nn/reference-inputs.js --game chess --out /tmp/ref-chess.knr
+ *   node dist/tools/nn/reference-inputs.js --game chess --out /tmp/ref-chess.knr
  */
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';

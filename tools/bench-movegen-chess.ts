@@ -1,7 +1,7 @@
 /**
  * Benchmark of the internal chess move generator (`src/games/chess/fast/`) against chessops.
  *
- *   npx tsc -p . && node dist/scripts/bench-movegen-chess.js [--runs 3]
+ *   npx tsc -p . && node dist/tools/bench-movegen-chess.js [--runs 3]
  *
  * For startpos depth 5 and Kiwipete depth 4 it prints the median over the runs of:
  * - internal perft with bulk counting (`FastChessBoard.perft`: leaves counted, not made);

@@ -2,8 +2,8 @@
  * Soak benchmark for the lichess bot (not a test): plays N games against the local lichess-compatible server
  * with faults injected all along, and reports time forfeits, stuck games, crashes and schema violations.
  *
- *   npx vite-node scripts/lichess-soak.ts -- --games 100 --concurrency 4 --engine test --seed 1
- *   npx vite-node scripts/lichess-soak.ts -- --games 20 --engine alphabeta --clock 20+1 [--ponder]
+ *   npx vite-node tools/lichess-soak.ts -- --games 100 --concurrency 4 --engine test --seed 1
+ *   npx vite-node tools/lichess-soak.ts -- --games 20 --engine alphabeta --clock 20+1 [--ponder]
  *
  * Faults (seeded): game streams that stall silently or drop at a random ply, 429s (JSON and HTML) and
  * 502/504/dropped/applied-then-504 answers on random moves, chunk modes cycling (split, merged, normal),

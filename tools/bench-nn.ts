@@ -1,11 +1,11 @@
 /**
  * The net and MCTS benchmark on its own (it also runs inside `npm run bench` as the `nn` module):
  *
- *   npx tsc -p . && node dist/scripts/bench-nn.js [--reps 3] [--quick]
+ *   npx tsc -p . && node dist/tools/bench-nn.js [--reps 3] [--quick]
  *
  * Prints raw onnxruntime-node throughput of the shipped nets (batch 1/8/32, fp32/INT8), MCTS
  * playouts/s with the same nets against the raw throughput at the search's batch size, and the
- * share of MCTS time spent outside the net. See scripts/bench/nn.ts.
+ * share of MCTS time spent outside the net. See tools/bench/nn.ts.
  */
 import { parseArgs } from 'node:util';
 import { bench } from './bench/nn.js';

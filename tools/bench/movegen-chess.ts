@@ -1,6 +1,6 @@
 /**
  * Chess move generation: the internal generator (src/games/chess/fast, bulk-counting perft) and the
- * rules adapter (ChessGame over chessops) against chessops' own perft (scripts/bench-movegen-chess.ts
+ * rules adapter (ChessGame over chessops) against chessops' own perft (tools/bench-movegen-chess.ts
  * prints the same figures standalone).
  */
 import { Chess } from 'chessops/chess';

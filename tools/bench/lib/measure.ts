@@ -1,6 +1,6 @@
 /**
  * The shape every benchmark module has, and the timing helpers they share. A module is a file
- * `scripts/bench/<name>.ts` exporting `bench: BenchModule`; `scripts/bench.ts` finds and runs them.
+ * `tools/bench/<name>.ts` exporting `bench: BenchModule`; `tools/bench.ts` finds and runs them.
  */
 import { performance } from 'node:perf_hooks';
 

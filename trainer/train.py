@@ -34,7 +34,7 @@ Checkpoints
   count. `--checkpoint OUT.pt` is written atomically (temp file + rename) after training:
   {encoding, blocks, filters, wdl, state, optimizer, step, samples}.
 
-  /usr/bin/python3 scripts/train.py --data records/nn/chess-bootstrap runs/az/selfplay \\
+  /usr/bin/python3 trainer/train.py --data records/nn/chess-bootstrap runs/az/selfplay \\
       --window-games 20000 --phase-weights bootstrap-alphabeta=0.25 --resume runs/az/trainer.pt \\
       --steps 1000 --checkpoint runs/az/trainer.pt --out runs/az/nets/gen-1.onnx --int8 runs/az/nets/gen-1-int8.onnx
 
@@ -55,7 +55,7 @@ import time
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kishi_nn.chunks import Chunks  # noqa: E402
 from kishi_nn.export import git_commit, write_model  # noqa: E402
 from kishi_nn.model import ENCODINGS, PolicyValueNet, shogi_mirror_permutation  # noqa: E402
@@ -255,12 +255,12 @@ def make_int8(onnx_path: str, out: str, data: Chunks, positions: int, seed: int)
         "quantizedFrom": os.path.basename(onnx_path),
         "quantization": {
             "method": "static QDQ: uint8 asymmetric activations (min/max calibration), int8 symmetric per-channel weights, int32 biases",
-            "tool": "scripts/train.py --int8 (kishi_nn/quantize.py, onnx " + onnx.__version__ + ")",
+            "tool": "trainer/train.py --int8 (kishi_nn/quantize.py, onnx " + onnx.__version__ + ")",
             "calibrationPositions": int(len(idx)),
             "reduceRange": False,
         },
         "bytes": os.path.getsize(tmp),
-        "referenceNote": "reference outputs below are the fp32 model's until scripts/nn/check-int8.ts records this model's own",
+        "referenceNote": "reference outputs below are the fp32 model's until tools/nn/check-int8.ts records this model's own",
     }
     mtmp = out[:-5] + f".tmp-{os.getpid()}.manifest.json"
     with open(mtmp, "w") as f:

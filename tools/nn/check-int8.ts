@@ -1,8 +1,8 @@
 /**
  * Checks an INT8 (QDQ) model against its fp32 source with onnxruntime-node, and records the INT8
- * model's reference outputs in its manifest (scripts/nn/quantize_int8.py leaves the fp32 ones).
+ * model's reference outputs in its manifest (trainer/quantize_int8.py leaves the fp32 ones).
  *
- *   node dist/scripts/nn/check-int8.js --game chess --fp32 models/chess.onnx --int8 models/chess-int8.onnx \
+ *   node dist/tools/nn/check-int8.js --game chess --fp32 models/chess.onnx --int8 models/chess-int8.onnx \
  *     --chunks records/nn/chess-bootstrap --positions 2000 [--no-record]
  *
  * Reports, over the positions: value error (mean, max absolute), policy agreement (share of
@@ -125,7 +125,7 @@ if (opts.record) {
     })),
   };
   const { referenceNote: _drop, ...prov } = raw.provenance;
-  raw.provenance = { ...prov, int8Check: { ...accuracy, recordedBy: 'scripts/nn/check-int8.ts (onnxruntime-node)' } };
+  raw.provenance = { ...prov, int8Check: { ...accuracy, recordedBy: 'tools/nn/check-int8.ts (onnxruntime-node)' } };
   writeFileSync(manifestPathOf(opts.int8), JSON.stringify(raw, null, 1) + '\n');
   console.log(`recorded the INT8 reference outputs in ${manifestPathOf(opts.int8)}`);
 }
