@@ -27,9 +27,9 @@ import type { GoRequest, GoResult, Player } from '../src/player/player.js';
 import { LichessBot } from '../src/protocols/lichess/bot.js';
 import { ChessLine } from '../src/protocols/lichess/chess-line.js';
 import type { VariantKey } from '../src/protocols/lichess/types.js';
-import { seededRandom } from '../src/testing/lichess-server/opponents.js';
-import type { FaultResponse, SentMessage } from '../src/testing/lichess-server/server.js';
-import { LichessTestServer } from '../src/testing/lichess-server/server.js';
+import { seededRandom } from '../tests/fakes/lichess-server/opponents.js';
+import type { FaultResponse, SentMessage } from '../tests/fakes/lichess-server/server.js';
+import { LichessTestServer } from '../tests/fakes/lichess-server/server.js';
 
 interface Args {
   games: number;

@@ -24,7 +24,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ['learning'], //                   TreeStrap, TD-Leaf, AlphaZero
   ['bot'], //                        the player pool shared by the servers
   ['protocols'], //                  lichess, CSA, UCI/USI front-ends
-  ['testing'], //                    local fake servers (tests and soak)
   ['web'], //                        the local web page (plays through the bot's pool and policies)
   ['cli'], //                        commands
   ['main.ts'], //                    the entry point

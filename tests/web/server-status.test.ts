@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CsaStatus, ServerStatus } from '../../src/bot/server-status.js';
 import { parseConfig } from '../../src/config/load.js';
 import { csaPhase } from '../../src/protocols/csa/floodgate-server.js';
-import { CsaTestServer } from '../../src/testing/csa-server/server.js';
+import { CsaTestServer } from '../fakes/csa-server/server.js';
 import { WebServer } from '../../src/web/web-server.js';
 import { RandomMover } from '../protocols/csa/doubles.js';
 import { testBot } from '../protocols/csa/harness.js';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planBudget } from '../../../src/protocols/csa/clock.js';
 import { CsaGame } from '../../../src/protocols/csa/csa-game.js';
 import { parseGameSummary } from '../../../src/protocols/csa/summary.js';
-import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
+import { CsaTestServer } from '../../fakes/csa-server/server.js';
 import { RandomMover } from './doubles.js';
 import { startInOrder, testBot } from './harness.js';
 

@@ -8,7 +8,7 @@
  */
 import { makeSfen, parseSfen } from 'shogiops/sfen';
 import type { Shogi } from 'shogiops/variant/shogi';
-import { canDeclareWin, csaPositionToSfen, parseCsaMove, STANDARD_ROWS } from '../../protocols/csa/shogi-rules.js';
+import { canDeclareWin, csaPositionToSfen, parseCsaMove, STANDARD_ROWS } from '../../../src/protocols/csa/shogi-rules.js';
 import type { ServerTimeControl } from './time-rule.js';
 import { ServerClock } from './time-rule.js';
 

@@ -1,7 +1,7 @@
 /** The test CSA server reproduces what shogi-server did in tests/fixtures/csa/. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
-import type { TestServerOptions } from '../../../src/testing/csa-server/server.js';
+import { CsaTestServer } from './server.js';
+import type { TestServerOptions } from './server.js';
 import { readTranscript } from '../../protocols/csa/replay.js';
 import { LineClient } from './line-client.js';
 
