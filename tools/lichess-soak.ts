@@ -24,7 +24,7 @@ import type { GameKind } from '../src/core/game.js';
 import { createPlayer } from '../src/player/factory.js';
 import { packageRoot } from '../src/player/weights-file.js';
 import type { GoRequest, GoResult, Player } from '../src/player/player.js';
-import { LichessBot } from '../src/protocols/lichess/bot.js';
+import { LichessBot } from '../src/protocols/lichess/game-server.js';
 import { ChessLine } from '../src/protocols/lichess/chess-line.js';
 import type { VariantKey } from '../src/protocols/lichess/types.js';
 import { seededRandom } from '../tests/fakes/lichess-server/opponents.js';

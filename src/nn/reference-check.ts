@@ -6,7 +6,7 @@
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import { FastChessBoard } from '../games/chess/fast/board.js';
-import { FastShogiBoard } from '../games/shogi/fast/fast-board.js';
+import { FastShogiBoard } from '../games/shogi/fast/board.js';
 import { chessContext, chessMoveIndices, encodeChess } from './chess-encoding.js';
 import type { Evaluator, NnInput } from './evaluator.js';
 import type { ReferencePosition } from './manifest.js';

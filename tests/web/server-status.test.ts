@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CsaStatus, ServerStatus } from '../../src/bot/server-status.js';
 import { parseConfig } from '../../src/config/load.js';
-import { csaPhase } from '../../src/protocols/csa/floodgate-server.js';
+import { csaPhase } from '../../src/protocols/csa/game-server.js';
 import { CsaTestServer } from '../fakes/csa-server/server.js';
 import { WebServer } from '../../src/web/web-server.js';
 import { RandomMover } from '../protocols/csa/doubles.js';

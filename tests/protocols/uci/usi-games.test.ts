@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTCOME_REASONS } from '../../../src/core/game.js';
 import { FORFEIT_REASONS } from '../../../src/match/game-record.js';
 import type { TimeControl } from '../../../src/match/time-control.js';
-import { FAIRY, externalSpec, haveEngine, kishiBuilt, kishiSpec, median, playEngineGame, replay, stopLatency, tc } from '../uci/engine-games.js';
+import { FAIRY, externalSpec, haveEngine, kishiBuilt, kishiSpec, median, playEngineGame, replay, stopLatency, tc } from './engine-games.js';
 
 /** Round trips under load: see the note in ../uci/uci-games.test.ts. */
 const KISHI_OPTIONS = { USI_Hash: '16', MoveOverhead: '250' };

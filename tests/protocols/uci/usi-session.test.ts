@@ -4,8 +4,8 @@
  * gameover during pondering, and bad positions.
  */
 import { describe, expect, it } from 'vitest';
-import { usiDialect } from '../../../src/protocols/usi/usi-dialect.js';
-import { harness, settle } from '../uci/mock-player.js';
+import { usiDialect } from '../../../src/protocols/uci/usi-dialect.js';
+import { harness, settle } from './mock-player.js';
 
 const bestmove = (l: string): boolean => l.startsWith('bestmove');
 const SENTE_SFEN = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPlayer } from '../../../src/player/factory.js';
-import { usiDialect } from '../../../src/protocols/usi/usi-dialect.js';
-import { harness } from '../uci/mock-player.js';
-import type { Harness } from '../uci/mock-player.js';
+import { usiDialect } from '../../../src/protocols/uci/usi-dialect.js';
+import { harness } from './mock-player.js';
+import type { Harness } from './mock-player.js';
 
 const built = existsSync('dist/src/player/search-worker.js');
 const SETTINGS = { evalFile: 'models/shogi-linear.json', hashMb: 8 };

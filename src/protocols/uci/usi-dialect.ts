@@ -9,9 +9,9 @@
 import { KishiError, Result } from '../../core/result.js';
 import { FastShogiBoard } from '../../games/shogi/fast/index.js';
 import { ShogiGame } from '../../games/shogi/shogi-game.js';
-import type { Dialect, EngineSettings, PositionStart } from '../uci/dialect.js';
-import type { EngineOption } from '../uci/engine-options.js';
-import { EVAL_KINDS, MAX_MULTI_PV, MAX_THREADS, SEARCH_VARS } from '../uci/uci-dialect.js';
+import type { Dialect, EngineSettings, PositionStart } from './dialect.js';
+import type { EngineOption } from './engine-options.js';
+import { EVAL_KINDS, MAX_MULTI_PV, MAX_THREADS, SEARCH_VARS } from './uci-dialect.js';
 
 export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'hashMb', name: 'USI_Hash', type: 'spin', default: d.hashMb, min: 1, max: 32768, aliases: ['Hash'] },
