@@ -20,6 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['eval', 'nn'], //                 evaluators: linear, neural nets
   ['search'], //                     alpha-beta, MCTS, time planning
   ['player'], //                     the Player port and its implementations
+  ['engines'], //                    the client for external UCI/USI engines (processes)
   ['match'], //                      engines, matches, suites, statistics
   ['learning'], //                   TreeStrap, TD-Leaf, AlphaZero
   ['bot'], //                        the player pool shared by the servers

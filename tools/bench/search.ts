@@ -16,7 +16,7 @@ import { searchOptions } from '../../src/search/alphabeta/options.js';
 import type { SearchBoard } from '../../src/search/alphabeta/search-board.js';
 import { TranspositionTable } from '../../src/search/alphabeta/tt.js';
 import type { GameKind } from '../../src/core/game.js';
-import { EngineClient } from '../../src/match/engine/engine-client.js';
+import { EngineClient } from '../../src/engines/engine-client.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { rateRow } from './lib/measure.js';
 

@@ -28,8 +28,8 @@ import { makeFen } from 'chessops/fen';
 import { makeSanAndPlay } from 'chessops/san';
 import { parseUci } from 'chessops/util';
 import { normalizeMove } from 'chessops/chess';
-import { EngineClient } from '../../src/match/engine/engine-client.js';
-import type { InfoFields } from '../../src/match/engine/info.js';
+import { EngineClient } from '../../src/engines/engine-client.js';
+import type { InfoFields } from '../../src/engines/info.js';
 import { randomInt, seededRng } from '../../src/core/rng.js';
 
 const { values } = parseArgs({

@@ -24,7 +24,7 @@ import { childLogger } from '../../log/logger.js';
 import type { Transcript } from '../../log/transcript.js';
 import { fileTranscript, nullTranscript } from '../../log/transcript.js';
 import type { Player } from '../../player/player.js';
-import { startUsiEngine } from '../engine/usi-client.js';
+import { startUsiEngine } from '../../engines/usi-client.js';
 import { CsaClient, DEFAULT_CLIENT_TIMING } from './client.js';
 import type { ClientState, CsaClientOptions, CsaLog, FinishedGame } from './client.js';
 import type { CsaGame, LoggedMove } from './csa-game.js';

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import { createPlayer } from '../../../src/player/factory.js';
 import { searchWorkerUrl } from '../../../src/player/alphabeta-player.js';
-import { startUsiEngine } from '../../../src/protocols/engine/usi-client.js';
+import { startUsiEngine } from '../../../src/engines/usi-client.js';
 import { CsaTestServer } from '../../fakes/csa-server/server.js';
 import { PacedRandomMover } from './doubles.js';
 import { startInOrder, testBot } from './harness.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { memoryTranscript } from '../../../src/log/transcript.js';
-import { goCommand, parseEngineSpec, parseInfo, positionCommand, startUsiEngine } from '../../../src/protocols/engine/usi-client.js';
+import { memoryTranscript } from '../../src/log/transcript.js';
+import { goCommand, parseEngineSpec, parseInfo, positionCommand, startUsiEngine } from '../../src/engines/usi-client.js';
 
 const FAIRY = '/usr/games/fairy-stockfish';
 const GPSUSI = '/usr/games/gpsusi';

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { KishiError, Result } from '../../core/result.js';
-import type { Transcript } from '../../log/transcript.js';
+import { KishiError, Result } from '../core/result.js';
+import type { Transcript } from '../log/transcript.js';
 
 export interface EngineProcessOptions {
   readonly command: string;

@@ -17,11 +17,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { GameKind } from '../../core/game.js';
-import { KishiError, Result } from '../../core/result.js';
-import type { GoRequest, GoResult, Player, SearchInfo } from '../../player/player.js';
-import type { Transcript } from '../../log/transcript.js';
-import { nullTranscript } from '../../log/transcript.js';
+import type { GameKind } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
+import type { GoRequest, GoResult, Player, SearchInfo } from '../player/player.js';
+import type { Transcript } from '../log/transcript.js';
+import { nullTranscript } from '../log/transcript.js';
 
 /** One `option` line of the engine. */
 export interface UsiOptionSpec {

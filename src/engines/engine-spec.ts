@@ -15,9 +15,9 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GameKind } from '../../core/game.js';
-import { KishiError, Result } from '../../core/result.js';
-import { keyValueRecord, parseKeyValues, parseNumber } from '../key-values.js';
+import type { GameKind } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
+import { keyValueRecord, parseKeyValues, parseNumber } from '../core/key-values.js';
 
 export const ENGINE_PROTOCOLS = ['uci', 'usi'] as const;
 export type EngineProtocol = (typeof ENGINE_PROTOCOLS)[number];

@@ -5,9 +5,9 @@
  * `go` never rejects: every way a search can go wrong is a value, because each is a game result
  * (a crash, a hang or a time forfeit loses the game) and must be logged with the engine's last output.
  */
-import type { KishiError, Result } from '../../core/result.js';
-import type { ClockState, SearchInfo } from '../../player/player.js';
-import type { Side } from '../../core/game.js';
+import type { KishiError, Result } from '../core/result.js';
+import type { ClockState, SearchInfo } from '../player/player.js';
+import type { Side } from '../core/game.js';
 
 /** One search request: position and time, in protocol text. */
 export interface EngineGoRequest {

@@ -4,14 +4,14 @@
  * a hang. No child process for the player itself.
  */
 import { describe, expect, it } from 'vitest';
-import type { GameKind } from '../../../src/core/game.js';
-import { Result } from '../../../src/core/result.js';
-import { PlayerEngine } from '../../../src/match/engine/player-engine.js';
-import { createGame } from '../../../src/match/game-factory.js';
-import { runMatch } from '../../../src/match/match-runner.js';
-import type { MatchEngineEntry } from '../../../src/match/match-runner.js';
-import type { GoRequest, GoResult, Player } from '../../../src/player/player.js';
-import { entry, fakeSpec, matchConfig, nodesTc } from '../helpers.js';
+import type { GameKind } from '../../src/core/game.js';
+import { Result } from '../../src/core/result.js';
+import { PlayerEngine } from '../../src/match/player-engine.js';
+import { createGame } from '../../src/match/game-factory.js';
+import { runMatch } from '../../src/match/match-runner.js';
+import type { MatchEngineEntry } from '../../src/match/match-runner.js';
+import type { GoRequest, GoResult, Player } from '../../src/player/player.js';
+import { entry, fakeSpec, matchConfig, nodesTc } from './helpers.js';
 
 class FirstMovePlayer implements Player {
   readonly name = 'first-move';

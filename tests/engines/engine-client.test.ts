@@ -1,7 +1,7 @@
 /** The UCI/USI process client against the fake engine: handshake, options, search, deadline, exit. */
 import { describe, expect, it } from 'vitest';
-import { EngineClient } from '../../../src/match/engine/engine-client.js';
-import { fakeSpec } from '../helpers.js';
+import { EngineClient } from '../../src/engines/engine-client.js';
+import { fakeSpec } from '../match/helpers.js';
 
 describe('EngineClient', () => {
   it('sets the options the engine lists, warns about the others, and searches', async () => {

@@ -3,7 +3,7 @@
  * (`name=sf,cmd=/usr/games/stockfish,option.Skill Level=3`), adjudication and SPRT settings.
  * Values may contain `=` and spaces but not commas; a bare word is a key with the value "".
  */
-import { KishiError, Result } from '../core/result.js';
+import { KishiError, Result } from './result.js';
 
 /** Parsed pairs in order (a key may repeat; later wins when read into a record). */
 export function parseKeyValues(text: string, what: string): Result<[string, string][], KishiError> {

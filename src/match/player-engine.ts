@@ -6,11 +6,11 @@
  * closed and reported dead, so the runner makes a new one).
  */
 import { performance } from 'node:perf_hooks';
-import type { GameKind } from '../../core/game.js';
-import { Result } from '../../core/result.js';
-import type { KishiError } from '../../core/result.js';
-import type { GoRequest, GoResult, Player, SearchLimits } from '../../player/player.js';
-import type { EngineGoRequest, EngineReply, MatchEngine } from './match-engine.js';
+import type { GameKind } from '../core/game.js';
+import { Result } from '../core/result.js';
+import type { KishiError } from '../core/result.js';
+import type { GoRequest, GoResult, Player, SearchLimits } from '../player/player.js';
+import type { EngineGoRequest, EngineReply, MatchEngine } from '../engines/match-engine.js';
 
 export interface PlayerEngineOptions {
   readonly game: GameKind;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { goCommand, optionValueProblem, parseOptionLine, positionCommand } from '../../../src/match/engine/engine-client.js';
-import { parseEngineSpec, resolveCommand } from '../../../src/match/engine/engine-spec.js';
-import { parseInfoLine } from '../../../src/match/engine/info.js';
+import { goCommand, optionValueProblem, parseOptionLine, positionCommand } from '../../src/engines/engine-client.js';
+import { parseEngineSpec, resolveCommand } from '../../src/engines/engine-spec.js';
+import { parseInfoLine } from '../../src/engines/info.js';
 
 const clock = { firstMs: 1000, secondMs: 2000, firstIncMs: 100, secondIncMs: 100, byoyomiMs: 0 };
 

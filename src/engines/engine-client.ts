@@ -18,10 +18,10 @@
  * shogidokoro/USI 2.0 description.
  */
 import { performance } from 'node:perf_hooks';
-import type { GameKind } from '../../core/game.js';
-import { KishiError, Result } from '../../core/result.js';
-import type { Transcript } from '../../log/transcript.js';
-import type { ClockState } from '../../player/player.js';
+import type { GameKind } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
+import type { Transcript } from '../log/transcript.js';
+import type { ClockState } from '../player/player.js';
 import { EngineProcess, describeExit } from './engine-process.js';
 import type { EngineProtocol, EngineSpec } from './engine-spec.js';
 import { protocolFor, provisionalName, resolveCommand } from './engine-spec.js';
