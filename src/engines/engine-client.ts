@@ -59,6 +59,8 @@ export interface EngineClientOptions {
    * `USI_Threads`, whichever it lists); undefined: leave the engine's default.
    */
   readonly defaultThreads?: number;
+  /** Turn pondering on (`USI_Ponder`, else `Ponder`, when the engine lists one) unless the spec sets it. */
+  readonly ponder?: boolean;
 }
 
 /** Thread-count option names, in the order they are looked for. */
@@ -120,9 +122,19 @@ const ms = (x: number): string => String(Math.max(0, Math.floor(x)));
 /** The clocks with the two sides' names exchanged (for engines that read USI clocks swapped). */
 export const swappedClock = (c: ClockState): ClockState => ({ ...c, firstMs: c.secondMs, secondMs: c.firstMs, firstIncMs: c.secondIncMs, secondIncMs: c.firstIncMs });
 
-/** The `go` command for a request (see the module comment, step 3); `swap`: {@link swappedClock}. */
-export function goCommand(protocol: EngineProtocol, req: Pick<EngineGoRequest, 'clock' | 'movetimeMs' | 'nodes' | 'depth' | 'toMove'>, swap = false): string {
-  const parts = ['go'];
+/**
+ * The `go` command for a request (see the module comment, step 3); `swap`: {@link swappedClock}.
+ * `infinite` and `mate` leave out the clock; `mate` is USI's (`go mate <ms>|infinite`), UCI's
+ * `go mate` counts moves and is not asked for.
+ */
+export function goCommand(
+  protocol: EngineProtocol,
+  req: Pick<EngineGoRequest, 'clock' | 'movetimeMs' | 'nodes' | 'depth' | 'toMove' | 'infinite' | 'mate' | 'ponder'>,
+  swap = false,
+): string {
+  const parts = req.ponder === true ? ['go', 'ponder'] : ['go'];
+  if (req.infinite === true) return [...parts, 'infinite'].join(' ');
+  if (req.mate === true) return `go mate ${req.movetimeMs !== undefined ? ms(req.movetimeMs) : 'infinite'}`;
   const c: ClockState | undefined = req.clock !== undefined && swap ? swappedClock(req.clock) : req.clock;
   if (c !== undefined) {
     if (protocol === 'uci') {
@@ -145,7 +157,7 @@ export function goCommand(protocol: EngineProtocol, req: Pick<EngineGoRequest, '
   }
   if (req.nodes !== undefined) parts.push('nodes', String(req.nodes));
   if (req.depth !== undefined) parts.push('depth', String(req.depth));
-  if (parts.length === 1) parts.push('infinite');
+  if (parts.length === (req.ponder === true ? 2 : 1)) parts.push('infinite');
   return parts.join(' ');
 }
 
@@ -155,6 +167,10 @@ export class EngineClient implements MatchEngine {
   idName = '';
   readonly options = new Map<string, EngineOptionSpec>();
   private searching = false;
+  /** The current search was sent `go ponder` and no `ponderhit` yet. */
+  private pondering = false;
+  /** `stop` went out for the current search. */
+  private stopSent = false;
 
   private constructor(
     private readonly proc: EngineProcess,
@@ -217,6 +233,10 @@ export class EngineClient implements MatchEngine {
       const name = THREAD_OPTIONS.find((n) => this.options.has(n));
       if (name !== undefined) wanted.unshift([this.options.get(name)!.name, String(threads)]);
     }
+    if (this.opts.ponder === true) {
+      const name = ['usi_ponder', 'ponder'].find((n) => this.options.has(n));
+      if (name !== undefined && !wanted.some(([n]) => ['usi_ponder', 'ponder'].includes(n.toLowerCase()))) wanted.push([this.options.get(name)!.name, 'true']);
+    }
     if (this.opts.variant === 'chess960' && this.protocol === 'uci') {
       if (this.options.has('uci_chess960')) wanted.push(['UCI_Chess960', 'true']);
       else this.opts.onWarning?.(`${this.name}: no UCI_Chess960 option; Chess960 castling may be misread`);
@@ -256,11 +276,16 @@ export class EngineClient implements MatchEngine {
     return r;
   }
 
-  /** Steps 3 and 4. `onInfo` sees every `info` line parsed (all multipv lines, for analysis tools). */
-  async go(req: EngineGoRequest, onInfo?: (fields: InfoFields) => void): Promise<EngineReply> {
+  /**
+   * Steps 3 and 4. `onInfo` sees every `info` line parsed (all multipv lines, for analysis tools);
+   * `onSearchInfo` the search information so far each time a line with a score (multipv 1) arrives.
+   */
+  async go(req: EngineGoRequest, onInfo?: (fields: InfoFields) => void, onSearchInfo?: (info: EngineInfo) => void): Promise<EngineReply> {
     if (!this.proc.alive()) return { kind: 'crash', elapsedMs: 0, detail: `the engine is not running (${describeExit(this.proc.exitInfo())})` };
     if (this.searching) throw new Error('EngineClient.go called during a search');
     this.searching = true;
+    this.pondering = req.ponder === true;
+    this.stopSent = false;
     let info: EngineInfo | undefined;
     const onOther = (line: string): void => {
       if (!line.startsWith('info')) return;
@@ -277,6 +302,7 @@ export class EngineClient implements MatchEngine {
         pv: f.pv ?? [],
         ...(f.hashfull !== undefined ? { hashfull: f.hashfull } : {}),
       };
+      onSearchInfo?.(info);
     };
     const isBest = (l: string): boolean => l.startsWith('bestmove');
     try {
@@ -295,7 +321,7 @@ export class EngineClient implements MatchEngine {
       }
       // Deadline passed: ask it to stop, give it graceMs, then kill it.
       const elapsedMs = performance.now() - t0;
-      this.proc.send('stop');
+      this.stop();
       const late = await this.proc.waitFor(isBest, this.opts.graceMs ?? 1000, onOther);
       const responsive = 'line' in late;
       if (!responsive) await this.proc.kill();
@@ -303,6 +329,25 @@ export class EngineClient implements MatchEngine {
     } finally {
       this.searching = false;
     }
+  }
+
+  /** Ends the current search (`stop`, once); the pending `go` resolves with the engine's `bestmove`. */
+  stop(): void {
+    if (!this.searching || this.stopSent) return;
+    this.stopSent = true;
+    this.proc.send('stop');
+  }
+
+  /** The opponent played the pondered move: `ponderhit` (the search goes on, now on our clock). */
+  ponderhit(): void {
+    if (!this.searching || !this.pondering) return;
+    this.pondering = false;
+    this.proc.send('ponderhit');
+  }
+
+  /** Whether a `go` is in progress. */
+  get busy(): boolean {
+    return this.searching;
   }
 
   gameOver(result: 'win' | 'lose' | 'draw'): void {

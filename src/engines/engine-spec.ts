@@ -1,10 +1,11 @@
 /**
- * Engine specs as the match CLI takes them, one string per engine (cutechess-cli's `-engine`
- * keys, comma-separated):
+ * Engine specs, one string per engine, as `kishi match` / `kishi suite` take them (cutechess-cli's
+ * `-engine` keys, comma-separated) and as `kishi csa --engine` / `csa.engine` take them:
  *
  *   name=sf-skill-3,cmd=/usr/games/stockfish,option.Skill Level=3,option.Hash=16
  *   cmd=kishi                        Kishi itself as a child process (`node bin/kishi.js uci|usi`)
  *   /usr/games/fairy-stockfish       a bare command
+ *   usi:/opt/yane --threads=2        a protocol and a command line (the CSA bridge's form)
  *
  * Keys: `name`, `cmd`, `args` (space-separated), `dir` (working directory), `proto` (uci|usi,
  * default by game), `option.<Name>` (setoption), `rating` (a gauntlet anchor), and per-engine time
@@ -60,6 +61,13 @@ const KEYS = ['name', 'cmd', 'args', 'dir', 'proto', 'option.', 'rating', 'tc', 
 export function parseEngineSpec(text: string): Result<EngineSpec, KishiError> {
   const trimmed = text.trim();
   if (trimmed === '') return Result.err(new KishiError('ERR_ENGINE_SPEC', 'empty engine spec'));
+  // `usi:<command line>` / `uci:<command line>`: the arguments may hold `=` and commas.
+  const prefixed = /^(uci|usi):(.*)$/.exec(trimmed);
+  if (prefixed) {
+    const parts = prefixed[2]!.trim().split(/\s+/).filter((p) => p !== '');
+    if (parts.length === 0) return Result.err(new KishiError('ERR_ENGINE_SPEC', `engine spec ${JSON.stringify(text)} has no command after ${prefixed[1]}:`));
+    return Result.ok({ command: parts[0]!, args: parts.slice(1), protocol: prefixed[1] as EngineProtocol, options: {}, time: {}, kishi: parts[0] === 'kishi' });
+  }
   // A bare command: no key=value pair at all.
   if (!trimmed.includes('=')) {
     const parts = trimmed.split(/\s+/);

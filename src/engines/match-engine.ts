@@ -22,6 +22,12 @@ export interface EngineGoRequest {
   readonly movetimeMs?: number;
   readonly nodes?: number;
   readonly depth?: number;
+  /** Search until `stop` (`go infinite`). */
+  readonly infinite?: boolean;
+  /** USI `go mate`: a mate search, within `movetimeMs` when given. */
+  readonly mate?: boolean;
+  /** Think on the opponent's time (`go ponder ...`) until `ponderhit` or `stop`. */
+  readonly ponder?: boolean;
   /**
    * How long the search may take before it is a loss on time (or a hang when there is no clock), ms;
    * undefined: no limit (only for tests; the runner always sets one).

@@ -37,6 +37,17 @@ describe('UCI/USI commands', () => {
     expect(goCommand('uci', {})).toBe('go infinite');
   });
 
+  it('go ponder, infinite and USI mate (the Player adapter asks for them)', () => {
+    expect(goCommand('usi', { clock, ponder: true })).toBe('go ponder btime 1000 wtime 2000 binc 100 winc 100');
+    expect(goCommand('uci', { clock, ponder: true })).toBe('go ponder wtime 1000 btime 2000 winc 100 binc 100');
+    expect(goCommand('usi', { infinite: true })).toBe('go infinite');
+    expect(goCommand('usi', { clock, infinite: true, ponder: true })).toBe('go ponder infinite');
+    expect(goCommand('usi', { ponder: true })).toBe('go ponder infinite');
+    expect(goCommand('usi', { mate: true })).toBe('go mate infinite');
+    expect(goCommand('usi', { mate: true, movetimeMs: 3000 })).toBe('go mate 3000');
+    expect(goCommand('usi', { depth: 6 })).toBe('go depth 6');
+  });
+
   it('reads option and info lines', () => {
     expect(parseOptionLine('option name Skill Level type spin default 20 min 0 max 20')).toEqual({ name: 'Skill Level', type: 'spin', default: '20', min: 0, max: 20 });
     expect(parseOptionLine('option name Clear Hash type button')).toEqual({ name: 'Clear Hash', type: 'button' });
@@ -71,6 +82,15 @@ describe('engine specs', () => {
       rating: 1350,
       kishi: false,
     });
+  });
+
+  it('reads the protocol:command form of kishi csa --engine', () => {
+    expect(parseEngineSpec('usi:/usr/games/fairy-stockfish').unwrap()).toEqual({ command: '/usr/games/fairy-stockfish', args: [], protocol: 'usi', options: {}, time: {}, kishi: false });
+    const yane = parseEngineSpec(' usi:/opt/yane --threads=2 --eval a,b ').unwrap();
+    expect([yane.command, yane.args, yane.protocol]).toEqual(['/opt/yane', ['--threads=2', '--eval', 'a,b'], 'usi']);
+    expect(parseEngineSpec('uci:/usr/games/stockfish').unwrap().protocol).toBe('uci');
+    expect(parseEngineSpec('usi:').isErr).toBe(true);
+    expect(parseEngineSpec('usi:  ').isErr).toBe(true);
   });
 
   it('reads bare commands and cmd=kishi', () => {

@@ -24,7 +24,7 @@ import { childLogger } from '../../log/logger.js';
 import type { Transcript } from '../../log/transcript.js';
 import { fileTranscript, nullTranscript } from '../../log/transcript.js';
 import type { Player } from '../../player/player.js';
-import { startUsiEngine } from '../../engines/usi-client.js';
+import { startEnginePlayer } from '../../engines/engine-player.js';
 import { CsaClient, DEFAULT_CLIENT_TIMING } from './client.js';
 import type { ClientState, CsaClientOptions, CsaLog, FinishedGame } from './client.js';
 import type { CsaGame, LoggedMove } from './csa-game.js';
@@ -434,7 +434,7 @@ export function usiPlayerSource(config: KishiConfig, spec: string): PlayerSource
   const log = childLogger('usi-engine');
   return singlePlayerSource(async () => {
     const transcript = config.log.transcripts ? fileTranscript(join(config.log.dir, 'usi-engine.log')) : nullTranscript;
-    const e = await startUsiEngine(spec, { ponder: config.engine.ponder, transcript, onWarning: (m) => log.warn(m) });
+    const e = await startEnginePlayer(spec, 'shogi', { ponder: config.engine.ponder, transcript, onWarning: (m) => log.warn(m) });
     if (e.isErr) throw e.error;
     log.info(`engine ${e.value.name} started (${spec})`);
     return e.value;
