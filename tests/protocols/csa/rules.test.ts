@@ -112,11 +112,11 @@ describe('CSA record', () => {
     game.applySpecial('%TORYO', undefined);
     const text = formatCsaRecord({
       summary,
-      startTime: new Date(2024, 0, 1, 12, 0, 0),
-      endTime: new Date(2024, 0, 1, 12, 0, 9),
+      startTime: new Date(Date.UTC(2024, 0, 1, 12, 0, 0)),
+      endTime: new Date(Date.UTC(2024, 0, 1, 12, 0, 9)),
       moves: game.recordMoves,
       result: 'RESIGN:a lose:b win',
-    });
+    }).unwrap();
     expect(text).toBe(
       [
         'V2.2',
