@@ -8,7 +8,7 @@
  */
 import { makeSfen, parseSfen } from 'shogiops/sfen';
 import type { Shogi } from 'shogiops/variant/shogi';
-import { canDeclareWin, csaPositionToSfen, parseCsaMove, STANDARD_ROWS } from '../../../src/protocols/csa/shogi-rules.js';
+import { canDeclareWin, csaPositionToSfen, parseCsaMove, STANDARD_ROWS } from './rules.js';
 import type { ServerTimeControl } from './time-rule.js';
 import { ServerClock } from './time-rule.js';
 
@@ -84,11 +84,12 @@ export class ServerGame {
     this.clock = new ServerClock(opts.tc);
     const lines = opts.setup?.positionLines ?? [...STANDARD_ROWS, '+'];
     this.positionLines = [...lines];
-    const sfen = csaPositionToSfen(lines).unwrap();
+    const sfen = csaPositionToSfen(lines);
     this.pos = parseSfen('standard', sfen, false).unwrap();
     for (const m of opts.setup?.moves ?? []) {
-      const checked = parseCsaMove(this.pos, m.csa).unwrap();
-      this.pos.play(checked.md);
+      const md = parseCsaMove(this.pos, m.csa);
+      if (md === undefined) throw new Error(`setup move ${m.csa} is not legal`);
+      this.pos.play(md);
       // No clock charge: shogi-server sets both clocks to Total_Time at START, whatever the moves took.
       this.moves.push({ csa: m.csa, t: m.t });
       this.positionLines.push(`${m.csa},T${m.t}`);
@@ -290,14 +291,14 @@ export class ServerGame {
       }
       return;
     }
-    const checked = body!.startsWith('%') ? undefined : parseCsaMove(this.pos, body!);
-    if (checked === undefined || checked.isErr || (rest.length > 0 && !comment.startsWith("'"))) {
+    const md = body!.startsWith('%') ? undefined : parseCsaMove(this.pos, body!);
+    if (md === undefined || (rest.length > 0 && !comment.startsWith("'"))) {
       // %CHUDAN, unknown % commands and illegal moves all lose for the sender.
       this.both('#ILLEGAL_MOVE');
       this.result(other, 'ILLEGAL_MOVE');
       return;
     }
-    this.pos.play(checked.value.md);
+    this.pos.play(md);
     this.clock.apply(side, t);
     this.moves.push({ csa: body!, t, ...(comment !== '' ? { comment } : {}) });
     const echo = `${body!},T${t}`;
