@@ -1,7 +1,7 @@
 /**
- * Chess move generation: the internal generator (src/games/chess/fast, bulk-counting perft) and the
- * rules adapter (ChessGame over chessops) against chessops' own perft (tools/bench-movegen-chess.ts
- * prints the same figures standalone).
+ * Chess move generation: the internal generator (src/games/chess/fast) with bulk counting, and with
+ * every leaf made and unmade (what a search pays per node), and the rules adapter (ChessGame over
+ * chessops), each against chessops' own perft on the same positions.
  */
 import { Chess } from 'chessops/chess';
 import { perft as chessopsPerft } from 'chessops/debug';
@@ -11,6 +11,7 @@ import { ChessGame } from '../../src/games/chess/chess-game.js';
 import { perft as adapterPerft } from '../../src/games/chess/perft.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { rateRow, rates } from './lib/measure.js';
+import { perftEveryLeaf } from './lib/perft.js';
 
 const CASES = [
   { name: 'startpos', fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', depth: 5, nodes: 4_865_609, quickDepth: 4, quickNodes: 197_281 },
@@ -19,7 +20,7 @@ const CASES = [
 
 export const bench: BenchModule = {
   name: 'movegen-chess',
-  description: 'chess perft nodes/s: internal generator and rules adapter vs chessops',
+  description: 'chess perft nodes/s: internal generator (bulk, every leaf) and rules adapter vs chessops',
   async run(ctx) {
     const rows: BenchRow[] = [];
     for (const c of CASES) {
@@ -32,6 +33,9 @@ export const bench: BenchModule = {
       const reference = rates(ctx.reps, () => chessopsPerft(pos, depth, false), nodes);
       const fast = rates(ctx.reps, () => board.perft(depth), nodes);
       rows.push(rateRow(`chess perft ${c.name} d${depth}, internal`, 'Mnodes/s', 1e-6, fast, reference, 'chessops'));
+      const lists = Array.from({ length: depth + 1 }, () => new Int32Array(256));
+      const everyLeaf = rates(ctx.reps, () => perftEveryLeaf(board, depth, lists), nodes);
+      rows.push(rateRow(`chess perft ${c.name} d${depth}, internal, every leaf made`, 'Mnodes/s', 1e-6, everyLeaf, reference, 'chessops'));
       // The adapter (ChessGame: chessops plus history and incremental keys), one ply shallower.
       const game = ChessGame.fromFen(c.fen).unwrap();
       const small = chessopsPerft(pos, depth - 1, false);

@@ -1,15 +1,19 @@
 /**
- * Shogi move generation: the internal generator (src/games/shogi/fast, bulk-counting perft) against
- * shogiops with the same bulk counting (clone + play above the last ply), as
- * tools/bench-movegen-shogi.ts measures it standalone.
+ * Shogi move generation: the internal generator (src/games/shogi/fast) against shogiops, both with
+ * bulk counting (legal-move lists counted at the last ply, clone + play above it for shogiops: the
+ * move-list speed a search over shogiops would get), and the internal generator with every leaf made
+ * and unmade against shogiops' own perft (`shogiops/debug`, which plays every leaf) at startpos, the
+ * only case shogiops' perft finishes in reasonable time. Counts must agree, or the module fails.
  */
 import type { Role } from 'shogiops/types';
+import { perft as shogiopsPerft } from 'shogiops/debug';
 import { parseSfen } from 'shogiops/sfen';
 import type { Shogi } from 'shogiops/variant/shogi';
 import { pieceCanPromote, pieceForcePromote } from 'shogiops/variant/util';
-import { FastShogiBoard } from '../../src/games/shogi/fast/index.js';
+import { FastShogiBoard, newMoveList } from '../../src/games/shogi/fast/index.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { rateRow, rates } from './lib/measure.js';
+import { perftEveryLeaf } from './lib/perft.js';
 
 const STARTPOS = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 const MATSURI = 'l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1';
@@ -58,7 +62,7 @@ const shogiopsBulk = (pos: Shogi, depth: number): number => {
 
 export const bench: BenchModule = {
   name: 'movegen-shogi',
-  description: 'shogi perft nodes/s: internal generator vs shogiops (both bulk counting)',
+  description: 'shogi perft nodes/s: internal generator vs shogiops (bulk counting; every leaf vs shogiops perft)',
   async run(ctx) {
     const rows: BenchRow[] = [];
     for (const c of CASES) {
@@ -70,6 +74,14 @@ export const bench: BenchModule = {
       const fast = rates(ctx.reps, () => board.perft(depth), nodes);
       const reference = rates(ctx.reps, () => shogiopsBulk(pos, depth), nodes);
       rows.push(rateRow(`shogi perft ${c.name} d${depth}, internal`, 'Mnodes/s', 1e-6, fast, reference, 'shogiops'));
+      if (c.name === 'startpos') {
+        const d = depth - 1;
+        const small = board.perft(d);
+        const lists = Array.from({ length: d + 1 }, newMoveList);
+        const everyLeaf = rates(ctx.reps, () => perftEveryLeaf(board, d, lists), small);
+        const theirs = rates(ctx.reps, () => shogiopsPerft(pos, d), small);
+        rows.push(rateRow(`shogi perft ${c.name} d${d}, internal, every leaf made`, 'Mnodes/s', 1e-6, everyLeaf, theirs, 'shogiops perft'));
+      }
     }
     return rows;
   },

@@ -11,7 +11,7 @@
  * other load, the CPU-time ones much less. Each rep measures the raw batch-16 rate and the MCTS
  * rate back to back (same load), after untimed warm-up searches (JIT), so the ratios compare like
  * with like.
- * Also run by `tools/bench-nn.ts` on its own.
+ * On its own: `npm run bench -- --filter nn`.
  */
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';

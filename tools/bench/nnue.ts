@@ -27,23 +27,12 @@ import { ShogiSearchBoard } from '../../src/search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../../src/search/alphabeta/tt.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { rateRow } from './lib/measure.js';
+import { positionLabel, searchRates } from './lib/search.js';
 
 const POSITIONS: Record<GameKind, string[]> = {
   chess: ['startpos', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', 'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 0 1'],
   shogi: ['startpos', 'ln1g3nl/1r1sg1k2/p1pppsbpp/1p3pp2/7P1/2P1P1P2/PPBP1P2P/2S1GS1R1/LN1GK2NL b - 1'],
 };
-
-function nodesPerSecond(board: () => SearchBoard, nodes: number, reps: number): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const search = new AlphaBetaSearch(new TranspositionTable(64), searchOptions('tournament'));
-    const b = board();
-    const t0 = performance.now();
-    const r = search.search(b, { nodes });
-    out.push(r.nodes / ((performance.now() - t0) / 1000));
-  }
-  return out;
-}
 
 export const bench: BenchModule = {
   name: 'nnue',
@@ -59,16 +48,16 @@ export const bench: BenchModule = {
       } else {
         const net = loaded.value.net;
         for (const text of POSITIONS[game]) {
-          const label = text === 'startpos' ? 'startpos' : text.split(' ')[0]!.slice(0, 16);
+          const label = positionLabel(text);
           ctx.log(`nnue ${game} ${label} ${budget} nodes`);
           const make = (nnue: boolean) => (): SearchBoard =>
             game === 'chess'
               ? ChessSearchBoard.fromText(text, [], new ChessLinearEval(theta), false, nnue ? new ChessNnue(net) : undefined).unwrap()
               : ShogiSearchBoard.fromText(text, [], new ShogiLinearEval(theta), nnue ? new ShogiNnue(net) : undefined).unwrap();
-          nodesPerSecond(make(true), 20_000, 1);
-          nodesPerSecond(make(false), 20_000, 1);
-          const a = nodesPerSecond(make(true), budget, ctx.reps);
-          const b = nodesPerSecond(make(false), budget, ctx.reps);
+          searchRates(make(true), 20_000, 1);
+          searchRates(make(false), 20_000, 1);
+          const a = searchRates(make(true), budget, ctx.reps);
+          const b = searchRates(make(false), budget, ctx.reps);
           rows.push(rateRow(`search ${game} nnue ${net.features}x${net.hidden} ${label}`, 'knodes/s', 1e-3, a, b, 'linear eval'));
         }
       }

@@ -5,37 +5,21 @@
  * not ours (NNUE vs a linear evaluation), so the ratio says how far we are, not who searches better.
  */
 import { existsSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { ChessLinearEval } from '../../src/eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../../src/eval/linear/shogi-eval.js';
 import { chessMaterialTheta, shogiMaterialTheta } from '../../src/eval/linear/material.js';
 import { ChessSearchBoard } from '../../src/search/alphabeta/chess-board.js';
 import { ShogiSearchBoard } from '../../src/search/alphabeta/shogi-board.js';
-import { AlphaBetaSearch } from '../../src/search/alphabeta/search.js';
-import { searchOptions } from '../../src/search/alphabeta/options.js';
 import type { SearchBoard } from '../../src/search/alphabeta/search-board.js';
-import { TranspositionTable } from '../../src/search/alphabeta/tt.js';
 import type { GameKind } from '../../src/core/game.js';
 import { EngineClient } from '../../src/engines/engine-client.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { rateRow } from './lib/measure.js';
+import { positionLabel, searchRates } from './lib/search.js';
 
 const CHESS = ['startpos', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', 'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 0 1'];
 const SHOGI = ['startpos', 'ln1g3nl/1r1sg1k2/p1pppsbpp/1p3pp2/7P1/2P1P1P2/PPBP1P2P/2S1GS1R1/LN1GK2NL b - 1'];
 const ENGINES: Record<GameKind, string> = { chess: '/usr/games/stockfish', shogi: '/usr/games/fairy-stockfish' };
-
-/** Our nodes/s on one position (fresh table each rep, so reps are alike). */
-function ours(board: () => SearchBoard, nodes: number, reps: number): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const search = new AlphaBetaSearch(new TranspositionTable(64), searchOptions('tournament'));
-    const b = board();
-    const t0 = performance.now();
-    const r = search.search(b, { nodes });
-    out.push(r.nodes / ((performance.now() - t0) / 1000));
-  }
-  return out;
-}
 
 /** The engine's nodes/s at `go nodes`, fresh hash each rep. */
 async function theirs(engine: EngineClient, start: string, nodes: number, reps: number): Promise<number[]> {
@@ -63,14 +47,14 @@ export const bench: BenchModule = {
       try {
         const positions = game === 'chess' ? CHESS : SHOGI;
         for (const text of positions) {
-          const label = text === 'startpos' ? 'startpos' : text.split(' ')[0]!.slice(0, 16);
+          const label = positionLabel(text);
           ctx.log(`search ${game} ${label} ${budget} nodes`);
           const make = (): SearchBoard =>
             game === 'chess'
               ? ChessSearchBoard.fromText(text, [], new ChessLinearEval(chessMaterialTheta())).unwrap()
               : ShogiSearchBoard.fromText(text, [], new ShogiLinearEval(shogiMaterialTheta())).unwrap();
-          ours(make, Math.min(budget, 20_000), 1); // warm-up
-          const a = ours(make, budget, ctx.reps);
+          searchRates(make, Math.min(budget, 20_000), 1); // warm-up
+          const a = searchRates(make, budget, ctx.reps);
           const b = engine !== undefined ? await theirs(engine, text === 'startpos' ? 'startpos' : text, budget, ctx.reps) : undefined;
           rows.push(rateRow(`search ${game} ${label}`, 'knodes/s', 1e-3, a, b, engine?.name ?? undefined));
         }

@@ -1,7 +1,7 @@
 /**
  * The internal shogi board for search: a mailbox with make/unmake, an incremental Zobrist key
  * and a fully legal move generator, about 40x faster than shogiops (see
- * tools/bench-movegen-shogi.ts). shogiops stays the reference: SFEN input is validated by it,
+ * `npm run bench -- --filter movegen-shogi`). shogiops stays the reference: SFEN input is validated by it,
  * and tests/games/shogi/fast/ compare every legal move list with it on random positions.
  *
  * Layout (squares.ts, pieces.ts): `board` holds one byte per cell of a 10x13 padded array, `hands`
