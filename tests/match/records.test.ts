@@ -1,15 +1,11 @@
 /** Record details not covered by the engine tests: PGN comments and clocks, CSA end moves and scores. */
-import { parseComment, parsePgn, startingPosition } from 'chessops/pgn';
-import { parseSan } from 'chessops/san';
-import { makeUci } from 'chessops/util';
-import { normalizedCsaLines, parseCsaHeader, parseCsaMovesOrDrops } from 'shogiops/notation/csa';
-import { makeSfen } from 'shogiops/sfen';
-import { makeUsi } from 'shogiops/util';
+import { parseComment } from 'chessops/pgn';
 import { describe, expect, it } from 'vitest';
 import { csaEndMove, formatCsaRecord, senteScore } from '../../src/match/csa-record.js';
 import type { GameRecord } from '../../src/match/game-record.js';
 import { clockCommand, formatPgn, formatScore, moveComment, pgnTermination } from '../../src/match/pgn.js';
 import { NO_TIME_CONTROL } from '../../src/match/time-control.js';
+import { readCsa, readPgn } from '../records/read-back.js';
 
 const tc = { ...NO_TIME_CONTROL, baseMs: 10_000, incMs: 100 };
 const record = (over: Partial<GameRecord>): GameRecord => ({
@@ -101,14 +97,7 @@ describe('whole records', () => {
         '',
       ].join('\n'),
     );
-    const [game] = parsePgn(pgn);
-    const pos = startingPosition(game!.headers).unwrap();
-    const back: string[] = [];
-    for (const node of game!.moves.mainline()) {
-      const move = parseSan(pos, node.san)!;
-      back.push(makeUci(move));
-      pos.play(move);
-    }
+    const back = readPgn(pgn).ucis;
     expect(back).toEqual(['e2e4', 'e7e5', 'f1c4', 'f8c5', 'g1f3', 'b8c6', 'e1h1']);
   });
 
@@ -159,9 +148,6 @@ describe('whole records', () => {
       "'summary:resign:kishi win:fairy resigns",
       '',
     ]);
-    const pos = parseCsaHeader(csa).unwrap();
-    expect(makeSfen(pos)).toBe('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1');
-    const moves = parseCsaMovesOrDrops(pos, normalizedCsaLines(csa).filter((l) => /^[+-]\d{4}/.test(l)));
-    expect(moves.map(makeUsi)).toEqual(['7g7f', '3c3d', '8h2b+']);
+    expect(readCsa(csa)).toEqual({ sfen: 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', usis: ['7g7f', '3c3d', '8h2b+'] });
   });
 });

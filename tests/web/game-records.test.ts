@@ -1,13 +1,10 @@
-import { parsePgn, startingPosition } from 'chessops/pgn';
-import { normalizedCsaLines, parseCsaHeader, parseCsaMovesOrDrops } from 'shogiops/notation/csa';
 import { normalizedKifLines, parseKifHeader, parseKifMovesOrDrops } from 'shogiops/notation/kif';
 import { makeSfen } from 'shogiops/sfen';
 import { makeUsi } from 'shogiops/util';
-import { parseSan } from 'chessops/san';
-import { makeUci } from 'chessops/util';
 import { describe, expect, it } from 'vitest';
 import { csaOf, kifOf, pgnOf } from '../../src/web/game-records.js';
 import type { RecordData } from '../../src/web/game-records.js';
+import { readCsa, readPgn } from '../records/read-back.js';
 
 const base: RecordData = {
   game: 'shogi',
@@ -26,14 +23,7 @@ describe('web game records', () => {
     expect(pgn).toContain('[White "Ann"]');
     expect(pgn).toContain('[Result "1-0"]');
     expect(pgn).toContain('[TimeControl "300+3"]');
-    const [game] = parsePgn(pgn);
-    const pos = startingPosition(game!.headers).unwrap();
-    const back: string[] = [];
-    for (const node of game!.moves.mainline()) {
-      const move = parseSan(pos, node.san)!;
-      back.push(makeUci(move));
-      pos.play(move);
-    }
+    const { ucis: back, pos } = readPgn(pgn);
     expect(back).toEqual(moves);
     expect(pos.isCheckmate()).toBe(true);
   });
@@ -63,9 +53,7 @@ describe('web game records', () => {
       '%TORYO',
       '',
     ]);
-    const pos = parseCsaHeader(csa).unwrap();
-    const moves = parseCsaMovesOrDrops(pos, normalizedCsaLines(csa).filter((l) => /^[+-]\d{4}/.test(l)));
-    expect(moves.map(makeUsi)).toEqual(base.moves);
+    expect(readCsa(csa).usis).toEqual(base.moves);
   });
 
   it('refuses a move the rules do not allow', () => {

@@ -3,24 +3,18 @@
  * shogiops; and a real server record (fairy-stockfish against itself) through the records module's writer.
  */
 import { readFileSync } from 'node:fs';
-import { normalizedCsaLines, parseCsaHeader, parseCsaMovesOrDrops } from 'shogiops/notation/csa';
+import { parseCsaHeader } from 'shogiops/notation/csa';
 import { makeSfen } from 'shogiops/sfen';
-import { makeUsi } from 'shogiops/util';
 import { describe, expect, it } from 'vitest';
 import { CsaGame } from '../../../src/protocols/csa/csa-game.js';
 import { formatCsaRecord } from '../../../src/protocols/csa/record.js';
 import { parseGameSummary } from '../../../src/protocols/csa/summary.js';
 import { usiMoves, writeCsa } from '../../../src/records/csa.js';
+import { csaMoveLines, readCsa } from '../../records/read-back.js';
 import { readTranscript } from './replay.js';
 
-const moveLines = (text: string): string[] => normalizedCsaLines(text).filter((l) => /^[+-]\d{4}[A-Z]{2}$/.test(l));
-
-/** A record read by shogiops: the start and the moves as USI. */
-function readBack(text: string): { sfen: string; usis: string[] } {
-  const pos = parseCsaHeader(text).unwrap();
-  const sfen = makeSfen(pos);
-  return { sfen, usis: parseCsaMovesOrDrops(pos, moveLines(text)).map(makeUsi) };
-}
+const moveLines = csaMoveLines;
+const readBack = readCsa;
 
 describe('CSA record of a real server game', () => {
   it("writes what shogi-server sent bob (transcript-floodgate-300-10F), and shogiops reads it back", () => {
