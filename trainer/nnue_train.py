@@ -200,23 +200,33 @@ def load_data(files: list[str], game: str):
 # 2. Positions as text (for the manifest's reference outputs)
 # ------------------------------------------------------------------------------------------------
 
-def chess_fen(rec: np.ndarray) -> str:
-    pieces, stm, _, _ = decode_chess(rec[None, :])
-    rows = []
-    for r in range(7, -1, -1):
+def board_field(cells: np.ndarray, rows, width: int, letter) -> str:
+    """A FEN/SFEN board field: `rows` of `width` cells (0 empty, else `letter(piece)`), empties as digits."""
+    out = []
+    for r in rows:
         row, empty = "", 0
-        for f in range(8):
-            p = int(pieces[0, r * 8 + f])
+        for c in range(width):
+            p = int(cells[r * width + c])
             if p == 0:
                 empty += 1
                 continue
             if empty:
                 row += str(empty)
                 empty = 0
-            ch = " pnbrqk"[p & 7]
-            row += ch.upper() if (p >> 3) == 0 else ch
-        rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {'w' if stm[0] == 0 else 'b'} - - {int(rec[25])} {int(rec[26]) | (int(rec[27]) << 8)}"
+            row += letter(p)
+        out.append(row + (str(empty) if empty else ""))
+    return "/".join(out)
+
+
+def chess_fen(rec: np.ndarray) -> str:
+    pieces, stm, _, _ = decode_chess(rec[None, :])
+
+    def letter(p: int) -> str:
+        ch = " pnbrqk"[p & 7]
+        return ch.upper() if (p >> 3) == 0 else ch
+
+    board = board_field(pieces[0], range(7, -1, -1), 8, letter)
+    return f"{board} {'w' if stm[0] == 0 else 'b'} - - {int(rec[25])} {int(rec[26]) | (int(rec[27]) << 8)}"
 
 
 SFEN_LETTERS = ["", "p", "l", "n", "s", "b", "r", "g", "k", "+p", "+l", "+n", "+s", "+b", "+r"]
@@ -225,29 +235,21 @@ HAND_ORDER = [6, 5, 7, 4, 3, 2, 1]  # rook, bishop, gold, silver, knight, lance,
 
 def shogi_sfen(rec: np.ndarray) -> str:
     pieces, hands, stm, _, _ = decode_shogi(rec[None, :])
-    rows = []
-    for r in range(9):
-        row, empty = "", 0
-        for c in range(9):
-            p = int(pieces[0, r * 9 + c])
-            if p == 0:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            s = SFEN_LETTERS[p & 15]
-            row += s.upper() if (p >> 4) == 0 else s
-        rows.append(row + (str(empty) if empty else ""))
+
+    def letter(p: int) -> str:
+        s = SFEN_LETTERS[p & 15]
+        return s.upper() if (p >> 4) == 0 else s
+
+    board = board_field(pieces[0], range(9), 9, letter)
     hand = ""
     for side in range(2):
         for t in HAND_ORDER:
             n = int(hands[0, side * 7 + t - 1])
             if n:
-                letter = SFEN_LETTERS[t].upper() if side == 0 else SFEN_LETTERS[t]
-                hand += (str(n) if n > 1 else "") + letter
+                name = SFEN_LETTERS[t].upper() if side == 0 else SFEN_LETTERS[t]
+                hand += (str(n) if n > 1 else "") + name
     ply = int(rec[52]) | (int(rec[53]) << 8)
-    return f"{'/'.join(rows)} {'b' if stm[0] == 0 else 'w'} {hand or '-'} {ply + 1}"
+    return f"{board} {'b' if stm[0] == 0 else 'w'} {hand or '-'} {ply + 1}"
 
 
 # ------------------------------------------------------------------------------------------------
