@@ -111,7 +111,7 @@ export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][
   return out;
 }
 
-function sourceGraph(): Map<string, string[]> {
+function sourceGraph(root = 'src'): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   const walk = (dir: string): void => {
     for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
@@ -120,8 +120,14 @@ function sourceGraph(): Map<string, string[]> {
       else if (e.name.endsWith('.ts')) graph.set(rel, importsOf(rel, readFileSync(join(ROOT, rel), 'utf8')));
     }
   };
-  walk('src');
+  walk(root);
   return graph;
+}
+
+/** Imports of tools/ that reach outside src/, tools/ and the fake servers of tests/fakes/. */
+export function toolViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const allowed = ['src/', 'tools/', 'tests/fakes/'];
+  return [...graph].flatMap(([from, tos]) => tos.filter((to) => !allowed.some((a) => to.startsWith(a))).map((to) => `${from} -> ${to}`)).sort();
 }
 
 describe('import layering', () => {
@@ -171,5 +177,14 @@ describe('import layering', () => {
 
   it('no import cycle', () => {
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it('tools/ import src/, tools/ and tests/fakes/ only', () => {
+    expect(toolViolations(new Map([['tools/soak.ts', ['src/core/rng.ts', 'tests/fakes/lichess-server/server.ts', 'tests/protocols/x.ts']]]))).toEqual([
+      'tools/soak.ts -> tests/protocols/x.ts',
+    ]);
+    const tools = sourceGraph('tools');
+    expect(tools.size).toBeGreaterThan(10);
+    expect(toolViolations(tools)).toEqual([]);
   });
 });

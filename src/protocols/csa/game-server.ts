@@ -6,7 +6,7 @@
  * usually means the server still holds the old socket (shogi-server refuses a second login of a name
  * that is in a game): the bot then retries with the same backoff, at most `refusedRetries` times in a
  * row, and the password never appears in what it logs. Each game is written
- * as a .csa record and a JSON-lines game log (src/learning/records/game-log.ts, the same format as lichess
+ * as a .csa record and a JSON-lines game log (src/records/game-log.ts, the same format as lichess
  * games), both under `records.dir/csa/`.
  *
  * Players come from a `PlayerSource`: the dispatcher's pool under `kishi run` (server-factory.ts), or a
