@@ -21,8 +21,8 @@ import { SECRET_ENV } from '../config/schema.js';
 import { configureLogging, childLogger } from '../log/logger.js';
 import { registerSecret } from '../log/redact.js';
 import { createPlayer } from '../player/factory.js';
-import { createCsaBot, singlePlayerSource } from '../protocols/csa/floodgate-server.js';
-import type { PlayerSource } from '../protocols/csa/floodgate-server.js';
+import { createCsaBot, singlePlayerSource } from '../protocols/csa/game-server.js';
+import type { PlayerSource } from '../protocols/csa/game-server.js';
 import { csaLogin } from '../protocols/csa/login.js';
 import { x1Query } from '../protocols/csa/x1.js';
 

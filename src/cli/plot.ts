@@ -1,5 +1,5 @@
 /**
- * `kishi plot`: charts from result files, rendered to SVG with vega-lite (src/match/plot).
+ * `kishi plot`: charts from result files, rendered to SVG with vega-lite (src/plot).
  *
  *   kishi plot runs/step-*\/summary.json --x 'step-(\d+)' --x-title steps -o curve.svg   learning curve (Elo +- 95%)
  *   kishi plot train/curve.json -o curve.svg                                             a kishi-curve file

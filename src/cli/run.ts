@@ -36,7 +36,7 @@ import { configureLogging, childLogger } from '../log/logger.js';
 import { registerSecret } from '../log/redact.js';
 import { fileTranscript } from '../log/transcript.js';
 import { createPlayer } from '../player/factory.js';
-import { LichessBot } from '../protocols/lichess/bot.js';
+import { LichessBot } from '../protocols/lichess/game-server.js';
 import { createCsaServer } from '../protocols/csa/server-factory.js';
 import { createWebServer, localOnlyConfig, webWanted } from '../web/server-factory.js';
 

@@ -1,6 +1,6 @@
 /**
  * `kishi train alphazero`: the AlphaZero loop (src/learning/alphazero/loop.ts): bootstrap, then
- * generations of self-play -> training (scripts/train.py, PyTorch) -> gate (`kishi match`) ->
+ * generations of self-play -> training (trainer/train.py, PyTorch) -> gate (`kishi match`) ->
  * promotion, resumable from its state directory (run the same command again after any stop).
  *
  *   kishi train alphazero --game chess --state runs/az-chess --init models/chess.onnx \
@@ -133,7 +133,7 @@ export function settingsFromOptions(o: AlphaZeroCliOptions): LoopSettings {
   };
 }
 
-/** `models/chess.onnx` -> `records/nn/chess.pt` (where scripts/nn/train_supervised.py keeps it). */
+/** `models/chess.onnx` -> `records/nn/chess.pt` (where trainer/train_supervised.py keeps it). */
 export const defaultCheckpointOf = (model: string): string => {
   const name = model.split('/').pop()!.replace(/(-int8)?\.onnx$/, '');
   return `records/nn/${name}.pt`;

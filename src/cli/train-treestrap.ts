@@ -27,7 +27,7 @@ import { fitSnapshots } from '../learning/treestrap/ratings.js';
 import { DEFAULT_FROZEN, INIT_KINDS, PAPER_MIN_DEPTH, PAPER_STEP_SIZES, TREESTRAP_METHODS, type InitKind, type TreestrapMethod } from '../learning/treestrap/methods.js';
 import { TABLE_WALKS, UPDATE_SETS, type TableWalk, type UpdateSet } from '../learning/treestrap/table-delta.js';
 import { REFERENCES, runTraining, type Reference, type TrainerProgress } from '../learning/treestrap/trainer.js';
-import { parseNumber } from '../match/key-values.js';
+import { parseNumber } from '../core/key-values.js';
 import { renderSvg } from '../plot/render.js';
 import { parseResultFile } from '../plot/series.js';
 import type { CurveChart, CurveLike } from '../plot/series.js';

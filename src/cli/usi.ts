@@ -3,7 +3,7 @@
  * bridges and `kishi match`. See src/protocols/uci/engine-session.ts for the protocol.
  */
 import type { Command } from 'commander';
-import { usiDialect } from '../protocols/usi/usi-dialect.js';
+import { usiDialect } from '../protocols/uci/usi-dialect.js';
 import { engineCommand } from './engine-command.js';
 
 export function register(program: Command): void {

@@ -9,12 +9,12 @@
  * - `'* <ms>ms depth <d> nodes <n> clock <s>s` with the exact time and clock;
  * and the end as a special move (`%TORYO`, `%TSUMI`, `%TIME_UP`, `%ILLEGAL_MOVE`,
  * `%SENNICHITE`, `%OUTE_SENNICHITE`, `%KACHI`, `%MAX_MOVES`, `%HIKIWAKE`, `%CHUDAN`) followed by a
- * `'summary:` comment. It reads back with shogiops' `parseCsaHeader`/`parseCsaMovesOrDrops`.
+ * `'summary:` comment. Written by the records module (shogiops' CSA notation); it reads back with
+ * shogiops' `parseCsaHeader`/`parseCsaMovesOrDrops`.
  */
-import { makeCsaHeader } from 'shogiops/notation/csa';
 import type { Side } from '../core/game.js';
-import { parseShogiSfen } from '../games/shogi/sfen.js';
-import { ShogiGame } from '../games/shogi/shogi-game.js';
+import { KishiError } from '../core/result.js';
+import { csaTime, writeCsa } from '../records/csa.js';
 import type { Score } from './adjudication.js';
 import type { EndReason, GameRecord } from './game-record.js';
 import { formatTimeControl } from './time-control.js';
@@ -60,58 +60,46 @@ export function senteScore(score: Score, mover: Side): number {
   return mover === 'first' ? own : -own;
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-/** `YYYY/MM/DD hh:mm:ss` in UTC. */
-const stamp = (d: Date): string =>
-  `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-
-/** The record as text, LF line ends. */
+/**
+ * The record as text, LF line ends. Throws when the record holds a move that is not legal: the game
+ * runner checked every move, so that is a bug.
+ */
 export function formatCsaRecord(r: GameRecord, event = 'kishi match'): string {
-  const game = ShogiGame.fromSfen(r.opening.start).unwrap();
-  const out: string[] = ['V2.2', `N+${r.players.first}`, `N-${r.players.second}`, `$EVENT:${event}`];
   const start = new Date(r.startedAt);
-  out.push(`$START_TIME:${stamp(start)}`, `$END_TIME:${stamp(new Date(start.getTime() + r.durationMs))}`);
-  out.push(`$OPENING:${r.opening.source}`);
-  out.push(`'round ${r.round}`);
   const tcFirst = formatTimeControl(r.timeControls.first);
   const tcSecond = formatTimeControl(r.timeControls.second);
-  out.push(tcFirst === tcSecond ? `'time control ${tcFirst}` : `'time control sente ${tcFirst}, gote ${tcSecond}`);
-  if (r.opening.start === 'startpos') {
-    out.push('PI', '+');
-  } else {
-    out.push(...makeCsaHeader(parseShogiSfen(r.opening.start).unwrap()).split('\n'));
-  }
-
-  for (const usi of r.opening.moves) {
-    const md = game.parseMove(usi).unwrap();
-    out.push(`${game.moveToCsa(md)},T0`, `'book`);
-    game.play(md);
-  }
-  for (const m of r.moves) {
-    const mover: Side = game.turn();
-    const md = game.parseMove(m.move).unwrap();
-    out.push(`${game.moveToCsa(md)},T${Math.floor(m.elapsedMs / 1000)}`);
-    if (m.score !== undefined) {
-      // The PV in CSA, as far as it is legal from the position before the move.
-      const pvGame = game.clone() as ShogiGame;
-      const pv: string[] = [];
-      for (const usi of m.pv ?? []) {
-        const p = pvGame.parseMove(usi);
-        if (p.isErr) break;
-        pv.push(pvGame.moveToCsa(p.value));
-        pvGame.play(p.value);
-      }
-      out.push(`'** ${senteScore(m.score, mover)}${pv.length > 0 ? ` ${pv.join(' ')}` : ''}`);
-    }
-    const details = [`${m.elapsedMs}ms`];
-    if (m.depth !== undefined) details.push(`depth ${m.depth}`);
-    if (m.nodes !== undefined) details.push(`nodes ${m.nodes}`);
-    if (m.clockMs !== undefined) details.push(`clock ${(m.clockMs / 1000).toFixed(3)}s`);
-    out.push(`'* ${details.join(' ')}`);
-    game.play(md);
-  }
-  out.push(csaEndMove(r.end.reason));
-  const result = r.end.winner === undefined ? 'draw' : `${r.players[r.end.winner]} win`;
-  out.push(`'summary:${r.end.reason}:${result}:${r.end.detail.replace(/\n/g, ' ')}`);
-  return `${out.join('\n')}\n`;
+  const sideAt = (ply: number): Side => ((ply + startTurn) % 2 === 0 ? 'first' : 'second');
+  const startTurn = r.opening.start !== 'startpos' && r.opening.start.split(/\s+/)[1] === 'w' ? 1 : 0;
+  const book = r.opening.moves.length;
+  const text = writeCsa({
+    version: '2.2',
+    names: { sente: r.players.first, gote: r.players.second },
+    info: [
+      ['EVENT', event],
+      ['START_TIME', csaTime(start)],
+      ['END_TIME', csaTime(new Date(start.getTime() + r.durationMs))],
+      ['OPENING', r.opening.source],
+    ],
+    comments: [`'round ${r.round}`, tcFirst === tcSecond ? `'time control ${tcFirst}` : `'time control sente ${tcFirst}, gote ${tcSecond}`],
+    start: r.opening.start,
+    moves: [
+      ...r.opening.moves.map((usi) => ({ usi, time: 0, comments: ["'book"] })),
+      ...r.moves.map((m, i) => {
+        const details = [`${m.elapsedMs}ms`];
+        if (m.depth !== undefined) details.push(`depth ${m.depth}`);
+        if (m.nodes !== undefined) details.push(`nodes ${m.nodes}`);
+        if (m.clockMs !== undefined) details.push(`clock ${(m.clockMs / 1000).toFixed(3)}s`);
+        return {
+          usi: m.move,
+          time: Math.floor(m.elapsedMs / 1000),
+          ...(m.score !== undefined ? { search: { senteScore: senteScore(m.score, sideAt(book + i)), pv: m.pv ?? [] } } : {}),
+          comments: [`'* ${details.join(' ')}`],
+        };
+      }),
+    ],
+    end: csaEndMove(r.end.reason),
+    endComments: [`'summary:${r.end.reason}:${r.end.winner === undefined ? 'draw' : `${r.players[r.end.winner]} win`}:${r.end.detail}`],
+  });
+  if (text.isErr) throw new KishiError(text.error.code, `game ${r.id}: ${text.error.message}`);
+  return text.value;
 }

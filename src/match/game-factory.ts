@@ -10,9 +10,6 @@ import { ShogiGame } from '../games/shogi/shogi-game.js';
 export const MATCH_VARIANTS = ['standard', 'chess960'] as const;
 export type MatchVariant = (typeof MATCH_VARIANTS)[number];
 
-/** The chess start FEN (what `startpos` means in chess). */
-export const CHESS_STARTPOS_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
-
 /** A game at `start` (`startpos` or FEN/SFEN); Err quoting the text when it is not a legal position. */
 export function createGame(kind: GameKind, variant: MatchVariant, start: string): Result<GameState<unknown>, KishiError> {
   if (kind === 'chess') {

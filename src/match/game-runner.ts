@@ -14,7 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import type { GameKind, GameState, Side } from '../core/game.js';
 import { SIDES, otherSide } from '../core/game.js';
-import type { EngineGoRequest, EngineReply, MatchEngine } from './engine/match-engine.js';
+import type { EngineGoRequest, EngineReply, MatchEngine } from '../engines/match-engine.js';
 import type { AdjudicationRules } from './adjudication.js';
 import { Adjudicator } from './adjudication.js';
 import type { MatchVariant } from './game-factory.js';

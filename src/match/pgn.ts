@@ -1,18 +1,15 @@
 /**
- * PGN of a chess match game, in cutechess-cli's style: book moves marked `{book}`, each engine move
+ * PGN of a chess match game, in cutechess-cli's style: book moves marked `{ book }`, each engine move
  * commented with the mover's score in pawns (or `+M5`), its depth and the time it took
- * (`{+0.31/12 0.520s}`) and, with a clock, the time left (`[%clk 0:00:09.6]`), the last one also with
- * how the game ended; standard tags plus `FEN`/`SetUp`,
- * `Variant "Chess960"`, `TimeControl` and `Termination` (PGN standard 8.1 and 9.6-9.8).
- * Moves are rewritten in SAN with chessops, so the file reads back with `chessops/pgn`.
+ * (`{ +0.31/12 0.520s }`) and, with a clock, the time left (`[%clk 0:00:09.6]`), the last one also with
+ * how the game ended; standard tags plus `FEN`/`SetUp`, `Variant "Chess960"`, `TimeControl` and
+ * `Termination` (PGN standard 8.1 and 9.6-9.8). Written by the records module (chessops' PGN writer,
+ * SAN by chessops), so the file reads back with `chessops/pgn`.
  */
-import { Chess, normalizeMove } from 'chessops/chess';
-import { makeFen, parseFen } from 'chessops/fen';
-import { makeSanAndPlay } from 'chessops/san';
-import { parseUci } from 'chessops/util';
+import { KishiError } from '../core/result.js';
+import { sanMoves, startFen, writePgn } from '../records/pgn.js';
 import type { Score } from './adjudication.js';
 import type { EndReason, GameRecord, MoveRecord } from './game-record.js';
-import { CHESS_STARTPOS_FEN } from './game-factory.js';
 import { pgnTimeControl } from './time-control.js';
 
 /** PGN `Termination` values (standard 9.8.1) by end reason. */
@@ -71,14 +68,14 @@ export function moveComment(m: MoveRecord): string {
 }
 
 const pgnDate = (iso: string): string => iso.slice(0, 10).replace(/-/g, '.');
-const quote = (s: string): string => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-const clean = (s: string): string => s.replace(/[{}]/g, '');
 
-/** The game as PGN text (ends with a blank line, so games can be concatenated). */
+/**
+ * The game as PGN text (ends with a blank line, so games can be concatenated). Throws when the record
+ * holds a move that is not legal: the game runner checked every move, so that is a bug.
+ */
 export function formatPgn(r: GameRecord, event = 'kishi match'): string {
-  const startFen = r.opening.start === 'startpos' ? CHESS_STARTPOS_FEN : r.opening.start;
-  const setup = parseFen(startFen).unwrap();
-  const pos = Chess.fromSetup(setup).unwrap();
+  const fen = startFen(r.opening.start);
+  if (fen.isErr) throw fen.error;
   const tags: [string, string][] = [
     ['Event', event],
     ['Site', '?'],
@@ -89,43 +86,17 @@ export function formatPgn(r: GameRecord, event = 'kishi match'): string {
     ['Result', pgnResult(r)],
   ];
   if (r.variant === 'chess960') tags.push(['Variant', 'Chess960']);
-  if (r.opening.start !== 'startpos' || r.variant === 'chess960') {
-    tags.push(['FEN', makeFen(pos.toSetup())], ['SetUp', '1']);
-  }
+  if (r.opening.start !== 'startpos' || r.variant === 'chess960') tags.push(['FEN', fen.value], ['SetUp', '1']);
   const tcFirst = pgnTimeControl(r.timeControls.first);
   const tcSecond = pgnTimeControl(r.timeControls.second);
   if (tcFirst === tcSecond) tags.push(['TimeControl', tcFirst]);
   else tags.push(['WhiteTimeControl', tcFirst], ['BlackTimeControl', tcSecond]);
   tags.push(['Termination', pgnTermination(r.end.reason)], ['PlyCount', String(r.opening.moves.length + r.moves.length)]);
 
-  // Movetext tokens.
-  const tokens: string[] = [];
-  const all = [...r.opening.moves.map((move) => ({ move, book: true as const })), ...r.moves.map((m) => ({ move: m.move, book: false as const, rec: m }))];
-  all.forEach((entry, i) => {
-    const move = parseUci(entry.move);
-    if (move === undefined) throw new Error(`bad UCI move ${entry.move} in game ${r.id}`);
-    if (pos.turn === 'white') tokens.push(`${pos.fullmoves}.`);
-    else if (i === 0) tokens.push(`${pos.fullmoves}...`);
-    // ChessGame writes castling as king-to in standard chess; chessops plays king-takes-rook.
-    tokens.push(makeSanAndPlay(pos, normalizeMove(pos, move)));
-    const last = i === all.length - 1;
-    const comment = entry.book ? 'book' : moveComment(entry.rec);
-    tokens.push(`{${clean(last ? `${comment}, ${r.end.detail}` : comment)}}`);
-  });
-  if (all.length === 0) tokens.push(`{${clean(r.end.detail)}}`);
-  tokens.push(pgnResult(r));
-
-  const lines: string[] = tags.map(([k, v]) => `[${k} "${quote(v)}"]`);
-  lines.push('');
-  let line = '';
-  for (const t of tokens) {
-    if (line.length > 0 && line.length + 1 + t.length > 79) {
-      lines.push(line);
-      line = t;
-    } else {
-      line = line.length > 0 ? `${line} ${t}` : t;
-    }
-  }
-  if (line.length > 0) lines.push(line);
-  return `${lines.join('\n')}\n\n`;
+  const sans = sanMoves(r.opening.start, [...r.opening.moves, ...r.moves.map((m) => m.move)]);
+  if (sans.isErr) throw new KishiError(sans.error.code, `game ${r.id}: ${sans.error.message}`);
+  const comments = [...r.opening.moves.map(() => 'book'), ...r.moves.map(moveComment)];
+  const last = comments.length - 1;
+  const moves = sans.value.map((san, i) => ({ san, comment: i === last ? `${comments[i]}, ${r.end.detail}` : comments[i]! }));
+  return `${writePgn({ tags, moves, ...(moves.length === 0 ? { startComment: r.end.detail } : {}) })}\n`;
 }

@@ -1,12 +1,12 @@
 /**
  * Replays a manifest's reference positions through an evaluator (encoder, net, masked softmax) and
  * measures how far the outputs are from the recorded ones. Used by tests/nn/model.test.ts and by
- * scripts/nn/check-int8.ts.
+ * tools/nn/check-int8.ts.
  */
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import { FastChessBoard } from '../games/chess/fast/board.js';
-import { FastShogiBoard } from '../games/shogi/fast/fast-board.js';
+import { FastShogiBoard } from '../games/shogi/fast/board.js';
 import { chessContext, chessMoveIndices, encodeChess } from './chess-encoding.js';
 import type { Evaluator, NnInput } from './evaluator.js';
 import type { ReferencePosition } from './manifest.js';

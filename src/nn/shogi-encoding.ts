@@ -18,7 +18,7 @@
  *
  * Pure: no I/O, no allocation in the hot functions.
  */
-import type { FastShogiBoard } from '../games/shogi/fast/fast-board.js';
+import type { FastShogiBoard } from '../games/shogi/fast/board.js';
 import * as piecesModule from '../games/shogi/fast/pieces.js';
 import * as squaresModule from '../games/shogi/fast/squares.js';
 import { moveCountPlane, type EncodeContext, type EncodingSpec } from './encoding.js';

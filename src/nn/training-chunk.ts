@@ -2,7 +2,7 @@
  * Training-record chunks for the nets (`.knr` files): many positions, each with its encoded input
  * planes, the policy target over its legal moves, a search value and the game result, laid out
  * column by column so that PyTorch code reads them with a few `numpy.frombuffer` calls
- * (scripts/nn/kishi_nn/chunks.py). models/README.md documents the layout.
+ * (trainer/kishi_nn/chunks.py). models/README.md documents the layout.
  *
  * Planes are stored losslessly and small: every plane of both encodings is either constant or
  * takes a single non-zero value on some squares, so a plane is a bitmap (which squares are

@@ -12,7 +12,7 @@ import { checkManifest, parseNetwork, type NnueManifest } from '../eval/nnue/for
 import type { NnueNetwork } from '../eval/nnue/network.js';
 import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
 import { FastChessBoard } from '../games/chess/fast/board.js';
-import { FastShogiBoard } from '../games/shogi/fast/fast-board.js';
+import { FastShogiBoard } from '../games/shogi/fast/board.js';
 import { resolveModelPath } from './weights-file.js';
 
 export interface LoadedNnue {

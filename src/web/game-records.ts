@@ -1,19 +1,14 @@
 /**
- * The downloadable records of a game played on the local page: PGN for chess (written by chessops'
- * PGN writer, SAN by chessops), CSA (shogiops' CSA move writer; the CSA standard file format 3.0)
- * and KIF (shogiops' KIF move writer; the Kakinoki KIF format) for shogi. Pure: the game's data in,
- * text out. Games start from the initial position.
+ * The downloadable records of a game played on the local page: PGN for chess, CSA (V3.0) and KIF for
+ * shogi, written by the records module (src/records/: chessops' PGN writer, shogiops' CSA and KIF
+ * notation). This file only says what the page's games put in them: tags, times, end words. Games
+ * start from the initial position.
  */
-import { Chess } from 'chessops/chess';
-import { ChildNode, defaultGame, makePgn } from 'chessops/pgn';
-import type { PgnNodeData } from 'chessops/pgn';
-import { makeSanAndPlay } from 'chessops/san';
-import { parseUci } from 'chessops/util';
-import { makeCsaMoveOrDrop } from 'shogiops/notation/csa';
-import { makeKifMoveOrDrop } from 'shogiops/notation/kif';
-import { parseUsi } from 'shogiops/util';
-import { Shogi } from 'shogiops/variant/shogi';
 import type { GameKind, Side } from '../core/game.js';
+import type { KishiError, Result } from '../core/result.js';
+import { csaTime, writeCsa } from '../records/csa.js';
+import { kifTime, writeKif } from '../records/kif.js';
+import { sanMoves, writePgn } from '../records/pgn.js';
 import type { TimeControl } from './game-clock.js';
 
 /** How a game on the page ended. */
@@ -45,26 +40,19 @@ const pgnResult = (r: WebResult | undefined): string =>
 const PGN_TERMINATION: Record<string, string> = { timeout: 'Time forfeit', abandoned: 'Abandoned' };
 
 /** The game as PGN (chess). */
-export function pgnOf(data: RecordData): string {
-  const game = defaultGame<PgnNodeData>();
-  game.headers.set('Event', 'Kishi local game');
-  game.headers.set('Site', 'localhost');
-  game.headers.set('Date', pgnDate(data.startedAt));
-  game.headers.set('White', data.names.first);
-  game.headers.set('Black', data.names.second);
-  game.headers.set('Result', pgnResult(data.result));
-  game.headers.set('TimeControl', `${Math.round(data.control.initialMs / 1000)}+${Math.round(data.control.incrementMs / 1000)}`);
-  if (data.result) game.headers.set('Termination', PGN_TERMINATION[data.result.reason] ?? 'Normal');
-  const pos = Chess.default();
-  let node = game.moves;
-  for (const uci of data.moves) {
-    const move = parseUci(uci);
-    if (move === undefined || !pos.isLegal(move)) break;
-    const child = new ChildNode<PgnNodeData>({ san: makeSanAndPlay(pos, move) });
-    node.children.push(child);
-    node = child;
-  }
-  return makePgn(game);
+export function pgnOf(data: RecordData): Result<string, KishiError> {
+  const tags: [string, string][] = [
+    ['Event', 'Kishi local game'],
+    ['Site', 'localhost'],
+    ['Date', pgnDate(data.startedAt)],
+    ['Round', '?'],
+    ['White', data.names.first],
+    ['Black', data.names.second],
+    ['Result', pgnResult(data.result)],
+    ['TimeControl', `${Math.round(data.control.initialMs / 1000)}+${Math.round(data.control.incrementMs / 1000)}`],
+  ];
+  if (data.result) tags.push(['Termination', PGN_TERMINATION[data.result.reason] ?? 'Normal']);
+  return sanMoves('startpos', data.moves).map((sans) => writePgn({ tags, moves: sans.map((san) => ({ san })) }));
 }
 
 /** CSA's end-of-game special moves (CSA standard file format 3.0), by our reasons. */
@@ -81,31 +69,22 @@ const CSA_END: Record<string, string> = {
 };
 
 /** The game as a CSA record (shogi). */
-export function csaOf(data: RecordData): string {
-  const lines = [
-    "'CSA encoding=UTF-8",
-    'V3.0',
-    `N+${data.names.first}`,
-    `N-${data.names.second}`,
-    `$EVENT:Kishi local game`,
-    `$START_TIME:${data.startedAt.toISOString().replace('T', ' ').slice(0, 19).replace(/-/g, '/')}`,
-    `$TIME:${data.control.initialMs / 1000}+${data.control.byoyomiMs / 1000}+${data.control.incrementMs / 1000}`,
-    'PI',
-    '+',
-  ];
-  const pos = Shogi.default();
-  data.moves.forEach((usi, i) => {
-    const md = parseUsi(usi);
-    if (md === undefined || !pos.isLegal(md)) return;
-    const text = makeCsaMoveOrDrop(pos, md);
-    if (text === undefined) return;
-    lines.push(`${pos.turn === 'sente' ? '+' : '-'}${text}`);
-    const ms = data.moveMs?.[i];
-    if (ms !== undefined) lines.push(`T${Math.floor(ms / 1000)}`);
-    pos.play(md);
+export function csaOf(data: RecordData): Result<string, KishiError> {
+  return writeCsa({
+    version: '3.0',
+    names: { sente: data.names.first, gote: data.names.second },
+    info: [
+      ['EVENT', 'Kishi local game'],
+      ['START_TIME', csaTime(data.startedAt)],
+      ['TIME', `${data.control.initialMs / 1000}+${data.control.byoyomiMs / 1000}+${data.control.incrementMs / 1000}`],
+    ],
+    start: 'startpos',
+    moves: data.moves.map((usi, i) => {
+      const ms = data.moveMs?.[i];
+      return { usi, ...(ms !== undefined ? { time: Math.floor(ms / 1000) } : {}) };
+    }),
+    ...(data.result ? { end: CSA_END[data.result.reason] ?? '%CHUDAN' } : {}),
   });
-  if (data.result) lines.push(CSA_END[data.result.reason] ?? '%CHUDAN');
-  return lines.join('\n') + '\n';
 }
 
 /** KIF's end words (Kakinoki's format), by our reasons. */
@@ -121,38 +100,18 @@ const KIF_END: Record<string, string> = {
   abandoned: '中断',
 };
 
-const kifTime = (ms: number): string => {
-  const s = Math.floor(ms / 1000);
-  return `(${String(Math.floor(s / 60)).padStart(2, ' ')}:${String(s % 60).padStart(2, '0')}/)`;
-};
-
 /** The game as a KIF record (shogi). */
-export function kifOf(data: RecordData): string {
-  const d = data.startedAt;
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  const lines = [
-    '# KIF形式棋譜ファイル Generated by Kishi',
-    `開始日時：${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
-    '棋戦：Kishi local game',
-    `持ち時間：${data.control.initialMs / 1000}秒+${data.control.byoyomiMs / 1000}秒`,
-    '手合割：平手',
-    `先手：${data.names.first}`,
-    `後手：${data.names.second}`,
-    '手数----指手---------消費時間--',
-  ];
-  const pos = Shogi.default();
-  let n = 0;
-  let lastDest: number | undefined;
-  for (const [i, usi] of data.moves.entries()) {
-    const md = parseUsi(usi);
-    if (md === undefined || !pos.isLegal(md)) break;
-    const text = makeKifMoveOrDrop(pos, md, lastDest);
-    if (text === undefined) break;
-    n = i + 1;
-    lines.push(`${String(n).padStart(4, ' ')} ${text}   ${kifTime(data.moveMs?.[i] ?? 0)}`);
-    lastDest = md.to;
-    pos.play(md);
-  }
-  if (data.result) lines.push(`${String(n + 1).padStart(4, ' ')} ${KIF_END[data.result.reason] ?? '中断'}`);
-  return lines.join('\n') + '\n';
+export function kifOf(data: RecordData): Result<string, KishiError> {
+  return writeKif({
+    headers: [
+      ['開始日時', kifTime(data.startedAt)],
+      ['棋戦', 'Kishi local game'],
+      ['持ち時間', `${data.control.initialMs / 1000}秒+${data.control.byoyomiMs / 1000}秒`],
+      ['先手', data.names.first],
+      ['後手', data.names.second],
+    ],
+    start: 'startpos',
+    moves: data.moves.map((usi, i) => ({ usi, ms: data.moveMs?.[i] ?? 0 })),
+    ...(data.result ? { end: KIF_END[data.result.reason] ?? '中断' } : {}),
+  });
 }

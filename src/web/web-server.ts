@@ -238,8 +238,9 @@ export class WebServer implements GameServer {
       if ((kind === 'pgn') !== (seat.game.game === 'chess')) return this.send(res, 404, 'text/plain; charset=utf-8', `a ${seat.game.game} game has no ${kind} record`);
       const data = seat.game.recordData();
       const text = kind === 'pgn' ? pgnOf(data) : kind === 'csa' ? csaOf(data) : kifOf(data);
+      if (text.isErr) return this.send(res, 500, 'text/plain; charset=utf-8', `cannot write the record: ${text.error.message}`);
       res.setHeader('Content-Disposition', `attachment; filename="kishi-${record[1]}.${kind}"`);
-      return this.send(res, 200, CONTENT_TYPES[kind]!, text);
+      return this.send(res, 200, CONTENT_TYPES[kind]!, text.value);
     }
     this.send(res, 404, 'text/plain; charset=utf-8', 'not found');
   }
@@ -412,8 +413,8 @@ export class WebServer implements GameServer {
     try {
       mkdirSync(dir, { recursive: true });
       const data = game.recordData();
-      if (game.game === 'chess') writeFileSync(join(dir, `${base}.pgn`), pgnOf(data));
-      else writeFileSync(join(dir, `${base}.csa`), csaOf(data));
+      const [ext, text] = game.game === 'chess' ? ['pgn', pgnOf(data)] : ['csa', csaOf(data)];
+      if (text.isOk) writeFileSync(join(dir, `${base}.${ext}`), text.value);
     } catch {
       // The log is the record learning reads; a failed copy in another format does not stop play.
     }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { csaCliConfig, register } from '../../src/cli/csa.js';
-import { CsaTestServer } from '../../src/testing/csa-server/server.js';
+import { CsaTestServer } from '../fakes/csa-server/server.js';
 import { ScriptedPlayer } from '../protocols/csa/doubles.js';
 import { startInOrder, tempDir, testBot } from '../protocols/csa/harness.js';
 

@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { EngineSpec } from '../../src/match/engine/engine-spec.js';
+import type { EngineSpec } from '../../src/engines/engine-spec.js';
 import type { MatchConfig, MatchEngineEntry } from '../../src/match/match-runner.js';
 import type { TimeControl } from '../../src/match/time-control.js';
 import { NO_TIME_CONTROL } from '../../src/match/time-control.js';

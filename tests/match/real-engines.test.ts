@@ -12,7 +12,7 @@ import { parseSan } from 'chessops/san';
 import { normalizedCsaLines, parseCsaHeader, parseCsaMovesOrDrops } from 'shogiops/notation/csa';
 import { makeSfen } from 'shogiops/sfen';
 import { describe, expect, it } from 'vitest';
-import type { EngineSpec } from '../../src/match/engine/engine-spec.js';
+import type { EngineSpec } from '../../src/engines/engine-spec.js';
 import { runMatch } from '../../src/match/match-runner.js';
 import { loadOpenings } from '../../src/match/openings.js';
 import { FAIRY, STOCKFISH, entry, haveEngine, matchConfig, nodesTc, tempDir } from './helpers.js';

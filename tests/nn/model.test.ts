@@ -1,7 +1,7 @@
 /**
  * The shipped nets (every models/*.onnx with a manifest) reproduce, through the TypeScript
  * encoder, onnxruntime-node and the masked softmax, the reference outputs recorded when they were
- * exported (fp32: by PyTorch; INT8: by onnxruntime-node when scripts/nn/check-int8.ts checked it).
+ * exported (fp32: by PyTorch; INT8: by onnxruntime-node when tools/nn/check-int8.ts checked it).
  * A missing, corrupt or mismatching model is an `ERR_MODEL` result, never an exception.
  */
 import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';

@@ -12,21 +12,10 @@ import {
   readGameLogDir,
   readGameLogFile,
 } from '../../src/records/game-log-reader.js';
+import { CHESS_START_FEN, chessHeader } from './fixtures.js';
 
-const header: GameLogHeader = {
-  type: 'header',
-  version: 1,
-  game: 'chess',
-  variant: 'standard',
-  server: 'lichess',
-  gameId: 'g1',
-  start: 'startpos',
-  ourSide: 'first',
-  players: { first: { name: 'kishi', rating: 1500 }, second: { name: 'opp', rating: 1600 } },
-  clock: { initialMs: 180000, incrementMs: 2000 },
-  startedAt: '2026-01-01T00:00:00.000Z',
-};
-const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const header: GameLogHeader = chessHeader({ clock: { initialMs: 180000, incrementMs: 2000 } });
+const START = CHESS_START_FEN;
 const move = (ply: number, mv: string, extra: object = {}): string =>
   JSON.stringify({ type: 'move', ply, side: ply % 2 === 0 ? 'first' : 'second', move: mv, ours: ply % 2 === 0, position: START, ...extra });
 const search = { search: { score: { cp: 20 }, depth: 4, nodes: 900, timeMs: 12, pv: ['e2e4', 'e7e5'], pvLeaf: 'x' } };

@@ -4,20 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GameLogHeader } from '../../src/records/game-log.js';
 import { GameLogWriter, parseGameLog, readGameLog } from '../../src/records/game-log.js';
+import { CHESS_START_FEN, chessHeader } from './fixtures.js';
 
-const header: GameLogHeader = {
-  type: 'header',
-  version: 1,
-  game: 'chess',
-  variant: 'standard',
-  server: 'lichess',
-  gameId: 'g1',
-  start: 'startpos',
-  ourSide: 'first',
-  players: { first: { name: 'Kishi' }, second: { name: 'Opp', rating: 1500 } },
-  startedAt: '2026-01-01T00:00:00.000Z',
-};
-const pos = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const header: GameLogHeader = chessHeader({ players: { first: { name: 'Kishi' }, second: { name: 'Opp', rating: 1500 } } });
+const pos = CHESS_START_FEN;
 
 describe('game log (JSON lines, version 1)', () => {
   it('writes a .part file while the game runs and publishes it with the result', () => {

@@ -2,7 +2,7 @@
  * Imports flow downward. Each folder of src/ sits in one layer (LAYERS, lowest first); a module may
  * import modules of its own folder and of folders in lower layers only: never a folder of its own
  * layer (siblings stay independent), never a higher one, never anything outside src/ but packages
- * (product code does not import scripts/ or tests/). No import cycle exists between modules.
+ * (product code does not import tools/, trainer/ or tests/). No import cycle exists between modules.
  * Type-only imports count: a type is a dependency of the design even when it vanishes at run time.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,11 +20,11 @@ const LAYERS: readonly (readonly string[])[] = [
   ['eval', 'nn'], //                 evaluators: linear, neural nets
   ['search'], //                     alpha-beta, MCTS, time planning
   ['player'], //                     the Player port and its implementations
+  ['engines'], //                    the client for external UCI/USI engines (processes)
   ['match'], //                      engines, matches, suites, statistics
   ['learning'], //                   TreeStrap, TD-Leaf, AlphaZero
   ['bot'], //                        the player pool shared by the servers
   ['protocols'], //                  lichess, CSA, UCI/USI front-ends
-  ['testing'], //                    local fake servers (tests and soak)
   ['web'], //                        the local web page (plays through the bot's pool and policies)
   ['cli'], //                        commands
   ['main.ts'], //                    the entry point
@@ -111,7 +111,7 @@ export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][
   return out;
 }
 
-function sourceGraph(): Map<string, string[]> {
+function sourceGraph(root = 'src'): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   const walk = (dir: string): void => {
     for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
@@ -120,8 +120,14 @@ function sourceGraph(): Map<string, string[]> {
       else if (e.name.endsWith('.ts')) graph.set(rel, importsOf(rel, readFileSync(join(ROOT, rel), 'utf8')));
     }
   };
-  walk('src');
+  walk(root);
   return graph;
+}
+
+/** Imports of tools/ that reach outside src/, tools/ and the fake servers of tests/fakes/. */
+export function toolViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const allowed = ['src/', 'tools/', 'tests/fakes/'];
+  return [...graph].flatMap(([from, tos]) => tos.filter((to) => !allowed.some((a) => to.startsWith(a))).map((to) => `${from} -> ${to}`)).sort();
 }
 
 describe('import layering', () => {
@@ -130,12 +136,12 @@ describe('import layering', () => {
       "import { a } from '../core/result.js';",
       "import type { B } from './b.js';",
       "export { c } from '../games/chess/c.js';",
-      "import {\n  d,\n  e,\n} from '../../scripts/x.js';",
+      "import {\n  d,\n  e,\n} from '../../tools/x.js';",
       "const m = await import('../cli/run.js');",
       "import { Chess } from 'chessops/chess';",
     ].join('\n');
     expect(importsOf('src/search/time.ts', text).sort()).toEqual(
-      ['src/cli/run.ts', 'src/core/result.ts', 'src/games/chess/c.ts', 'src/search/b.ts', 'scripts/x.ts'].sort(),
+      ['src/cli/run.ts', 'src/core/result.ts', 'src/games/chess/c.ts', 'src/search/b.ts', 'tools/x.ts'].sort(),
     );
   });
 
@@ -144,14 +150,14 @@ describe('import layering', () => {
       ['src/search/time.ts', ['src/player/player.ts', 'src/core/game.ts']],
       ['src/player/player.ts', ['src/core/clock.ts']],
       ['src/eval/x.ts', ['src/nn/y.ts']],
-      ['src/learning/loop.ts', ['scripts/nn/ref.ts']],
+      ['src/learning/loop.ts', ['tools/nn/ref.ts']],
       ['src/core/a.ts', ['src/core/b.ts']],
       ['src/core/b.ts', ['src/core/a.ts']],
       ['src/core/game.ts', []],
     ]);
     expect(layerViolations(g)).toEqual([
       'src/eval/x.ts -> src/nn/y.ts (sideways: eval and nn share a layer)',
-      'src/learning/loop.ts -> scripts/nn/ref.ts (outside src/)',
+      'src/learning/loop.ts -> tools/nn/ref.ts (outside src/)',
       'src/search/time.ts -> src/player/player.ts (upward: search below player)',
     ]);
     expect(cycles(g)).toEqual([['src/core/a.ts', 'src/core/b.ts']]);
@@ -171,5 +177,14 @@ describe('import layering', () => {
 
   it('no import cycle', () => {
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it('tools/ import src/, tools/ and tests/fakes/ only', () => {
+    expect(toolViolations(new Map([['tools/soak.ts', ['src/core/rng.ts', 'tests/fakes/lichess-server/server.ts', 'tests/protocols/x.ts']]]))).toEqual([
+      'tools/soak.ts -> tests/protocols/x.ts',
+    ]);
+    const tools = sourceGraph('tools');
+    expect(tools.size).toBeGreaterThan(10);
+    expect(toolViolations(tools)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ const INCREMENT = /0x6d2b79f5/i;
 
 describe('one rng', () => {
   it('mulberry32 is written once, in src/core/rng.ts', () => {
-    const files = execFileSync('git', ['ls-files', '--', 'src', 'scripts', 'tests'], { cwd: ROOT, encoding: 'utf8' })
+    const files = execFileSync('git', ['ls-files', '--', 'src', 'tools', 'trainer', 'tests'], { cwd: ROOT, encoding: 'utf8' })
       .split('\n')
       .filter((f) => /\.(ts|mts|mjs|js)$/.test(f) && !f.endsWith('one-rng.test.ts'));
     expect(files.filter((f) => INCREMENT.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual(['src/core/rng.ts']);

@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SELF = relative(ROOT, fileURLToPath(import.meta.url));
 
 /** Where the rule applies: folders (every file under them) and single files. */
-const SCOPE = ['src', 'tests', 'scripts', 'docs', 'config', 'bin', 'data', 'models', 'README.md', 'ARCHITECTURE.md'];
+const SCOPE = ['src', 'tests', 'tools', 'trainer', 'docs', 'config', 'bin', 'data', 'models', 'README.md', 'ARCHITECTURE.md'];
 const TEXT = /\.(ts|mts|mjs|js|py|md|yaml|yml|json|txt|sh)$/;
 
 /** A path outside the repository: one machine's folders, or the shared folder next to a checkout. */

@@ -3,7 +3,7 @@
  * need a missing one are skipped (not failed) on a fresh machine, and says so in a visible summary at the
  * start and at the end of the run.
  *
- * - PyTorch + onnx (scripts/train.py): without them the train.py tests skip through KISHI_SKIP_TORCH=1,
+ * - PyTorch + onnx (trainer/train.py): without them the train.py tests skip through KISHI_SKIP_TORCH=1,
  *   which this setup sets; KISHI_REQUIRE_ALL=1 (set by .ci/run, which installs everything) makes a
  *   missing prerequisite fail the run instead.
  * - Stockfish, fairy-stockfish, gpsusi (Debian packages in /usr/games): the engine tests check these
@@ -29,7 +29,7 @@ export function findMissing(env: NodeJS.ProcessEnv): Missing[] {
   if (env['KISHI_SKIP_TORCH'] !== '1') {
     const python = resolvePython(env);
     if (python.isErr) {
-      missing.push({ what: 'a Python with torch and onnx', skipped: 'the scripts/train.py tests (tests/learning/alphazero/train-py*.test.ts)', install: 'python3-torch python3-onnx' });
+      missing.push({ what: 'a Python with torch and onnx', skipped: 'the trainer/train.py tests (tests/learning/alphazero/train-py*.test.ts)', install: 'python3-torch python3-onnx' });
     }
   }
   for (const [path, name, pkg] of ENGINES) {

@@ -12,22 +12,11 @@ import { curveFile, firstEntry, promotedEntry } from '../../src/learning/alphaze
 import type { GateMatchResult } from '../../src/learning/alphazero/gate.js';
 import { GameWatcher } from '../../src/web/watch.js';
 import { WebServer, isLoopback, watchRefusal } from '../../src/web/web-server.js';
+import { CHESS_START_FEN, chessHeader } from '../records/fixtures.js';
 
-const header = (over: Record<string, unknown>) => ({
-  type: 'header',
-  version: 1,
-  game: 'chess',
-  variant: 'standard',
-  server: 'lichess',
-  gameId: 'g1',
-  start: 'startpos',
-  ourSide: 'first',
-  players: { first: { name: 'kishi', rating: 1500 }, second: { name: 'opp', rating: 1600 } },
-  startedAt: '2026-01-01T00:00:00.000Z',
-  ...over,
-});
+const header = (over: Record<string, unknown>) => ({ ...chessHeader(), ...over });
 const lines = (...objs: unknown[]): string => objs.map((o) => JSON.stringify(o)).join('\n') + '\n';
-const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const START = CHESS_START_FEN;
 const AFTER_E4 = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
 
 function writeLogs(dir: string): void {

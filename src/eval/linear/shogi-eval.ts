@@ -1,7 +1,7 @@
 /**
  * The shogi linear evaluation H(s) = phi(s)^T theta: features extracted and dotted each call.
  */
-import type { FastShogiBoard } from '../../games/shogi/fast/fast-board.js';
+import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import { SHOGI_FEATURES } from './shogi-features.js';
 import { thetaGrain, toGrain } from './grain.js';
 import { DotSink, type SparseVector } from './sparse.js';

@@ -17,7 +17,7 @@
  *   mobility.{lance,bishop,rook,horse,dragon}.{k} one-hot number of reachable squares
  *   tempo                                        +1 black to move, -1 white to move
  */
-import type { FastShogiBoard } from '../../games/shogi/fast/fast-board.js';
+import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import * as piecesModule from '../../games/shogi/fast/pieces.js';
 import * as squaresModule from '../../games/shogi/fast/squares.js';
 import { FeatureRegistry, type FeatureSet } from './feature-registry.js';

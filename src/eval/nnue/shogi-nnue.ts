@@ -5,7 +5,7 @@
  * next "at least k" hand feature of its unpromoted type; a drop removes the top hand feature and
  * adds the piece on the board.
  */
-import type { FastShogiBoard } from '../../games/shogi/fast/fast-board.js';
+import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import { TO_81 } from '../../games/shogi/fast/squares.js';
 import { AccumulatorStack } from './accumulator-stack.js';
 import type { NnueNetwork } from './network.js';

@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import { kishiLauncher } from '../../match/engine/engine-spec.js';
+import { kishiLauncher } from '../../engines/engine-spec.js';
 import { packageRoot } from '../../player/weights-file.js';
 import { DRAW_SCORE_ENV, MODEL_ENV } from '../../search/mcts/options.js';
 

@@ -2,7 +2,7 @@
  * The bootstrap phase's data (issue 10, item 4; Giraffe-style): games of the alpha-beta engine
  * against itself at a fixed node budget per move, every position labelled with the engine's move
  * (one-hot policy target) and its score (value target, mapped to [-1, 1]) plus the game result,
- * as scripts/nn/make-bootstrap-data.ts does, but counted in games and written like self-play:
+ * as tools/nn/make-bootstrap-data.ts does, but counted in games and written like self-play:
  * whole games per chunk `sp-<first>-<last>.knr` (atomic), `meta.phase = "bootstrap-alphabeta"`,
  * in the loop's `bootstrap/` directory. So the phase is resumable the same way (count the games on
  * disk, go on at the next index) and kept apart from self-play in the records.

@@ -1,6 +1,6 @@
 /**
  * The AlphaZero training loop (issue 10, item 3): bootstrap, then generations of
- *   self-play with the best net -> training (scripts/train.py) -> export -> gate -> promotion,
+ *   self-play with the best net -> training (trainer/train.py) -> export -> gate -> promotion,
  * with all of its state in one directory (state.ts documents the layout) so that it resumes after
  * any interruption at the step it was in.
  *

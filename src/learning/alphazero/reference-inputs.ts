@@ -1,10 +1,10 @@
 /**
  * The fixed reference positions of the model manifests, encoded: writes a training chunk whose
  * records hold the input planes and legal-move policy indices of each position and, as text,
- * `{"start", "moves", "chess960", "legal": [move texts in policy order]}`. scripts/nn/kishi_nn/export.py
+ * `{"start", "moves", "chess960", "legal": [move texts in policy order]}`. trainer/kishi_nn/export.py
  * runs the net on them and records the outputs in the manifest; tests/nn/model.test.ts checks that
  * onnxruntime-node reproduces them. The positions are in `REFERENCE_POSITIONS` below. The AlphaZero
- * loop writes the chunk for the trainer; scripts/nn/reference-inputs.ts writes it from the command line.
+ * loop writes the chunk for the trainer; tools/nn/reference-inputs.ts writes it from the command line.
  */
 import type { GameKind } from '../../core/game.js';
 import { ChunkWriter } from '../../nn/training-chunk.js';

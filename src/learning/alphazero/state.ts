@@ -42,7 +42,7 @@ export interface LoopSettings {
   readonly workers: number;
   readonly concurrentGames: number;
   readonly gamesPerChunk: number;
-  /** Training (scripts/train.py). */
+  /** Training (trainer/train.py). */
   readonly stepsPerGeneration: number;
   readonly batch: number;
   readonly lr: number;

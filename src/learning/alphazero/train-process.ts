@@ -1,5 +1,5 @@
 /**
- * Running scripts/train.py (PyTorch) from the loop: finding a Python that has torch, building the
+ * Running trainer/train.py (PyTorch) from the loop: finding a Python that has torch, building the
  * command line, streaming its progress lines, and reading its JSON report.
  *
  * Interpreter: `$KISHI_PYTHON` if set (it must import torch), else `/usr/bin/python3` if it imports
@@ -38,8 +38,8 @@ export function resolvePython(env: NodeJS.ProcessEnv = process.env): Result<stri
   );
 }
 
-/** scripts/train.py of this package. */
-export const trainScript = (): string => join(packageRoot(), 'scripts', 'train.py');
+/** trainer/train.py of this package. */
+export const trainScript = (): string => join(packageRoot(), 'trainer', 'train.py');
 
 export interface TrainJob {
   /** Chunk directories, oldest source first. */

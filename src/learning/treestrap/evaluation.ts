@@ -6,8 +6,8 @@
  */
 import type { GameKind } from '../../core/game.js';
 import { Result } from '../../core/result.js';
-import type { EngineFailure } from '../../match/engine/engine-client.js';
-import type { MatchEngine } from '../../match/engine/match-engine.js';
+import type { EngineFailure } from '../../engines/engine-client.js';
+import type { MatchEngine } from '../../engines/match-engine.js';
 import type { MatchEngineEntry } from '../../match/match-runner.js';
 import type { MatchSummary } from '../../match/match-runner.js';
 import { runMatch } from '../../match/match-runner.js';

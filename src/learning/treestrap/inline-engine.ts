@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { GameKind } from '../../core/game.js';
 import { Result } from '../../core/result.js';
 import type { KishiError } from '../../core/result.js';
-import type { EngineGoRequest, EngineReply, MatchEngine } from '../../match/engine/match-engine.js';
+import type { EngineGoRequest, EngineReply, MatchEngine } from '../../engines/match-engine.js';
 import { AlphaBetaEngine, SIGNAL_WORDS } from '../../player/alphabeta-engine.js';
 import type { SearchLimits } from '../../player/player.js';
 

@@ -4,7 +4,7 @@
  */
 import type { Side } from '../../core/game.js';
 import type { KishiError, Result } from '../../core/result.js';
-import { MAX_MOVES } from '../../games/shogi/fast/fast-board.js';
+import { MAX_MOVES } from '../../games/shogi/fast/board.js';
 import { Repetition } from '../../games/shogi/fast/repetition.js';
 import type { FeatureSet } from '../../eval/linear/feature-registry.js';
 import { shogiMaterialTheta } from '../../eval/linear/material.js';

@@ -17,9 +17,9 @@ import { performance } from 'node:perf_hooks';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import { ShogiGame } from '../../games/shogi/shogi-game.js';
-import { EngineClient } from '../engine/engine-client.js';
-import type { EngineSpec } from '../engine/engine-spec.js';
-import type { MatchEngine } from '../engine/match-engine.js';
+import { EngineClient } from '../../engines/engine-client.js';
+import type { EngineSpec } from '../../engines/engine-spec.js';
+import type { MatchEngine } from '../../engines/match-engine.js';
 import type { Score } from '../adjudication.js';
 import { parseEpdLine, normaliseEngineMove } from './epd.js';
 

@@ -30,7 +30,7 @@ export type EndReason = (typeof END_REASONS)[number];
 export const RESULTS = ['WIN', 'LOSE', 'DRAW', 'CENSORED'] as const;
 export type CsaResult = (typeof RESULTS)[number];
 
-/** One move as the game log records it (src/learning/records/game-log.ts `move` lines). */
+/** One move as the game log records it (src/records/game-log.ts `move` lines). */
 export interface LoggedMove {
   /** 0-based ply since the start position. */
   readonly ply: number;

@@ -7,8 +7,8 @@ import type { GameServer } from '../../bot/server.js';
 import type { Secrets } from '../../config/load.js';
 import type { KishiConfig } from '../../config/schema.js';
 import { KishiError, Result } from '../../core/result.js';
-import { createCsaBot } from './floodgate-server.js';
-import type { PlayerSource } from './floodgate-server.js';
+import { createCsaBot } from './game-server.js';
+import type { PlayerSource } from './game-server.js';
 
 /** Players for shogi games, leased from the dispatcher's pool one session at a time. */
 export function dispatcherSource(dispatcher: Dispatcher): PlayerSource {

@@ -20,19 +20,6 @@ export type ShogiPosition = Shogi;
 
 export const STARTPOS_SFEN: string = ADAPTER_STARTPOS;
 
-/** The even-game start position as CSA rows. */
-export const STANDARD_ROWS: readonly string[] = [
-  'P1-KY-KE-GI-KI-OU-KI-GI-KE-KY',
-  'P2 * -HI *  *  *  *  * -KA * ',
-  'P3-FU-FU-FU-FU-FU-FU-FU-FU-FU',
-  'P4 *  *  *  *  *  *  *  *  * ',
-  'P5 *  *  *  *  *  *  *  *  * ',
-  'P6 *  *  *  *  *  *  *  *  * ',
-  'P7+FU+FU+FU+FU+FU+FU+FU+FU+FU',
-  'P8 * +KA *  *  *  *  * +HI * ',
-  'P9+KY+KE+GI+KI+OU+KI+GI+KE+KY',
-];
-
 const err = (code: string, message: string): Result<never, KishiError> => Result.err(new KishiError(code, message));
 
 /** A position from an SFEN string or `startpos` (standard shogi only). */

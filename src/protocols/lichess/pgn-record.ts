@@ -1,10 +1,11 @@
 /**
  * PGN records of lichess games for people: the standard tags, SAN moves, and comments carrying the clock
  * after each move (`[%clk h:mm:ss]`) and, for our moves, the search score from White's view with its depth
- * (`[%eval 0.35,12]`, `[%eval #-3,20]`) followed by the principal variation in SAN (`pv: Nf3 Nc6 Bb5`). Pure: the
- * caller writes the text.
+ * (`[%eval 0.35,12]`, `[%eval #-3,20]`) followed by the principal variation in SAN (`pv: Nf3 Nc6 Bb5`).
+ * Written by the records module (chessops' PGN writer, src/records/pgn.ts). Pure: the caller writes the text.
  */
 import type { SearchInfo } from '../../player/player.js';
+import { writePgn } from '../../records/pgn.js';
 import type { Color, GameStatus } from './types.js';
 
 export interface PgnPlayer {
@@ -95,49 +96,34 @@ const tag = (name: string, value: string): string => `[${name} "${value.replace(
 export function makePgn(g: PgnGame): string {
   const d = g.date;
   const date = `${d.getUTCFullYear()}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${String(d.getUTCDate()).padStart(2, '0')}`;
-  const tags = [
-    tag('Event', g.event),
-    tag('Site', g.site),
-    tag('Date', date),
-    tag('White', g.white.name),
-    tag('Black', g.black.name),
-    tag('Result', g.result),
+  const tags: [string, string][] = [
+    ['Event', g.event],
+    ['Site', g.site],
+    ['Date', date],
+    ['White', g.white.name],
+    ['Black', g.black.name],
+    ['Result', g.result],
   ];
-  if (g.white.rating !== undefined) tags.push(tag('WhiteElo', String(g.white.rating)));
-  if (g.black.rating !== undefined) tags.push(tag('BlackElo', String(g.black.rating)));
-  if (g.white.title) tags.push(tag('WhiteTitle', g.white.title));
-  if (g.black.title) tags.push(tag('BlackTitle', g.black.title));
-  tags.push(tag('TimeControl', g.timeControl), tag('Termination', g.termination));
-  if (g.variant !== 'standard') tags.push(tag('Variant', g.variant));
-  if (g.initialFen !== 'startpos') tags.push(tag('SetUp', '1'), tag('FEN', g.initialFen));
+  if (g.white.rating !== undefined) tags.push(['WhiteElo', String(g.white.rating)]);
+  if (g.black.rating !== undefined) tags.push(['BlackElo', String(g.black.rating)]);
+  if (g.white.title) tags.push(['WhiteTitle', g.white.title]);
+  if (g.black.title) tags.push(['BlackTitle', g.black.title]);
+  tags.push(['TimeControl', g.timeControl], ['Termination', g.termination]);
+  if (g.variant !== 'standard') tags.push(['Variant', g.variant]);
+  // The FEN tag also gives the writer the move number and side of the first move.
+  if (g.initialFen !== 'startpos') tags.push(['SetUp', '1'], ['FEN', g.initialFen]);
 
-  const tokens: string[] = [];
   let mover: Color = g.firstMover;
-  let fullmove = g.startFullmoves;
-  g.sans.forEach((san, i) => {
-    if (mover === 'white') tokens.push(`${fullmove}.`);
-    else if (i === 0) tokens.push(`${fullmove}...`);
-    tokens.push(san);
+  const moves = g.sans.map((san, i) => {
     const note = g.notes[i];
     const parts: string[] = [];
     if (note?.search) parts.push(`[%eval ${evalText(note.search, mover)},${note.search.depth}]`);
     if (note?.clockMs !== undefined) parts.push(`[%clk ${clk(note.clockMs)}]`);
     if (note?.pvSan && note.pvSan.length > 0) parts.push(`pv: ${note.pvSan.join(' ')}`);
-    if (parts.length > 0) tokens.push(`{ ${parts.join(' ')} }`);
-    if (mover === 'black') fullmove++;
     mover = mover === 'white' ? 'black' : 'white';
+    return { san, ...(parts.length > 0 ? { comment: parts.join(' ') } : {}) };
   });
-  tokens.push(g.result);
-  const lines: string[] = [];
-  let line = '';
-  for (const t of tokens) {
-    if (line.length > 0 && line.length + 1 + t.length > 79) {
-      lines.push(line);
-      line = t;
-    } else line = line.length > 0 ? `${line} ${t}` : t;
-  }
-  if (line) lines.push(line);
-  return `${tags.join('\n')}\n\n${lines.join('\n')}\n`;
+  return writePgn({ tags, moves });
 }
 
 /** The tag pairs of a PGN text, in order. */

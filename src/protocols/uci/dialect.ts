@@ -1,6 +1,6 @@
 /**
  * What differs between the UCI (chess) and USI (shogi) front-ends; `EngineSession` does the rest.
- * uci-dialect.ts and ../usi/usi-dialect.ts implement it.
+ * uci-dialect.ts and usi-dialect.ts implement it.
  */
 import type { GameKind, GameState } from '../../core/game.js';
 import type { KishiError, Result } from '../../core/result.js';

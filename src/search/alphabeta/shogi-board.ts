@@ -4,7 +4,7 @@
  */
 import { Result } from '@badrap/result';
 import { KishiError } from '../../core/result.js';
-import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/fast-board.js';
+import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/board.js';
 import * as piecesModule from '../../games/shogi/fast/pieces.js';
 import { Repetition } from '../../games/shogi/fast/repetition.js';
 import { see } from '../../games/shogi/fast/see.js';

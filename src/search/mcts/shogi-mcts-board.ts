@@ -4,7 +4,7 @@
  * cheap: only a position whose filter count is at least 2 can be a repetition.
  */
 import { KishiError, Result } from '../../core/result.js';
-import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/fast-board.js';
+import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/board.js';
 import { Repetition } from '../../games/shogi/fast/repetition.js';
 import { MOVE_COUNT_SCALE } from '../../nn/encoding.js';
 import { SHOGI_ENCODING, encodeShogi, shogiMoveIndices, shogiRepetitions } from '../../nn/shogi-encoding.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FastChessBoard } from '../../../src/games/chess/fast/board.js';
-import { FastShogiBoard } from '../../../src/games/shogi/fast/fast-board.js';
-import { newMoveList } from '../../../src/games/shogi/fast/fast-board.js';
+import { FastShogiBoard } from '../../../src/games/shogi/fast/board.js';
+import { newMoveList } from '../../../src/games/shogi/fast/board.js';
 import { ChessLinearEval } from '../../../src/eval/linear/chess-eval.js';
 import { CHESS_FEATURES, CHESS_FEATURE_SET_VERSION } from '../../../src/eval/linear/chess-features.js';
 import { chessMaterialTheta, shogiMaterialTheta } from '../../../src/eval/linear/material.js';

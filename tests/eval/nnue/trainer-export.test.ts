@@ -58,7 +58,7 @@ describe.skipIf(python.isErr)('nnue_train.py export matches the TypeScript infer
     const out = join(dir, `${game}.bin`);
     const r = spawnSync(
       python.unwrap(),
-      ['scripts/nn/nnue_train.py', '--game', game, '--data', join(dir, 'data'), '--out', out, '--hidden', '8', '--activation', activation, '--epochs', '2', '--batch', '64', '--val-every', '3', '--lr', '0.05', '--references', '24'],
+      ['trainer/nnue_train.py', '--game', game, '--data', join(dir, 'data'), '--out', out, '--hidden', '8', '--activation', activation, '--epochs', '2', '--batch', '64', '--val-every', '3', '--lr', '0.05', '--references', '24'],
       { encoding: 'utf8', timeout: 300_000 },
     );
     expect(r.status, r.stderr).toBe(0);

@@ -4,6 +4,7 @@ import { makeSfen } from 'shogiops/sfen';
 import { parseCsaHeader, parseCsaMovesOrDrops } from 'shogiops/notation/csa';
 import { parseCsaPosition } from '../../../src/games/shogi/csa-position.js';
 import { STARTPOS_SFEN } from '../../../src/games/shogi/sfen.js';
+import { STANDARD_ROWS } from '../../fakes/csa-server/rules.js';
 import { errorOf } from './helpers.js';
 
 // Recorded from a real shogi-server run on loopback (tests/fixtures/README.md).
@@ -119,17 +120,7 @@ describe('shogi-server game records replayed to the server\'s own final board du
 });
 
 describe('CSA position syntax', () => {
-  const EVEN = [
-    'P1-KY-KE-GI-KI-OU-KI-GI-KE-KY',
-    'P2 * -HI *  *  *  *  * -KA * ',
-    'P3-FU-FU-FU-FU-FU-FU-FU-FU-FU',
-    'P4 *  *  *  *  *  *  *  *  * ',
-    'P5 *  *  *  *  *  *  *  *  * ',
-    'P6 *  *  *  *  *  *  *  *  * ',
-    'P7+FU+FU+FU+FU+FU+FU+FU+FU+FU',
-    'P8 * +KA *  *  *  *  * +HI * ',
-    'P9+KY+KE+GI+KI+OU+KI+GI+KE+KY',
-  ];
+  const EVEN = STANDARD_ROWS;
 
   test('PI and PI with a two-piece handicap', () => {
     expect(parseCsaPosition(['PI', '+']).unwrap().startSfen).toBe(STARTPOS_SFEN);

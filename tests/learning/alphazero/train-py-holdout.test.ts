@@ -1,5 +1,5 @@
 /**
- * scripts/train.py's holdout split: by default whole games are held out (bootstrap records count
+ * trainer/train.py's holdout split: by default whole games are held out (bootstrap records count
  * `|moves=N`, self-play `|ply=N`, online-log records name their game), so the holdout loss is measured
  * on games the net never trained on; `--holdout-by position` keeps the old random positions, as does
  * a window too small to hold out a whole game at the share. `--holdout-every` adds the holdout losses

@@ -1,5 +1,5 @@
 /**
- * scripts/train.py's data selection and checkpoints: the sliding window keeps the newest whole
+ * trainer/train.py's data selection and checkpoints: the sliding window keeps the newest whole
  * chunks up to N games (by game index within a directory, directories oldest first), phase weights
  * of 0 drop a phase before the window is taken, and `--resume` continues the step count. Chunks are
  * real self-play chunks made with a scripted net. Skipped only when KISHI_SKIP_TORCH=1.

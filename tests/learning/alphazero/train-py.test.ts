@@ -1,5 +1,5 @@
 /**
- * A tiny end-to-end AlphaZero loop with the real parts: alpha-beta bootstrap games, scripts/train.py
+ * A tiny end-to-end AlphaZero loop with the real parts: alpha-beta bootstrap games, trainer/train.py
  * (PyTorch, CPU, a 1x8 net, a few steps) training the bootstrap net from scratch, self-play with
  * that net's INT8 export through onnxruntime-node (real `runSelfplay`, calling thread), a second
  * training continuing the checkpoint, and the promoted net reloaded in onnxruntime-node and checked

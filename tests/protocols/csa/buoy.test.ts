@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planBudget } from '../../../src/protocols/csa/clock.js';
 import { CsaGame } from '../../../src/protocols/csa/csa-game.js';
 import { parseGameSummary } from '../../../src/protocols/csa/summary.js';
-import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
+import { CsaTestServer } from '../../fakes/csa-server/server.js';
 import { RandomMover } from './doubles.js';
+import { STANDARD_ROWS } from '../../fakes/csa-server/rules.js';
 import { startInOrder, testBot } from './harness.js';
 
 /**
@@ -37,15 +38,7 @@ function buoySummary(yourTurn: '+' | '-', time: string[], moves: string[]): stri
     'Least_Time_Per_Move:0',
     'END Time',
     'BEGIN Position',
-    'P1-KY-KE-GI-KI-OU-KI-GI-KE-KY',
-    'P2 * -HI *  *  *  *  * -KA * ',
-    'P3-FU-FU-FU-FU-FU-FU-FU-FU-FU',
-    'P4 *  *  *  *  *  *  *  *  * ',
-    'P5 *  *  *  *  *  *  *  *  * ',
-    'P6 *  *  *  *  *  *  *  *  * ',
-    'P7+FU+FU+FU+FU+FU+FU+FU+FU+FU',
-    'P8 * +KA *  *  *  *  * +HI * ',
-    'P9+KY+KE+GI+KI+OU+KI+GI+KE+KY',
+    ...STANDARD_ROWS,
     '+',
     ...moves,
     'END Position',
@@ -114,15 +107,7 @@ describe('buoy games against the local CSA server', () => {
       ].slice(0, setupMoves);
       server.nextSetup = {
         positionLines: [
-          'P1-KY-KE-GI-KI-OU-KI-GI-KE-KY',
-          'P2 * -HI *  *  *  *  * -KA * ',
-          'P3-FU-FU-FU-FU-FU-FU-FU-FU-FU',
-          'P4 *  *  *  *  *  *  *  *  * ',
-          'P5 *  *  *  *  *  *  *  *  * ',
-          'P6 *  *  *  *  *  *  *  *  * ',
-          'P7+FU+FU+FU+FU+FU+FU+FU+FU+FU',
-          'P8 * +KA *  *  *  *  * +HI * ',
-          'P9+KY+KE+GI+KI+OU+KI+GI+KE+KY',
+          ...STANDARD_ROWS,
           '+',
         ],
         moves: setup,

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readGameLog } from '../../../src/records/game-log.js';
 import { CsaClient } from '../../../src/protocols/csa/client.js';
-import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
-import type { TestServerOptions } from '../../../src/testing/csa-server/server.js';
+import { CsaTestServer } from '../../fakes/csa-server/server.js';
+import type { TestServerOptions } from '../../fakes/csa-server/server.js';
 import { ForeverThinker, RandomMover, ScriptedPlayer } from './doubles.js';
 import { clientOptions, memLog, startInOrder, testBot } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CsaClock, chargedUnits, deadlineMs, planBudget } from '../../../src/protocols/csa/clock.js';
 import type { TimeRule } from '../../../src/protocols/csa/summary.js';
-import { ServerClock } from '../../../src/testing/csa-server/time-rule.js';
+import { ServerClock } from '../../fakes/csa-server/time-rule.js';
 
 const rule = (over: Partial<TimeRule> = {}): TimeRule => ({
   unitMs: 1000,

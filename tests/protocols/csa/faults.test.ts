@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readGameLog } from '../../../src/records/game-log.js';
-import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
+import { CsaTestServer } from '../../fakes/csa-server/server.js';
 import { RandomMover } from './doubles.js';
 import { startInOrder, testBot } from './harness.js';
 

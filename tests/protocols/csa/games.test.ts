@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import { createPlayer } from '../../../src/player/factory.js';
 import { searchWorkerUrl } from '../../../src/player/alphabeta-player.js';
-import { startUsiEngine } from '../../../src/protocols/engine/usi-client.js';
-import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
+import { startEnginePlayer } from '../../../src/engines/engine-player.js';
+import { CsaTestServer } from '../../fakes/csa-server/server.js';
 import { PacedRandomMover } from './doubles.js';
 import { startInOrder, testBot } from './harness.js';
 
@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 const fairy = (ponder: boolean) => async () =>
-  (await startUsiEngine(`usi:${FAIRY}`, { ponder, options: { Threads: 1, Hash: 16 } })).unwrap();
+  (await startEnginePlayer(`cmd=${FAIRY},option.Threads=1,option.Hash=16`, 'shogi', { ponder })).unwrap();
 
 async function twoGames(gameName: string, unitMs: number, marginMs: number, maxMoves: number, ponder: boolean): Promise<void> {
   server = new CsaTestServer({ unitMs, maxMoves, closeAfterGameMs: 50, colours: 'alternate' });

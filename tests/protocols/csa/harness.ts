@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Player } from '../../../src/player/player.js';
 import type { CsaClientOptions, CsaLog } from '../../../src/protocols/csa/client.js';
-import { CsaBot, singlePlayerSource } from '../../../src/protocols/csa/floodgate-server.js';
-import type { CsaBotOptions } from '../../../src/protocols/csa/floodgate-server.js';
+import { CsaBot, singlePlayerSource } from '../../../src/protocols/csa/game-server.js';
+import type { CsaBotOptions } from '../../../src/protocols/csa/game-server.js';
 import { memoryTranscript } from '../../../src/log/transcript.js';
 
 export interface MemLog extends CsaLog {

@@ -12,7 +12,7 @@ import { runServers } from '../../../src/cli/run.js';
 import { parseConfig } from '../../../src/config/load.js';
 import type { OnlineOutcome } from '../../../src/learning/tdleaf/online.js';
 import { historyPath } from '../../../src/learning/tdleaf/online.js';
-import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
+import { CsaTestServer } from '../../fakes/csa-server/server.js';
 import { learningPlayerFactory } from '../../bot/learning-player.js';
 import { RandomMover } from './doubles.js';
 import { testBot } from './harness.js';

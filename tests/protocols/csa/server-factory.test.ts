@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../../src/bot/dispatcher.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { createCsaServer } from '../../../src/protocols/csa/server-factory.js';
-import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
+import { CsaTestServer } from '../../fakes/csa-server/server.js';
 import { RandomMover } from './doubles.js';
 import { startInOrder, tempDir, testBot } from './harness.js';
 

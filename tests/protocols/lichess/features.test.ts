@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodePolyglotBook, encodePolyglotMove } from '../../../src/books/polyglot-book.js';
 import { BotState } from '../../../src/protocols/lichess/bot-state.js';
 import { fakeThinkMs, staleGameMs } from '../../../src/protocols/lichess/move-timing.js';
-import { OnlineMovesServer } from '../../../src/testing/online-moves-server.js';
+import { OnlineMovesServer } from '../../fakes/online-moves-server.js';
 import type { Harness } from './helpers/harness.js';
 import { startBot, startHarness } from './helpers/harness.js';
 import { FirstLegalPlayer } from './helpers/test-player.js';

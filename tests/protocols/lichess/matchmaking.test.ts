@@ -5,9 +5,9 @@ import { parseConfig } from '../../../src/config/load.js';
 import { childLogger } from '../../../src/log/logger.js';
 import { LichessClient } from '../../../src/protocols/lichess/client.js';
 import { Matchmaker } from '../../../src/protocols/lichess/matchmaking.js';
-import type { TestUserSpec } from '../../../src/testing/lichess-server/server.js';
-import { LichessTestServer } from '../../../src/testing/lichess-server/server.js';
-import { OnlineMovesServer } from '../../../src/testing/online-moves-server.js';
+import type { TestUserSpec } from '../../fakes/lichess-server/server.js';
+import { LichessTestServer } from '../../fakes/lichess-server/server.js';
+import { OnlineMovesServer } from '../../fakes/online-moves-server.js';
 import type { Harness } from './helpers/harness.js';
 import { TOKEN, startHarness } from './helpers/harness.js';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import winston from 'winston';
 import { rootLogger } from '../../../src/log/logger.js';
 import { fileTranscript } from '../../../src/log/transcript.js';
-import { OnlineMovesServer } from '../../../src/testing/online-moves-server.js';
+import { OnlineMovesServer } from '../../fakes/online-moves-server.js';
 import type { Harness } from './helpers/harness.js';
 import { startHarness } from './helpers/harness.js';
 import { FirstLegalPlayer } from './helpers/test-player.js';

@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import winston from 'winston';
 import { Dispatcher } from '../../../src/bot/dispatcher.js';
 import { parseConfig } from '../../../src/config/load.js';
-import { LichessBot } from '../../../src/protocols/lichess/bot.js';
+import { LichessBot } from '../../../src/protocols/lichess/game-server.js';
 import { upgradeAccount } from '../../../src/protocols/lichess/upgrade.js';
-import type { LichessTestServerOptions } from '../../../src/testing/lichess-server/server.js';
-import { LichessTestServer } from '../../../src/testing/lichess-server/server.js';
+import type { LichessTestServerOptions } from '../../fakes/lichess-server/server.js';
+import { LichessTestServer } from '../../fakes/lichess-server/server.js';
 import { FAST_TIMINGS, TOKEN } from './helpers/harness.js';
 import { FirstLegalPlayer } from './helpers/test-player.js';
 

@@ -1,6 +1,6 @@
 /**
  * Drives `node bin/kishi.js uci|usi` as a child process over the real protocol, through the match
- * runner (src/match/game-runner.ts with src/match/engine/engine-client.ts): complete games against
+ * runner (src/match/game-runner.ts with src/engines/engine-client.ts): complete games against
  * Debian's engines, and the stop-latency probe. The compiled CLI in dist/ is needed (`npm test`
  * builds it first; otherwise run `npx tsc -p .`).
  */
@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { GameKind, Side } from '../../../src/core/game.js';
-import { EngineClient } from '../../../src/match/engine/engine-client.js';
-import { EngineProcess } from '../../../src/match/engine/engine-process.js';
-import type { EngineSpec } from '../../../src/match/engine/engine-spec.js';
+import { EngineClient } from '../../../src/engines/engine-client.js';
+import { EngineProcess } from '../../../src/engines/engine-process.js';
+import type { EngineSpec } from '../../../src/engines/engine-spec.js';
 import type { MatchVariant } from '../../../src/match/game-factory.js';
 import { createGame } from '../../../src/match/game-factory.js';
 import type { GameRecord } from '../../../src/match/game-record.js';

@@ -9,7 +9,7 @@ import { parseFen } from 'chessops/fen';
 import { parseUci } from 'chessops/util';
 import { describe, expect, it } from 'vitest';
 import { FastChessBoard } from '../../../src/games/chess/fast/board.js';
-import { FastShogiBoard, newMoveList } from '../../../src/games/shogi/fast/fast-board.js';
+import { FastShogiBoard, newMoveList } from '../../../src/games/shogi/fast/board.js';
 import { canDeclare } from '../../../src/games/shogi/entering-king.js';
 import { parseShogiSfen } from '../../../src/games/shogi/sfen.js';
 import { parseUsiMove } from '../../../src/games/shogi/usi.js';

@@ -1,8 +1,8 @@
 /**
  * Internal shogi move generator for search: a fast mailbox board with make/unmake, incremental
- * Zobrist keys, fully legal generation and integer moves. See fast-board.ts.
+ * Zobrist keys, fully legal generation and integer moves. See board.ts.
  */
-export { FastShogiBoard, MAX_MOVES, newMoveList } from './fast-board.js';
+export { FastShogiBoard, MAX_MOVES, newMoveList } from './board.js';
 export {
   NULL_MOVE,
   PROMOTE_FLAG,

@@ -1,5 +1,5 @@
 /**
- * Piece, side and hand encoding of the internal shogi board (see fast-board.ts).
+ * Piece, side and hand encoding of the internal shogi board (see board.ts).
  *
  * A board cell holds one byte: `0` for an empty square, `WALL` for the padding around the 9x9
  * board, otherwise `sideBit | pieceType`. Black (sente, moves first) has bit `BLACK_BIT` (16),

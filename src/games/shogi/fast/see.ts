@@ -11,7 +11,7 @@
  * which each piece that has captured is removed, so lances, rooks and bishops behind it join in
  * (x-rays). Drops are exchanges that start with nothing captured. Pins are ignored.
  */
-import type { FastShogiBoard } from './fast-board.js';
+import type { FastShogiBoard } from './board.js';
 import { NEAR_ATTACKS, SLIDE_ATTACKS } from './attack-tables.js';
 import { BLACK, BLACK_BIT, KING, KNIGHT, WHITE_BIT } from './pieces.js';
 import { BOARD_SIZE, DIRS, RANK_OF } from './squares.js';

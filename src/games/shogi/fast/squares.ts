@@ -8,7 +8,7 @@
  * stops at a wall. One wall column is enough because a step off the left edge lands on this row's
  * column 0 and a step off the right edge on the next row's column 0.
  *
- * "Square" in this module and fast-board.ts means this internal index (21..119). `SQUARES` lists
+ * "Square" in this module and board.ts means this internal index (21..119). `SQUARES` lists
  * the 81 real squares in SFEN order; `to81`/`from81` convert to and from a dense 0..80 index
  * (rank * 9 + column, SFEN order) for evaluation tables.
  */

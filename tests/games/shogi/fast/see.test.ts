@@ -4,7 +4,7 @@
  * 600 + 550.
  */
 import { describe, expect, it } from 'vitest';
-import { FastShogiBoard } from '../../../../src/games/shogi/fast/fast-board.js';
+import { FastShogiBoard } from '../../../../src/games/shogi/fast/board.js';
 import { see } from '../../../../src/games/shogi/fast/see.js';
 
 const seeOf = (sfen: string, usi: string): number => {

@@ -1,0 +1,1319 @@
+/**
+ * A local lichess-compatible server for tests and the soak benchmark. It serves the Bot API endpoints Kishi
+ * uses (event and game streams, moves, chat, abort, resign, draw, takeback, claim-victory, challenges,
+ * account, ongoing games, online bots, token test, upgrade, game export), in the shapes of
+ * the lichess-org/api JSON Schemas (tests/fixtures/lichess/schemas/), with lila's habits (false flags left out, replay of games and
+ * challenges when the event stream opens, one event stream per token, a second game stream with the same
+ * User-Agent closing the first, a final `gameState` then close at game end). Games are validated with
+ * chessops and their clocks run in real time. Opponents are scripted or simple engines (opponents.ts).
+ *
+ * Faults to inject: lines split or merged across chunks, keep-alive gaps, a silent stall with the socket
+ * left open, a dropped connection, HTTP 429 (lila's JSON error for that path, or HTML), 502/504 or a dropped socket on
+ * any request, a second event stream closing the first, challenges that expire.
+ *
+ * Every message it sends goes through `onSend` with the name of the bundled schema it must satisfy, so the
+ * tests validate them all.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { makeSan } from 'chessops/san';
+import { parseUci } from 'chessops/util';
+import { normalizeMove } from 'chessops/chess';
+import type { ChallengeJson, Color, DeclineReason, GameStatus, Speed, VariantKey } from '../../../src/protocols/lichess/types.js';
+import { DECLINE_REASONS, GAME_STATUS_IDS } from '../../../src/protocols/lichess/types.js';
+import { OpponentDriver, seededRandom } from './opponents.js';
+import type { OpponentAction, OpponentSpec } from './opponents.js';
+import type { SimClock, SimUser } from './sim-game.js';
+import { SimGame } from './sim-game.js';
+import type { ChunkMode } from './stream-conn.js';
+import { StreamConn } from './stream-conn.js';
+
+/** The schema a sent message must satisfy (file name in bundled/, without `.json`), or undefined when none exists. */
+export type SchemaName =
+  | 'ChallengeEvent'
+  | 'ChallengeCanceledEvent'
+  | 'ChallengeDeclinedEvent'
+  | 'GameStartEvent'
+  | 'GameFinishEvent'
+  | 'GameFullEvent'
+  | 'GameStateEvent'
+  | 'ChatLineEvent'
+  | 'OpponentGoneEvent'
+  | 'Ok'
+  | 'Error'
+  | 'NotFound'
+  | 'ChallengeJson'
+  | 'UserExtended'
+  | 'PlayerGameChat';
+
+export interface SentMessage {
+  readonly channel: 'event' | 'game' | 'http';
+  /** For http: `METHOD path`. */
+  readonly where: string;
+  readonly schema: SchemaName | undefined;
+  readonly message: unknown;
+}
+
+export interface TestUserSpec {
+  readonly username: string;
+  readonly title?: 'BOT';
+  readonly rating?: number;
+  /** Listed by `/api/bot/online`. */
+  readonly online?: boolean;
+  /** How this user answers the bot's challenges. */
+  readonly onChallenge?: 'accept' | 'decline' | 'ignore';
+  readonly declineReason?: DeclineReason;
+  readonly answerDelayMs?: number;
+  /** How this user plays. */
+  readonly opponent?: OpponentSpec;
+}
+
+export interface LichessTestServerOptions {
+  readonly bot: {
+    readonly username: string;
+    readonly token: string;
+    /** `null`: not a BOT account yet. */
+    readonly title?: 'BOT' | null;
+    readonly scopes?: string;
+    readonly ratings?: Readonly<Record<string, number>>;
+    /** Games already played (upgrade is refused when > 0). */
+    readonly gamesPlayed?: number;
+  };
+  readonly users?: readonly TestUserSpec[];
+  /** Blank keep-alive line interval, milliseconds (lichess: 7000). */
+  readonly keepAliveMs?: number;
+  /** Time for each side's first move before the game is aborted, milliseconds. */
+  readonly firstMoveMs?: number;
+  /** `claimWinInSeconds` sent with `opponentGone`. */
+  readonly claimWinSeconds?: number;
+  /** Real-time challenges expire after this long, milliseconds (lichess: 20000). */
+  readonly challengeExpiryMs?: number;
+  /** Seed for colours, chunk splitting and random opponents. */
+  readonly seed?: number;
+  readonly onSend?: (sent: SentMessage) => void;
+  /** The bot has reached its bot-vs-bot daily cap (challenge creation answers 429 `bot.vsBot.day`). */
+  readonly botDailyCapReached?: boolean;
+}
+
+/** A canned answer to a request, injected as a fault. */
+export type FaultResponse =
+  /** lila's JSON 429 for that path (see `rateLimitBody`). */
+  | '429json'
+  | '429html'
+  | '502'
+  | '504'
+  | 'drop'
+  /** Serve the request normally, but answer 504 (the client cannot know it was applied). */
+  | 'applied504'
+  /** Serve the request normally after this delay, milliseconds. */
+  | { readonly delayMs: number }
+  | { readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> };
+
+interface HttpFault {
+  readonly method?: string;
+  readonly path: RegExp;
+  times: number;
+  readonly response: FaultResponse;
+  /** `Retry-After` header value for 429s, seconds. */
+  readonly retryAfterS?: number;
+}
+
+export interface NewChallenge {
+  /** Challenger user name (created if unknown). */
+  readonly from: string;
+  readonly title?: 'BOT';
+  readonly rating?: number;
+  readonly variant?: VariantKey;
+  /** Seconds; or correspondence days; or unlimited. */
+  readonly clock?: { readonly limit: number; readonly increment: number } | { readonly days: number } | 'unlimited';
+  readonly rated?: boolean;
+  /** The challenger's colour. */
+  readonly color?: 'white' | 'black' | 'random';
+  readonly initialFen?: string;
+  readonly opponent?: OpponentSpec;
+  /** Expires (challengeCanceled) after this long, milliseconds; default `challengeExpiryMs` for real-time. */
+  readonly expireMs?: number;
+}
+
+export interface NewGame {
+  readonly opponent: string;
+  readonly opponentTitle?: 'BOT';
+  readonly opponentRating?: number;
+  /** The bot's colour. */
+  readonly botColor: Color;
+  readonly variant?: VariantKey;
+  readonly clock?: SimClock;
+  readonly daysPerTurn?: number;
+  readonly rated?: boolean;
+  readonly initialFen?: string;
+  readonly spec?: OpponentSpec;
+  /** Moves already played (a game in progress before the bot starts). */
+  readonly moves?: readonly string[];
+}
+
+interface ChallengeRecord {
+  json: ChallengeJson;
+  readonly spec: OpponentSpec | undefined;
+  expiry: NodeJS.Timeout | undefined;
+  declineReason?: string;
+  readonly incoming: boolean;
+}
+
+interface GameRecord {
+  readonly sim: SimGame;
+  readonly botColor: Color;
+  readonly driver: OpponentDriver;
+  readonly streams: Set<StreamConn>;
+  opponentGoneAt: number | undefined;
+  /** Bumped on every change; a scheduled opponent turn runs only if it is still current. */
+  version: number;
+  /** The opponent stopped moving for good (`stall`). */
+  stalled: boolean;
+  turnScheduled: boolean;
+  turnRunning: boolean;
+  readonly waiters: ((g: SimGame) => void)[];
+  /** Opponent actions waiting for the bot to answer an offer. */
+  readonly answerWaiters: (() => void)[];
+}
+
+const VARIANT_NAMES: Readonly<Record<VariantKey, string>> = {
+  standard: 'Standard',
+  chess960: 'Chess960',
+  crazyhouse: 'Crazyhouse',
+  antichess: 'Antichess',
+  atomic: 'Atomic',
+  horde: 'Horde',
+  kingOfTheHill: 'King of the Hill',
+  racingKings: 'Racing Kings',
+  threeCheck: 'Three-check',
+  fromPosition: 'From Position',
+};
+
+/** `variant.short` as lichess writes it (lila `chess.variant.Variant#shortName`; the spec's examples). */
+const VARIANT_SHORT: Readonly<Record<VariantKey, string>> = {
+  standard: 'Std',
+  chess960: '960',
+  crazyhouse: 'Crazy',
+  antichess: 'Anti',
+  atomic: 'Atom',
+  horde: 'Horde',
+  kingOfTheHill: 'KotH',
+  racingKings: 'Racing',
+  threeCheck: '3check',
+  fromPosition: 'FEN',
+};
+
+const variantJson = (v: VariantKey): { key: VariantKey; name: string; short: string } => ({ key: v, name: VARIANT_NAMES[v], short: VARIANT_SHORT[v] });
+
+/** A JSON challenge body as the form fields lichess would read from it; undefined when not a JSON object. */
+function jsonForm(body: string): URLSearchParams | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const form = new URLSearchParams();
+  const add = (prefix: string, v: unknown): void => {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) add(prefix === '' ? k : `${prefix}.${k}`, x);
+    else if (v !== undefined && v !== null) form.set(prefix, String(v));
+  };
+  add('', data);
+  return form;
+}
+
+/** A perf's display name (`perf.name` of challenges and gameFull): "Blitz", or the variant's name. */
+function perfName(variant: VariantKey, speed: Speed): string {
+  if (variant !== 'standard' && variant !== 'fromPosition') return VARIANT_NAMES[variant];
+  return speed === 'ultraBullet' ? 'UltraBullet' : speed.charAt(0).toUpperCase() + speed.slice(1);
+}
+
+const DECLINE_TEXT: Readonly<Record<DeclineReason, string>> = {
+  generic: "I'm not accepting challenges at the moment.",
+  later: 'This is not the right time for me, please ask again later.',
+  tooFast: 'This time control is too fast for me, please challenge again with a slower game.',
+  tooSlow: 'This time control is too slow for me, please challenge again with a faster game.',
+  timeControl: "I'm not accepting challenges with this time control.",
+  rated: 'Please send me a rated challenge instead.',
+  casual: 'Please send me a casual challenge instead.',
+  standard: "I'm not accepting variant challenges right now.",
+  variant: 'I\'m not willing to play this variant right now.',
+  noBot: "I'm not accepting challenges from bots.",
+  onlyBot: "I'm only accepting challenges from bots.",
+};
+
+export function speedOfClock(limitS: number, incrementS: number): Speed {
+  const total = limitS + 40 * incrementS;
+  if (total < 30) return 'ultraBullet';
+  if (total < 180) return 'bullet';
+  if (total < 480) return 'blitz';
+  if (total < 1500) return 'rapid';
+  return 'classical';
+}
+
+const lower = (s: string): string => s.toLowerCase();
+
+/**
+ * The JSON body lila sends with a 429 on `path`. The lichess API spec documents a 429 body for one
+ * endpoint only, the public move stream `GET /api/stream/game/{id}` ("Please only run 8 request(s) at
+ * a time", lila's concurrency limit on streams); every other rate-limited API call gets lila's generic
+ * `rateLimitedJson` (`{"error":"Too many requests. Try again later."}`, lila's ResponseBuilder). The
+ * `ratelimit: {key, seconds}` object only comes with a named limit, here the bot-vs-bot daily cap of
+ * challenge creation and acceptance (served by those routes, not by this fault).
+ */
+export const rateLimitBody = (path: string): { readonly error: string } =>
+  /^\/api\/stream\/game\/[^/]+$/.test(path)
+    ? { error: 'Please only run 8 request(s) at a time' }
+    : { error: 'Too many requests. Try again later.' };
+
+export class LichessTestServer {
+  private server: Server | undefined;
+  private readonly opts: LichessTestServerOptions;
+  private readonly bot: SimUser & { scopes: string; title?: 'BOT' };
+  private botTitle: 'BOT' | null;
+  private readonly users = new Map<string, TestUserSpec & { id: string }>();
+  private readonly games = new Map<string, GameRecord>();
+  private readonly challenges = new Map<string, ChallengeRecord>();
+  private eventStream: StreamConn | undefined;
+  private readonly faults: HttpFault[] = [];
+  private chunkMode: ChunkMode = 'normal';
+  private keepAliveGapUntil = 0;
+  private readonly plyHooks: { gameId: string; ply: number; action: 'stall' | 'drop'; once: boolean; done: boolean }[] = [];
+  private readonly random: () => number;
+  private nextId = 1;
+  private ticker: NodeJS.Timeout | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private gamesPlayed: number;
+  /** What happened, for assertions. */
+  readonly stats = {
+    eventStreamOpens: 0,
+    gameStreamOpens: new Map<string, number>(),
+    peakBotGames: 0,
+    requests: [] as { method: string; path: string; body: string; status: number; userAgent: string }[],
+    faultsServed: 0,
+    stalls: 0,
+    drops: 0,
+  };
+  url = '';
+
+  constructor(opts: LichessTestServerOptions) {
+    this.opts = opts;
+    this.random = seededRandom(opts.seed ?? 7);
+    this.bot = {
+      id: lower(opts.bot.username),
+      username: opts.bot.username,
+      rating: opts.bot.ratings?.blitz ?? 1500,
+      scopes: opts.bot.scopes ?? 'bot:play',
+    };
+    this.botTitle = opts.bot.title === undefined ? 'BOT' : opts.bot.title;
+    this.gamesPlayed = opts.bot.gamesPlayed ?? 0;
+    for (const u of opts.users ?? []) this.users.set(lower(u.username), { ...u, id: lower(u.username) });
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------------------
+
+  async start(port = 0): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    // nginx in front of lichess keeps an idle connection 75 s (its default keepalive_timeout); a client must
+    // cope with a reused socket closed later than a 1 s test timeout would show.
+    this.server.keepAliveTimeout = 75_000;
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
+    const addr = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${addr.port}`;
+    this.ticker = setInterval(() => this.tick(), 10);
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.ticker);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const c of this.challenges.values()) clearTimeout(c.expiry);
+    this.eventStream?.drop();
+    for (const g of this.games.values()) for (const s of g.streams) s.drop();
+    const server = this.server;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  // ---- fault injection ----------------------------------------------------------------------------
+
+  /** The next `times` requests matching `path` (and `method`) get `response` instead of being served. */
+  failRequests(match: { readonly method?: string; readonly path: RegExp }, response: FaultResponse, times = 1, retryAfterS?: number): void {
+    this.faults.push({ ...match, times, response, ...(retryAfterS !== undefined ? { retryAfterS } : {}) });
+  }
+
+  setChunkMode(mode: ChunkMode): void {
+    this.chunkMode = mode;
+  }
+
+  /** No keep-alives on any stream for `ms`. */
+  keepAliveGap(ms: number): void {
+    this.keepAliveGapUntil = Date.now() + ms;
+  }
+
+  /** When the game reaches `ply` plies, its open game streams go silent (socket left open); `*` for any game. */
+  stallGameStreamAt(gameId: string, ply: number, once = true): void {
+    this.plyHooks.push({ gameId, ply, action: 'stall', once, done: false });
+  }
+
+  /** When the game reaches `ply` plies, its game streams' sockets are destroyed; `*` for any game. */
+  dropGameStreamAt(gameId: string, ply: number, once = true): void {
+    this.plyHooks.push({ gameId, ply, action: 'drop', once, done: false });
+  }
+
+  stallEventStream(): void {
+    this.stats.stalls++;
+    this.eventStream?.stall();
+  }
+
+  dropEventStream(): void {
+    this.stats.drops++;
+    this.eventStream?.drop();
+  }
+
+  /** Another client opened the event stream with the same token: lichess closes ours. */
+  secondEventStream(): void {
+    this.eventStream?.close();
+    this.eventStream = undefined;
+  }
+
+  // ---- driving the world --------------------------------------------------------------------------
+
+  private user(username: string, title?: 'BOT', rating?: number): TestUserSpec & { id: string } {
+    const id = lower(username);
+    let u = this.users.get(id);
+    if (u === undefined) {
+      u = { username, id, ...(title ? { title } : {}), rating: rating ?? 1500 };
+      this.users.set(id, u);
+    }
+    return u;
+  }
+
+  private simUser(u: TestUserSpec & { id: string }): SimUser {
+    return { id: u.id, username: u.username, rating: u.rating ?? 1500, ...(u.title ? { title: u.title } : {}) };
+  }
+
+  private botUser(): SimUser {
+    return { id: this.bot.id, username: this.bot.username, rating: this.bot.rating, ...(this.botTitle ? { title: this.botTitle } : {}) };
+  }
+
+  private newId(): string {
+    return `t${String(this.nextId++).padStart(7, '0')}`;
+  }
+
+  private perfOf(variant: VariantKey, speed: Speed): string {
+    return variant === 'standard' || variant === 'fromPosition' ? speed : variant;
+  }
+
+  private challengeUser(u: SimUser): ChallengeJson['challenger'] {
+    return { id: u.id, name: u.username, rating: u.rating, ...(u.title ? { title: u.title } : {}), online: true };
+  }
+
+  /** A user challenges the bot; returns the challenge id. */
+  challenge(c: NewChallenge): string {
+    const u = this.user(c.from, c.title, c.rating);
+    const id = this.newId();
+    const variant = c.variant ?? 'standard';
+    const clock = c.clock ?? { limit: 60, increment: 0 };
+    if (typeof clock === 'object' && 'limit' in clock && (!Number.isInteger(clock.limit) || !Number.isInteger(clock.increment))) {
+      throw new Error(`challenge: lichess clocks are whole seconds (${clock.limit}+${clock.increment})`);
+    }
+    const timeControl: ChallengeJson['timeControl'] =
+      clock === 'unlimited'
+        ? { type: 'unlimited' }
+        : 'days' in clock
+          ? { type: 'correspondence', daysPerTurn: clock.days }
+          : { type: 'clock', limit: clock.limit, increment: clock.increment, show: `${clock.limit / 60}+${clock.increment}` };
+    const speed: Speed = timeControl.type === 'clock' ? speedOfClock(timeControl.limit, timeControl.increment) : 'correspondence';
+    const color = c.color ?? 'random';
+    const finalColor: Color = color === 'random' ? (this.random() < 0.5 ? 'white' : 'black') : color;
+    const json: ChallengeJson = {
+      id,
+      url: `${this.url}/${id}`,
+      status: 'created',
+      challenger: this.challengeUser(this.simUser(u)),
+      destUser: this.challengeUser(this.botUser()),
+      variant: variantJson(variant),
+      rated: c.rated ?? false,
+      speed,
+      timeControl,
+      color,
+      finalColor,
+      perf: { icon: '\ue019', name: perfName(variant, speed) },
+      direction: 'in',
+      ...(c.initialFen ? { initialFen: c.initialFen } : {}),
+    };
+    const record: ChallengeRecord = { json, spec: c.opponent ?? u.opponent, expiry: undefined, incoming: true };
+    this.challenges.set(id, record);
+    const expireMs = c.expireMs ?? (timeControl.type === 'clock' ? (this.opts.challengeExpiryMs ?? 20_000) : undefined);
+    if (expireMs !== undefined) record.expiry = this.later(expireMs, () => this.cancelChallenge(id));
+    this.sendEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
+    return id;
+  }
+
+  /** The status of a challenge and the reason it was declined with. */
+  challengeStatus(id: string): { status: ChallengeJson['status']; declineReason?: string } | undefined {
+    const c = this.challenges.get(id);
+    return c && { status: c.json.status, ...(c.declineReason ? { declineReason: c.declineReason } : {}) };
+  }
+
+  private cancelChallenge(id: string): void {
+    const c = this.challenges.get(id);
+    if (c === undefined || c.json.status !== 'created') return;
+    clearTimeout(c.expiry);
+    c.json = { ...c.json, status: 'canceled' };
+    this.sendEvent({ type: 'challengeCanceled', challenge: c.json }, 'ChallengeCanceledEvent');
+  }
+
+  /** Starts a game directly (as if accepted elsewhere); returns its id. */
+  startGame(g: NewGame): string {
+    const u = this.user(g.opponent, g.opponentTitle, g.opponentRating);
+    const id = this.newId();
+    this.createGame(id, g.botColor, this.simUser(u), g.variant ?? 'standard', g.initialFen ?? 'startpos', g.clock, g.daysPerTurn, g.rated ?? false, g.spec ?? u.opponent ?? {}, 'api', g.moves ?? []);
+    return id;
+  }
+
+  private createGame(
+    id: string,
+    botColor: Color,
+    opponent: SimUser,
+    variant: VariantKey,
+    initialFen: string,
+    clock: SimClock | undefined,
+    daysPerTurn: number | undefined,
+    rated: boolean,
+    spec: OpponentSpec,
+    source: 'friend' | 'api' | 'lobby',
+    moves: readonly string[],
+  ): void {
+    const now = Date.now();
+    const speed: Speed = clock ? speedOfClock(clock.initial / 1000, clock.increment / 1000) : 'correspondence';
+    const sim = new SimGame(
+      {
+        id,
+        white: botColor === 'white' ? this.botUser() : opponent,
+        black: botColor === 'white' ? opponent : this.botUser(),
+        variant,
+        initialFen,
+        ...(clock ? { clock } : {}),
+        ...(daysPerTurn !== undefined ? { daysPerTurn } : {}),
+        rated,
+        speed,
+        createdAt: now,
+        firstMoveMs: this.opts.firstMoveMs ?? 30_000,
+        source,
+      },
+      now,
+    );
+    for (const m of moves) {
+      const r = sim.play(sim.turn(), m, now);
+      if (!r.ok) throw new Error(`startGame: ${r.error}`);
+    }
+    const record: GameRecord = {
+      sim,
+      botColor,
+      driver: new OpponentDriver(spec),
+      streams: new Set(),
+      opponentGoneAt: undefined,
+      version: 0,
+      stalled: false,
+      turnScheduled: false,
+      turnRunning: false,
+      waiters: [],
+      answerWaiters: [],
+    };
+    this.games.set(id, record);
+    this.gamesPlayed++;
+    this.stats.peakBotGames = Math.max(this.stats.peakBotGames, this.activeBotGames());
+    this.sendEvent({ type: 'gameStart', game: this.gameEventInfo(record) }, 'GameStartEvent');
+    this.changed(record);
+  }
+
+  /** Active games the bot plays in. */
+  activeBotGames(): number {
+    let n = 0;
+    for (const g of this.games.values()) if (!g.sim.isOver()) n++;
+    return n;
+  }
+
+  game(id: string): SimGame | undefined {
+    return this.games.get(id)?.sim;
+  }
+
+  allGames(): SimGame[] {
+    return [...this.games.values()].map((g) => g.sim);
+  }
+
+  /** Resolves when the game (or the game of an accepted challenge with this id) is over. */
+  async waitForEnd(id: string, timeoutMs = 20_000): Promise<SimGame> {
+    await this.waitFor(() => this.games.has(id), timeoutMs);
+    const g = this.games.get(id);
+    if (g === undefined) throw new Error(`no game ${id}`);
+    if (g.sim.isOver()) return g.sim;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`game ${id} did not end within ${timeoutMs} ms (${g.sim.moves.join(' ')})`)), timeoutMs);
+      g.waiters.push((sim) => {
+        clearTimeout(timer);
+        resolve(sim);
+      });
+    });
+  }
+
+  /** Resolves when a game matching `pred` exists (polling every 10 ms). */
+  /** The game with this id, finished or not. */
+  gameOf(id: string): SimGame | undefined {
+    return this.games.get(id)?.sim;
+  }
+
+  async waitFor(pred: () => boolean, timeoutMs = 10_000): Promise<void> {
+    const start = Date.now();
+    while (!pred()) {
+      if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** A spectator (or the opponent) writes in a game's chat. */
+  chat(gameId: string, username: string, room: 'player' | 'spectator', text: string): void {
+    const g = this.games.get(gameId);
+    if (g === undefined) return;
+    g.sim.chat.push({ user: username, room, text });
+    this.broadcast(g, { type: 'chatLine', room, username, text }, 'ChatLineEvent');
+  }
+
+  // ---- game progress ------------------------------------------------------------------------------
+
+  private later(ms: number, fn: () => void): NodeJS.Timeout {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+    return t;
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    for (const g of this.games.values()) {
+      if (g.sim.isOver()) continue;
+      if (g.sim.checkTime(now)) this.changed(g);
+    }
+  }
+
+  private opponentColor(g: GameRecord): Color {
+    return g.botColor === 'white' ? 'black' : 'white';
+  }
+
+  /** After any change: hooks, broadcast, opponent's turn, end. */
+  private changed(g: GameRecord): void {
+    g.version++;
+    const ply = g.sim.plies();
+    for (const h of this.plyHooks) {
+      if (h.done || (h.gameId !== '*' && h.gameId !== g.sim.id) || h.ply !== ply || g.sim.isOver()) continue;
+      if (h.once) h.done = true;
+      for (const s of g.streams) {
+        if (h.action === 'stall') {
+          this.stats.stalls++;
+          s.stall();
+        } else {
+          this.stats.drops++;
+          s.drop();
+        }
+      }
+    }
+    this.broadcast(g, g.sim.state(Date.now()), 'GameStateEvent');
+    if (g.sim.isOver()) {
+      this.finishGame(g);
+      return;
+    }
+    if (this.opponentMayAct(g)) this.scheduleOpponent(g);
+  }
+
+  private finishGame(g: GameRecord): void {
+    for (const s of g.streams) s.close();
+    g.streams.clear();
+    this.sendEvent({ type: 'gameFinish', game: this.gameEventInfo(g) }, 'GameFinishEvent');
+    for (const w of g.waiters.splice(0)) w(g.sim);
+  }
+
+  /** Schedules the opponent's turn, unless one is already scheduled or running (it reschedules itself). */
+  private scheduleOpponent(g: GameRecord): void {
+    if (g.turnRunning || g.turnScheduled || g.stalled) return;
+    g.turnScheduled = true;
+    this.later(g.driver.spec.delayMs ?? 5, () => {
+      g.turnScheduled = false;
+      if (this.opponentMayAct(g)) void this.runOpponentTurn(g);
+    });
+  }
+
+  private opponentMayAct(g: GameRecord): boolean {
+    return !g.sim.isOver() && g.sim.turn() !== g.botColor && g.opponentGoneAt === undefined && !g.stalled;
+  }
+
+  private async runOpponentTurn(g: GameRecord): Promise<void> {
+    g.turnRunning = true;
+    try {
+      await this.opponentActions(g);
+    } finally {
+      g.turnRunning = false;
+    }
+    // The game changed under the turn (a takeback): if it is still the opponent's turn, play again.
+    if (this.opponentMayAct(g)) this.scheduleOpponent(g);
+  }
+
+  private async opponentActions(g: GameRecord): Promise<void> {
+    const color = this.opponentColor(g);
+    let version = g.version;
+    const actions: OpponentAction[] = g.driver.turn(g.sim.position(), g.sim.plies());
+    for (const a of actions) {
+      if (g.version !== version || g.sim.isOver()) return;
+      switch (a.type) {
+        case 'pause':
+          await new Promise<void>((r) => this.later(a.ms, r));
+          break;
+        case 'chat':
+          this.chat(g.sim.id, g.sim.player(color).username, a.room ?? 'player', a.text);
+          break;
+        case 'offerDraw':
+          if (color === 'white') g.sim.wdraw = true;
+          else g.sim.bdraw = true;
+          this.changed(g);
+          version = g.version;
+          break;
+        case 'proposeTakeback':
+          if (color === 'white') g.sim.wtakeback = true;
+          else g.sim.btakeback = true;
+          this.changed(g);
+          version = g.version;
+          // Wait for the bot's answer (or 10 s), so that scripts do not race it.
+          await new Promise<void>((resolve) => {
+            g.answerWaiters.push(resolve);
+            this.later(10_000, resolve);
+          });
+          break;
+        case 'resign':
+          g.sim.finish('resign', g.botColor);
+          this.changed(g);
+          return;
+        case 'leave':
+          g.opponentGoneAt = Date.now();
+          this.broadcast(g, { type: 'opponentGone', gone: true, claimWinInSeconds: this.opts.claimWinSeconds ?? 10 }, 'OpponentGoneEvent');
+          return;
+        case 'stall':
+          g.stalled = true;
+          return;
+        case 'move': {
+          const r = g.sim.play(color, a.uci, Date.now());
+          if (!r.ok) throw new Error(`scripted opponent move ${a.uci} in game ${g.sim.id}: ${r.error}`);
+          if (a.offerDraw) {
+            if (color === 'white') g.sim.wdraw = true;
+            else g.sim.bdraw = true;
+          }
+          this.changed(g);
+          return;
+        }
+      }
+    }
+  }
+
+  // ---- messages -----------------------------------------------------------------------------------
+
+  private emit(sent: SentMessage): void {
+    this.opts.onSend?.(sent);
+  }
+
+  private sendEvent(message: unknown, schema: SchemaName): void {
+    if (this.eventStream === undefined || !this.eventStream.isOpen()) return;
+    this.emit({ channel: 'event', where: '/api/stream/event', schema, message });
+    this.eventStream.send(message);
+  }
+
+  private broadcast(g: GameRecord, message: unknown, schema: SchemaName): void {
+    for (const s of g.streams) {
+      if (!s.isOpen() || s.isStalled()) continue;
+      this.emit({ channel: 'game', where: `/api/bot/game/stream/${g.sim.id}`, schema, message });
+      s.send(message);
+    }
+  }
+
+  private gameEventInfo(g: GameRecord): Record<string, unknown> {
+    const sim = g.sim;
+    const opp = sim.player(this.opponentColor(g));
+    const now = Date.now();
+    const status = sim.status;
+    return {
+      fullId: `${sim.id}abcd`,
+      gameId: sim.id,
+      fen: sim.fen(),
+      color: g.botColor,
+      lastMove: sim.moves[sim.moves.length - 1] ?? '',
+      source: sim.init.source,
+      status: { id: GAME_STATUS_IDS[status], name: status },
+      variant: { key: sim.init.variant, name: VARIANT_NAMES[sim.init.variant] },
+      speed: sim.init.speed,
+      perf: this.perfOf(sim.init.variant, sim.init.speed),
+      rated: sim.init.rated,
+      hasMoved: sim.moves.length >= (g.botColor === 'white' ? 1 : 2),
+      opponent: { id: opp.id, username: opp.username, rating: opp.rating },
+      isMyTurn: !sim.isOver() && sim.turn() === g.botColor,
+      secondsLeft: Math.max(0, Math.round(sim.timeLeft(g.botColor, now) / 1000)),
+      ...(sim.winner ? { winner: sim.winner } : {}),
+      compat: { bot: true, board: true },
+      id: sim.id,
+    };
+  }
+
+  private gameFull(g: GameRecord): Record<string, unknown> {
+    const sim = g.sim;
+    const player = (u: SimUser): Record<string, unknown> => ({
+      id: u.id,
+      name: u.username,
+      title: u.title ?? null,
+      rating: u.rating,
+    });
+    return {
+      type: 'gameFull',
+      id: sim.id,
+      variant: variantJson(sim.init.variant),
+      ...(sim.init.clock ? { clock: { initial: sim.init.clock.initial, increment: sim.init.clock.increment } } : {}),
+      speed: sim.init.speed,
+      perf: { name: perfName(sim.init.variant, sim.init.speed) },
+      rated: sim.init.rated,
+      createdAt: sim.init.createdAt,
+      white: player(sim.init.white),
+      black: player(sim.init.black),
+      initialFen: sim.init.initialFen,
+      state: sim.state(Date.now()),
+      ...(sim.init.daysPerTurn !== undefined ? { daysPerTurn: sim.init.daysPerTurn } : {}),
+    };
+  }
+
+  // ---- HTTP ---------------------------------------------------------------------------------------
+
+  private json(res: ServerResponse, where: string, status: number, body: unknown, schema: SchemaName | undefined, record: { status: number }): void {
+    record.status = status;
+    this.emit({ channel: 'http', where, schema, message: body });
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  private async readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  private serveFault(res: ServerResponse, f: HttpFault, path: string): void {
+    const r = f.response;
+    const headers: Record<string, string> = f.retryAfterS !== undefined ? { 'Retry-After': String(f.retryAfterS) } : {};
+    if (r === 'drop') {
+      res.socket?.destroy();
+      return;
+    }
+    if (r === '429json') {
+      res.writeHead(429, { 'Content-Type': 'application/json', ...headers });
+      res.end(JSON.stringify(rateLimitBody(path)));
+      return;
+    }
+    if (r === '429html') {
+      res.writeHead(429, { 'Content-Type': 'text/html', ...headers });
+      res.end('<!DOCTYPE html><html><head><title>429 Too Many Requests</title></head><body><h1>Too many requests</h1></body></html>');
+      return;
+    }
+    if (r === 'applied504') return;
+    if (r === '502' || r === '504') {
+      res.writeHead(Number(r), { 'Content-Type': 'text/html' });
+      res.end(`<html><body><h1>${r} ${r === '502' ? 'Bad Gateway' : 'Gateway Time-out'}</h1></body></html>`);
+      return;
+    }
+    if ('delayMs' in r) return;
+    res.writeHead(r.status, { 'Content-Type': 'text/plain', ...headers, ...r.headers });
+    res.end(r.body);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const body = method === 'POST' ? await this.readBody(req) : '';
+    const record = { method, path: path + url.search, body, status: 0, userAgent: String(req.headers['user-agent'] ?? '') };
+    this.stats.requests.push(record);
+    const fault = this.faults.find((f) => f.times > 0 && (f.method === undefined || f.method === method) && f.path.test(path));
+    if (fault) {
+      fault.times--;
+      this.stats.faultsServed++;
+      const r = fault.response;
+      if (r === 'applied504') {
+        // Route to a sink, then tell the client it failed.
+        const sink = { writeHead: () => sink, end: () => sink, flushHeaders: () => {}, on: () => sink, write: () => true } as unknown as ServerResponse;
+        await this.route(req, sink, url, method, path, body, record);
+        record.status = -504;
+        res.writeHead(504, { 'Content-Type': 'text/html' });
+        res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
+        return;
+      }
+      if (typeof r === 'object' && 'delayMs' in r) {
+        await new Promise<void>((resolve) => this.later(r.delayMs, resolve));
+        await this.route(req, res, url, method, path, body, record);
+        return;
+      }
+      record.status = -1;
+      this.serveFault(res, fault, path);
+      return;
+    }
+    await this.route(req, res, url, method, path, body, record);
+  }
+
+  private async route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    method: string,
+    path: string,
+    body: string,
+    record: { status: number; userAgent: string },
+  ): Promise<void> {
+    const where = `${method} ${path}`;
+    const send = (status: number, b: unknown, schema: SchemaName | undefined): void => this.json(res, where, status, b, schema, record);
+    const ok = (): void => send(200, { ok: true }, 'Ok');
+    const bad = (error: string): void => send(400, { error }, 'Error');
+    const notFound = (error = 'Not found'): void => send(404, { error }, 'NotFound');
+
+    if (method === 'GET' && path === '/api/bot/online') {
+      record.status = 200;
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+      const lines = [...this.users.values()]
+        .filter((u) => u.online && u.title === 'BOT')
+        .map((u) => JSON.stringify({ id: u.id, username: u.username, title: 'BOT', perfs: { bullet: { rating: u.rating ?? 1500, games: 10, rd: 50, prog: 0 }, blitz: { rating: u.rating ?? 1500, games: 10, rd: 50, prog: 0 } } }));
+      res.end(lines.map((l) => l + '\n').join(''));
+      return;
+    }
+    if (method === 'GET' && path === '/api/cloud-eval') {
+      // CloudEval of the OpenAPI spec (schemas/CloudEval.yaml); unknown positions: 404 with `error`.
+      const fen = url.searchParams.get('fen') ?? '';
+      const ev = this.cloudEvals.get(fen);
+      if (ev === undefined) return notFound('No cloud evaluation available for that position');
+      const multiPv = Number(url.searchParams.get('multiPv') ?? '1');
+      send(200, { ...ev, fen, pvs: ev.pvs.slice(0, Math.max(1, multiPv)) }, undefined);
+      return;
+    }
+    if (method === 'GET' && path === '/api/users/status') {
+      // lila `api/users/status`: [{id, name, online?: true, ...}]; `online` is left out when false.
+      const ids = (url.searchParams.get('ids') ?? '').split(',').filter(Boolean);
+      send(
+        200,
+        ids.map((id) => ({ id: id.toLowerCase(), name: id, ...(id.toLowerCase() === this.bot.id && this.usersStatusOnline ? { online: true } : {}) })),
+        undefined,
+      );
+      return;
+    }
+    let m: RegExpMatchArray | null;
+    if (method === 'POST' && path === '/api/token/test') {
+      const out: Record<string, unknown> = {};
+      for (const t of body.split(',').map((s) => s.trim()).filter(Boolean)) {
+        out[t] = t === this.opts.bot.token ? { scopes: this.bot.scopes, userId: this.bot.id, expires: null } : null;
+      }
+      send(200, out, undefined);
+      return;
+    }
+    if ((m = path.match(/^\/game\/export\/(\w+)$/)) && method === 'GET') {
+      // Public (the spec's `security: []`): no token needed.
+      const g = this.games.get(m[1] ?? '');
+      if (g === undefined) return notFound();
+      const flag = (name: string, def: boolean): boolean => {
+        const v = url.searchParams.get(name);
+        return v === null ? def : v === 'true' || v === '1';
+      };
+      const opts = { clocks: flag('clocks', true), evals: flag('evals', true), opening: flag('opening', true), tags: flag('tags', true), moves: flag('moves', true) };
+      if (String(req.headers.accept ?? '').includes('application/json')) return send(200, this.exportJson(g.sim, opts), undefined);
+      record.status = 200;
+      res.writeHead(200, { 'Content-Type': 'application/x-chess-pgn' });
+      res.end(this.exportPgn(g.sim, opts));
+      return;
+    }
+    if ((m = path.match(/^\/api\/user\/([\w-]+)$/)) && method === 'GET') {
+      // lichess-bot's matchmaking reads a bot's perfs here (User.yaml of the spec); public.
+      const id = lower(m[1] ?? '');
+      const u = id === this.bot.id ? this.botUser() : this.users.get(id) !== undefined ? this.simUser(this.users.get(id)!) : undefined;
+      if (u === undefined) return notFound();
+      const rating = u.rating;
+      const perfs = Object.fromEntries(['bullet', 'blitz', 'rapid', 'classical', 'correspondence'].map((p) => [p, { games: 10, rating, rd: 60, prog: 0 }]));
+      return send(200, { id: u.id, username: u.username, ...(u.title ? { title: u.title } : {}), perfs, createdAt: 1700000000000, seenAt: Date.now(), url: `${this.url}/@/${u.username}` }, undefined);
+    }
+    if (req.headers.authorization !== `Bearer ${this.opts.bot.token}`) {
+      send(401, { error: 'No such token' }, 'Error');
+      return;
+    }
+    if (method === 'GET' && path === '/api/account') {
+      const perfs: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(this.opts.bot.ratings ?? { blitz: 1500, bullet: 1500, rapid: 1500 })) perfs[k] = { games: 10, rating: v, rd: 60, prog: 0 };
+      send(200, { id: this.bot.id, username: this.bot.username, ...(this.botTitle ? { title: this.botTitle } : {}), perfs, createdAt: 1700000000000, url: `${this.url}/@/${this.bot.username}` }, 'UserExtended');
+      return;
+    }
+    if (method === 'POST' && path === '/api/bot/account/upgrade') {
+      if (this.botTitle === 'BOT') return bad('This account is already a bot account');
+      if (this.gamesPlayed > 0) return bad('This account has played games and cannot become a bot account');
+      this.botTitle = 'BOT';
+      return ok();
+    }
+    if (method === 'GET' && path === '/api/account/playing') {
+      const now = Date.now();
+      const nowPlaying = [...this.games.values()]
+        .filter((g) => !g.sim.isOver())
+        .map((g) => {
+          const { status: _status, compat: _compat, id: _id, ...info } = this.gameEventInfo(g);
+          void _status, _compat, _id;
+          return { ...info, isMyTurn: info.isMyTurn === true, secondsLeft: Math.max(0, Math.round(g.sim.timeLeft(g.botColor, now) / 1000)) };
+        })
+        .sort((a, b) => Number(b.isMyTurn) - Number(a.isMyTurn) || a.secondsLeft - b.secondsLeft);
+      // `nb`: 1 to 50, default 9 (the spec); the most urgent games first.
+      const nbRaw = Number(url.searchParams.get('nb') ?? 9);
+      const nb = Number.isFinite(nbRaw) ? Math.min(50, Math.max(1, Math.floor(nbRaw))) : 9;
+      const shown = nowPlaying.slice(0, nb);
+      send(200, { nowPlaying: shown, nbMyTurn: nowPlaying.filter((g) => g.isMyTurn).length }, undefined);
+      return;
+    }
+    if (method === 'GET' && path === '/api/stream/event') {
+      if (this.botTitle !== 'BOT') return bad('This endpoint can only be used with a Bot account');
+      record.status = 200;
+      this.eventStream?.close();
+      this.stats.eventStreamOpens++;
+      const conn: StreamConn = new StreamConn(
+        res,
+        {
+          keepAliveMs: this.opts.keepAliveMs ?? 7000,
+          chunkMode: () => this.chunkMode,
+          keepAliveGap: () => Date.now() < this.keepAliveGapUntil,
+          random: this.random,
+          onClose: () => {
+            if (this.eventStream === conn) this.eventStream = undefined;
+          },
+        },
+        record.userAgent,
+      );
+      this.eventStream = conn;
+      for (const g of this.games.values()) {
+        if (!g.sim.isOver()) this.sendEvent({ type: 'gameStart', game: this.gameEventInfo(g) }, 'GameStartEvent');
+      }
+      for (const c of this.challenges.values()) {
+        // Replayed challenges carry no `compat` (lila).
+        if (c.incoming && c.json.status === 'created') this.sendEvent({ type: 'challenge', challenge: c.json }, 'ChallengeEvent');
+      }
+      return;
+    }
+    if ((m = path.match(/^\/api\/bot\/game\/stream\/(\w+)$/)) && method === 'GET') {
+      const g = this.games.get(m[1] ?? '');
+      if (g === undefined) return notFound();
+      if (this.botTitle !== 'BOT') return bad('This endpoint can only be used with a Bot account');
+      record.status = 200;
+      this.stats.gameStreamOpens.set(g.sim.id, (this.stats.gameStreamOpens.get(g.sim.id) ?? 0) + 1);
+      for (const s of g.streams) if (s.userAgent === record.userAgent) s.close();
+      const conn: StreamConn = new StreamConn(
+        res,
+        {
+          keepAliveMs: this.opts.keepAliveMs ?? 7000,
+          chunkMode: () => this.chunkMode,
+          keepAliveGap: () => Date.now() < this.keepAliveGapUntil,
+          random: this.random,
+          onClose: () => g.streams.delete(conn),
+        },
+        record.userAgent,
+      );
+      g.streams.add(conn);
+      const full = this.gameFull(g);
+      this.emit({ channel: 'game', where: `/api/bot/game/stream/${g.sim.id}`, schema: 'GameFullEvent', message: full });
+      conn.send(full);
+      if (g.opponentGoneAt !== undefined) {
+        const left = Math.max(0, (this.opts.claimWinSeconds ?? 10) - Math.floor((Date.now() - g.opponentGoneAt) / 1000));
+        const gone = { type: 'opponentGone', gone: true, claimWinInSeconds: left };
+        this.emit({ channel: 'game', where: `/api/bot/game/stream/${g.sim.id}`, schema: 'OpponentGoneEvent', message: gone });
+        conn.send(gone);
+      }
+      if (g.sim.isOver()) conn.close();
+      return;
+    }
+    if ((m = path.match(/^\/api\/bot\/game\/(\w+)\/(move|chat|abort|resign|draw|takeback|claim-victory|claim-draw)(?:\/([\w-]+))?$/))) {
+      const g = this.games.get(m[1] ?? '');
+      const action = m[2] ?? '';
+      const arg = m[3];
+      if (g === undefined) return notFound('No such game');
+      const sim = g.sim;
+      const me = g.botColor;
+      const them = this.opponentColor(g);
+      const now = Date.now();
+      if (action === 'chat' && method === 'GET') {
+        send(200, sim.chat.map((c) => ({ text: c.text, user: c.user })), 'PlayerGameChat');
+        return;
+      }
+      if (method !== 'POST') return notFound();
+      switch (action) {
+        case 'move': {
+          const r = sim.play(me, arg ?? '', now);
+          if (!r.ok) {
+            if (sim.isOver()) this.changed(g);
+            return bad(r.error);
+          }
+          const offering = url.searchParams.get('offeringDraw') === 'true';
+          ok();
+          if (offering && !sim.isOver()) {
+            if (g.driver.spec.acceptDraws) sim.finish('draw', undefined);
+            else if (me === 'white') sim.wdraw = true;
+            else sim.bdraw = true;
+          }
+          this.changed(g);
+          return;
+        }
+        case 'chat': {
+          const form = new URLSearchParams(body);
+          const text = form.get('text') ?? '';
+          const room = form.get('room');
+          if ((room !== 'player' && room !== 'spectator') || text === '' || text.length > 140) return bad('Invalid chat message');
+          ok();
+          this.chat(sim.id, this.bot.username, room, text);
+          return;
+        }
+        case 'abort':
+          if (sim.isOver() || sim.plies() >= 2) return bad('This game can no longer be aborted');
+          ok();
+          sim.finish('aborted', undefined);
+          this.changed(g);
+          return;
+        case 'resign':
+          if (sim.isOver()) return bad('This game cannot be resigned');
+          ok();
+          if (sim.plies() < 2) sim.finish('aborted', undefined);
+          else sim.finish('resign', them);
+          this.changed(g);
+          return;
+        case 'draw': {
+          if (sim.isOver()) return bad('This game is over');
+          const yes = arg === 'yes' || arg === 'true';
+          const theyOffer = them === 'white' ? sim.wdraw : sim.bdraw;
+          ok();
+          if (yes && (theyOffer || g.driver.spec.acceptDraws)) sim.finish('draw', undefined);
+          else if (yes) {
+            if (me === 'white') sim.wdraw = true;
+            else sim.bdraw = true;
+          } else if (them === 'white') sim.wdraw = false;
+          else sim.bdraw = false;
+          this.changed(g);
+          return;
+        }
+        case 'takeback': {
+          if (sim.isOver()) return bad('This game is over');
+          const yes = arg === 'yes' || arg === 'true';
+          const theyAsk = them === 'white' ? sim.wtakeback : sim.btakeback;
+          ok();
+          if (yes && theyAsk) sim.takeback(them);
+          else if (yes && g.driver.spec.acceptTakebacks) sim.takeback(me);
+          else if (yes) {
+            if (me === 'white') sim.wtakeback = true;
+            else sim.btakeback = true;
+          } else if (them === 'white') sim.wtakeback = false;
+          else sim.btakeback = false;
+          this.changed(g);
+          for (const w of g.answerWaiters.splice(0)) w();
+          return;
+        }
+        case 'claim-victory': {
+          const claimable = g.opponentGoneAt !== undefined && now - g.opponentGoneAt >= (this.opts.claimWinSeconds ?? 10) * 1000;
+          if (sim.isOver() || !claimable) return bad('You cannot claim the win on this game');
+          ok();
+          sim.finish('timeout', me);
+          this.changed(g);
+          return;
+        }
+        case 'claim-draw':
+          return bad('You cannot claim a draw on this game');
+      }
+      return notFound();
+    }
+    if ((m = path.match(/^\/api\/challenge\/(\w+)\/(accept|decline|cancel)$/)) && method === 'POST') {
+      const c = this.challenges.get(m[1] ?? '');
+      const action = m[2];
+      if (c === undefined || c.json.status !== 'created') return notFound('Challenge not found');
+      if (action === 'accept') {
+        if (!c.incoming) return notFound('Challenge not found');
+        // lila checks the bot-vs-bot cap on accepting as on challenging (BotLimit.scala).
+        if (this.opts.botDailyCapReached && c.json.challenger.title === 'BOT') {
+          return send(429, { error: 'You played 100 games against other bots today, please wait.', ratelimit: { key: 'bot.vsBot.day', seconds: 86398 } }, undefined);
+        }
+        clearTimeout(c.expiry);
+        c.json = { ...c.json, status: 'accepted' };
+        ok();
+        this.acceptedChallenge(c);
+        return;
+      }
+      if (action === 'decline') {
+        const reason = new URLSearchParams(body).get('reason') ?? 'generic';
+        if (!(DECLINE_REASONS as readonly string[]).includes(reason)) return bad(`Invalid reason ${reason}`);
+        clearTimeout(c.expiry);
+        c.json = { ...c.json, status: 'declined' };
+        c.declineReason = reason;
+        return ok();
+      }
+      clearTimeout(c.expiry);
+      ok();
+      this.cancelChallenge(c.json.id);
+      return;
+    }
+    if ((m = path.match(/^\/api\/challenge\/([\w-]+)$/)) && method === 'POST') {
+      // lichess reads form data or a JSON object (`{"clock.limit": 180, "rated": true}` or `{"clock": {"limit": 180}}`).
+      const form = String(req.headers['content-type'] ?? '').includes('application/json') ? jsonForm(body) : new URLSearchParams(body);
+      if (form === undefined) return bad('Invalid JSON body');
+      return this.botChallenges(m[1] ?? '', form, send);
+    }
+    notFound(`No route for ${method} ${path}`);
+  }
+
+  private acceptedChallenge(c: ChallengeRecord): void {
+    const j = c.json;
+    const challenger = this.users.get(j.challenger.id) ?? this.user(j.challenger.name);
+    const botColor: Color = (j.finalColor ?? 'white') === 'white' ? 'black' : 'white';
+    const tc = j.timeControl;
+    const clock = tc.type === 'clock' ? { initial: tc.limit * 1000, increment: tc.increment * 1000 } : undefined;
+    const days = tc.type === 'correspondence' ? tc.daysPerTurn : undefined;
+    this.createGame(j.id, botColor, this.simUser(challenger), j.variant.key, j.initialFen ?? 'startpos', clock, days, j.rated, c.spec ?? {}, 'friend', []);
+  }
+
+  /** The bot challenges a user (matchmaking). */
+  private botChallenges(username: string, form: URLSearchParams, send: (status: number, body: unknown, schema: SchemaName | undefined) => void): void {
+    const target = this.users.get(lower(username));
+    if (target === undefined) return send(404, { error: 'User not found' }, 'NotFound');
+    if (this.opts.botDailyCapReached && target.title === 'BOT') {
+      return send(429, { error: 'You played 100 games against other bots today, please wait.', ratelimit: { key: 'bot.vsBot.day', seconds: 86398 } }, undefined);
+    }
+    const id = this.newId();
+    const limit = Number(form.get('clock.limit') ?? 180);
+    const increment = Number(form.get('clock.increment') ?? 0);
+    const variant = (form.get('variant') ?? 'standard') as VariantKey;
+    const days = form.get('days') !== null ? Number(form.get('days')) : undefined;
+    const speed: Speed = days !== undefined ? 'correspondence' : speedOfClock(limit, increment);
+    const finalColor: Color = this.random() < 0.5 ? 'white' : 'black';
+    const json: ChallengeJson = {
+      id,
+      url: `${this.url}/${id}`,
+      status: 'created',
+      challenger: this.challengeUser(this.botUser()),
+      destUser: this.challengeUser(this.simUser(target)),
+      variant: variantJson(variant),
+      rated: form.get('rated') === 'true',
+      speed,
+      timeControl: days !== undefined ? { type: 'correspondence', daysPerTurn: days } : { type: 'clock', limit, increment, show: `${limit / 60}+${increment}` },
+      color: 'random',
+      finalColor,
+      perf: { icon: '\ue019', name: perfName(variant, speed) },
+      direction: 'out',
+    };
+    const record: ChallengeRecord = { json, spec: target.opponent, expiry: undefined, incoming: false };
+    this.challenges.set(id, record);
+    send(200, json, 'ChallengeJson');
+    // lila echoes our own outgoing challenge on the event stream.
+    this.sendEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
+    record.expiry = this.later(this.opts.challengeExpiryMs ?? 20_000, () => this.cancelChallenge(id));
+    const answer = target.onChallenge ?? 'accept';
+    if (answer === 'ignore') return;
+    this.later(target.answerDelayMs ?? 20, () => {
+      if (record.json.status !== 'created') return;
+      clearTimeout(record.expiry);
+      if (answer === 'accept') {
+        record.json = { ...record.json, status: 'accepted' };
+        const botColor = finalColor;
+        const clock = days !== undefined ? undefined : { initial: limit * 1000, increment: increment * 1000 };
+        this.createGame(id, botColor, this.simUser(target), variant, 'startpos', clock, days, json.rated, target.opponent ?? {}, 'friend', []);
+        return;
+      }
+      const key = target.declineReason ?? 'generic';
+      record.json = { ...record.json, status: 'declined' };
+      record.declineReason = key;
+      this.sendEvent(
+        { type: 'challengeDeclined', challenge: { ...record.json, declineReason: DECLINE_TEXT[key], declineReasonKey: key.toLowerCase() } },
+        'ChallengeDeclinedEvent',
+      );
+    });
+  }
+
+  /** Cloud evaluations served by GET /api/cloud-eval, by FEN (tests fill it in). */
+  readonly cloudEvals = new Map<string, { depth: number; knodes: number; pvs: { moves: string; cp?: number; mate?: number }[] }>();
+  /** Whether GET /api/users/status shows the bot online (tests switch it off). */
+  usersStatusOnline = true;
+
+  /** SAN of the game's moves. */
+  private sanMoves(sim: SimGame): string[] {
+    const replay = new SimGame({ ...sim.init, firstMoveMs: Number.MAX_SAFE_INTEGER }, 0);
+    const sans: string[] = [];
+    for (const uci of sim.moves) {
+      const p = replay.position();
+      const mv = parseUci(uci);
+      if (mv) sans.push(makeSan(p, normalizeMove(p, mv)));
+      replay.play(replay.turn(), uci, 0);
+    }
+    return sans;
+  }
+
+  /** GameJson of the spec (the fields a bot client reads), for `Accept: application/json`. */
+  private exportJson(sim: SimGame, opts: { clocks: boolean; opening: boolean; moves: boolean }): unknown {
+    const player = (u: SimUser): unknown => ({ user: { name: u.username, id: u.id, ...(u.title ? { title: u.title } : {}) }, rating: u.rating });
+    const clocks = sim.clockAfter.filter((c): c is number => c !== undefined).map((c) => Math.round(c / 10));
+    return {
+      id: sim.id,
+      rated: sim.init.rated,
+      variant: sim.init.variant,
+      speed: sim.init.speed,
+      perf: sim.init.variant === 'standard' || sim.init.variant === 'fromPosition' ? sim.init.speed : sim.init.variant,
+      createdAt: sim.init.createdAt,
+      lastMoveAt: Date.now(),
+      status: sim.status,
+      source: sim.init.source,
+      players: { white: player(sim.init.white), black: player(sim.init.black) },
+      ...(sim.winner !== undefined ? { winner: sim.winner } : {}),
+      ...(opts.moves ? { moves: this.sanMoves(sim).join(' ') } : {}),
+      ...(sim.init.clock ? { clock: { initial: sim.init.clock.initial / 1000, increment: sim.init.clock.increment / 1000, totalTime: sim.init.clock.initial / 1000 + (40 * sim.init.clock.increment) / 1000 } } : {}),
+      ...(opts.clocks && sim.init.clock ? { clocks: [Math.round(sim.init.clock.initial / 10), Math.round(sim.init.clock.initial / 10), ...clocks] } : {}),
+    };
+  }
+
+  private exportPgn(sim: SimGame, opts: { clocks: boolean; evals: boolean; opening: boolean; tags: boolean; moves: boolean } = { clocks: true, evals: true, opening: true, tags: true, moves: true }): string {
+    const sans = this.sanMoves(sim);
+    const result = sim.winner === 'white' ? '1-0' : sim.winner === 'black' ? '0-1' : sim.isOver() && (sim.status as GameStatus) !== 'aborted' ? '1/2-1/2' : '*';
+    const created = new Date(sim.init.createdAt);
+    const pad = (n: number): string => String(n).padStart(2, '0');
+    const speed = sim.init.speed.charAt(0).toUpperCase() + sim.init.speed.slice(1);
+    // As lichess writes them: `Rated blitz game`, the creation time in UTC; the fake server knows no
+    // opening book, so ECO and Opening stay "?" (lichess writes them with opening=true).
+    const event = `${sim.init.rated ? 'Rated' : 'Casual'} ${sim.init.variant === 'standard' || sim.init.variant === 'fromPosition' ? speed.toLowerCase() : VARIANT_NAMES[sim.init.variant]} game`;
+    const tags = [
+      `[Event "${event}"]`,
+      `[Site "${this.url}/${sim.id}"]`,
+      `[Date "${created.getUTCFullYear()}.${pad(created.getUTCMonth() + 1)}.${pad(created.getUTCDate())}"]`,
+      `[White "${sim.init.white.username}"]`,
+      `[Black "${sim.init.black.username}"]`,
+      `[Result "${result}"]`,
+      `[UTCDate "${created.getUTCFullYear()}.${pad(created.getUTCMonth() + 1)}.${pad(created.getUTCDate())}"]`,
+      `[UTCTime "${pad(created.getUTCHours())}:${pad(created.getUTCMinutes())}:${pad(created.getUTCSeconds())}"]`,
+      `[WhiteElo "${sim.init.white.rating}"]`,
+      `[BlackElo "${sim.init.black.rating}"]`,
+      `[Variant "${VARIANT_NAMES[sim.init.variant]}"]`,
+      ...(sim.init.clock ? [`[TimeControl "${sim.init.clock.initial / 1000}+${sim.init.clock.increment / 1000}"]`] : ['[TimeControl "-"]']),
+      ...(opts.opening ? ['[ECO "?"]', '[Opening "?"]'] : []),
+      `[Termination "${sim.status === 'outoftime' || sim.status === 'timeout' ? 'Time forfeit' : 'Normal'}"]`,
+    ];
+    const clk = (ms: number): string => {
+      const t = Math.max(0, Math.floor(ms / 1000));
+      return `${Math.floor(t / 3600)}:${pad(Math.floor(t / 60) % 60)}:${pad(t % 60)}`;
+    };
+    const words: string[] = [];
+    sans.forEach((san, i) => {
+      if (i % 2 === 0) words.push(`${i / 2 + 1}.`);
+      words.push(san);
+      const c = sim.clockAfter[i];
+      if (opts.clocks && c !== undefined) words.push(`{ [%clk ${clk(c)}] }`);
+    });
+    const movetext = opts.moves ? `${[...words, result].join(' ')}\n` : '';
+    return `${opts.tags ? `${tags.join('\n')}\n\n` : ''}${movetext}`;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Tsume (shogi mate problems, the first 200 of data/suites/tsume_mate-{3,5}-ply.sfen): how many the
+ * alpha-beta search proves ("mate within N plies" at a fixed node budget) against the dedicated mate
+ * search (checks only, src/search/alphabeta/mate-search.ts) on the same problems, and the CPU seconds
+ * each took. Counts, not speeds: a change that solves fewer at the same budget shows here. (Chess
+ * suites such as Win At Chess run with `kishi suite`.)
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ShogiLinearEval } from '../../src/eval/linear/shogi-eval.js';
+import { shogiMaterialTheta } from '../../src/eval/linear/material.js';
+import { packageRoot } from '../../src/player/weights-file.js';
+import { MateSearch } from '../../src/search/alphabeta/mate-search.js';
+import { searchOptions } from '../../src/search/alphabeta/options.js';
+import { matePlies } from '../../src/search/alphabeta/score.js';
+import { AlphaBetaSearch } from '../../src/search/alphabeta/search.js';
+import { ShogiSearchBoard } from '../../src/search/alphabeta/shogi-board.js';
+import { TranspositionTable } from '../../src/search/alphabeta/tt.js';
+import type { BenchModule, BenchRow } from './lib/measure.js';
+
+const evaluator = new ShogiLinearEval(shogiMaterialTheta());
+const board = (sfen: string): ShogiSearchBoard => ShogiSearchBoard.fromText(sfen, [], evaluator).unwrap();
+
+export const bench: BenchModule = {
+  name: 'tsume',
+  description: 'tsume 3/5-ply solved: alpha-beta at a node budget vs the mate search',
+  async run(ctx) {
+    const rows: BenchRow[] = [];
+    const budget = ctx.quick ? 20_000 : 100_000;
+    const count = ctx.quick ? 50 : 200;
+    const mate = new MateSearch(16);
+    for (const plies of [3, 5]) {
+      const file = join(packageRoot(), 'data', 'suites', `tsume_mate-${plies}-ply.sfen`);
+      const problems = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, count);
+      ctx.log(`tsume ${plies}-ply: ${problems.length} problems`);
+      let ab = 0;
+      const c0 = process.cpuUsage();
+      for (const sfen of problems) {
+        const r = new AlphaBetaSearch(new TranspositionTable(16), searchOptions('tournament')).search(board(sfen), { nodes: budget });
+        const mp = matePlies(r.score);
+        if (mp > 0 && mp <= plies) ab++;
+      }
+      const abCpu = process.cpuUsage(c0).user / 1e6;
+      let ms = 0;
+      const c1 = process.cpuUsage();
+      for (const sfen of problems) {
+        const r = mate.solve(board(sfen), { nodes: 1_000_000, maxPlies: plies });
+        if (r.kind === 'mate' && r.moves.length <= plies) ms++;
+      }
+      const msCpu = process.cpuUsage(c1).user / 1e6;
+      rows.push({
+        name: `tsume ${plies}-ply solved, alpha-beta ${budget} nodes`,
+        ours: ab,
+        baseline: ms,
+        baselineName: 'mate search',
+        unit: `of ${problems.length}`,
+        reps: 1,
+        note: `CPU ${abCpu.toFixed(1)} s vs ${msCpu.toFixed(1)} s`,
+      });
+    }
+    return rows;
+  },
+};
