@@ -10,7 +10,8 @@
  *   played in a later position). A 429 on a move is waited out and retried while the position is unchanged.
  * - Our first move is made within the abort window; if the opponent makes no first move within
  *   `abortTimeS` the game is aborted; after `opponentGone` the win is claimed when lichess allows it.
- * - Draw offers and resignation follow the eval history (draw-or-resign.ts); takebacks follow `maxTakebacks`.
+ * - Thinking, pondering, the hard stop, the fallback move, draw offers and resignation are the Thinker's
+ *   (src/bot/thinker/); takebacks follow `maxTakebacks`.
  * - Chat is sent without waiting for it, so a failed chat post never delays a move (lichess-bot#1240).
  * - Correspondence games disconnect while the opponent thinks; the bot checks back later.
  */
@@ -23,12 +24,15 @@ import type { KishiError } from '../../core/result.js';
 import type { GoOverride, LichessConfig } from '../../config/sections/lichess.js';
 import type { GameLogMove } from '../../records/game-log.js';
 import { GameLogWriter } from '../../records/game-log.js';
-import type { ClockState, GoRequest, GoResult, SearchInfo, SearchLimits } from '../../player/player.js';
+import type { ClockState, GoResult, Player, SearchInfo, SearchLimits } from '../../player/player.js';
 import type { PlayerLease } from '../../bot/dispatcher.js';
+import { Thinker } from '../../bot/thinker/thinker.js';
+import type { Decision, Turn } from '../../bot/thinker/thinker.js';
+import type { MoveTime } from '../../bot/thinker/time-plan.js';
+import { chessThinkerPosition } from './game/chess-position.js';
 import { ChessLine } from './chess-line.js';
 import { answerChat, capChat, formatGreeting } from './chat.js';
 import type { LichessClient } from './client.js';
-import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from './draw-or-resign.js';
 import type { MoveSourceChain, MoveSuggestion } from './move-sources/move-source.js';
 import type { PgnPlyNote } from './pgn-record.js';
 import { makePgn, pgnResult, pgnTermination } from './pgn-record.js';
@@ -87,14 +91,15 @@ export interface GameEnd {
   readonly opponent?: { readonly id: string; readonly name: string; readonly isBot: boolean };
 }
 
+/** Our move in the making: move sources, the lease, then the Thinker. */
 interface PendingSearch {
   /** The moves searched, space-separated; for a ponder search, they end with our move and the guess. */
   readonly key: string;
   readonly ply: number;
-  hardStop?: NodeJS.Timeout;
   /** Searching on the opponent's time until `ponderhit`. */
   pondering: boolean;
-  readonly player?: { ponderhit(): void; stop(): void };
+  /** The Player a ponder search runs on. */
+  readonly player?: Player;
 }
 
 interface ChosenMove {
@@ -140,6 +145,7 @@ export class LichessGame {
   private ended = false;
   private endInfo: GameEnd | undefined;
   private readonly stream: ResilientStream;
+  private readonly thinker: Thinker;
   private lease: Promise<Result<PlayerLease, KishiError>> | undefined;
   private search: PendingSearch | undefined;
   private chosen: ChosenMove | undefined;
@@ -183,6 +189,15 @@ export class LichessGame {
       blockedFor: () => deps.client.blockedFor('streamGame'),
       log: deps.log,
       transcript: deps.client.wire(),
+    });
+    this.thinker = new Thinker({
+      game: 'chess',
+      log: deps.log,
+      logPrefix: `game ${deps.gameId}: `,
+      // Half the move overhead for the Player to answer the guard's `stop` (the Player API promises 50 ms).
+      graceMs: Math.max(20, Math.min(500, Math.floor(deps.moveOverheadMs / 2))),
+      drawOrResign: deps.config.drawOrResign,
+      onInfo: (info) => (this.lastSearch = info),
     });
   }
 
@@ -330,6 +345,7 @@ export class LichessGame {
   private onTakeback(plies: number): void {
     for (const ply of [...this.searches.keys()]) if (ply >= plies) this.searches.delete(ply);
     for (const ply of [...this.clocks.keys()]) if (ply >= plies) this.clocks.delete(ply);
+    this.thinker.takeback(plies);
     this.gameLog?.takeback(plies);
     this.dropStaleSearch();
   }
@@ -393,11 +409,8 @@ export class LichessGame {
     if (s === undefined || s.key === key) return;
     // A ponder search stays while the game is still on its way to the guessed position.
     if (s.pondering && key !== '' && s.key.startsWith(`${key} `)) return;
-    clearTimeout(s.hardStop);
     this.search = undefined;
-    void this.lease?.then((r) => {
-      if (r.isOk) r.value.player.stop();
-    });
+    this.thinker.cancel();
   }
 
   private clockState(): ClockState | undefined {
@@ -406,7 +419,7 @@ export class LichessGame {
     const running = (this.line?.plies() ?? 0) >= 2;
     const elapsed = running ? Date.now() - this.stateAt : 0;
     const us = this.ourColor === 'white';
-    // Our clock has run since lichess sent the state; the move overhead is the Player's to keep back.
+    // Our clock has run since lichess sent the state; the move overhead is the time plan's to keep back.
     const now = (ms: number, ours: boolean): number => (ours ? Math.max(0, ms - elapsed) : ms);
     return {
       firstMs: now(st.wtime, us),
@@ -420,29 +433,48 @@ export class LichessGame {
   /** The opponent played the move we ponder on: the ponder search goes on, now on our clock. */
   private ponderhit(): void {
     const s = this.search;
-    if (s === undefined || !s.pondering || s.key !== this.key()) return;
+    if (s === undefined || !s.pondering || s.key !== this.key() || s.player === undefined) return;
     s.pondering = false;
-    this.armHardStop(s, this.hardLimitMs(s.ply));
-    s.player?.ponderhit();
-  }
-
-  /** The longest a search may run before the guard stops it, milliseconds. */
-  private hardLimitMs(ply: number): number {
-    const clock = this.clockState();
-    if (this.full?.clock === undefined) return this.deps.config.correspondence.moveTimeMs * 1.5 + 1000;
-    if (ply < 2) return this.firstMoveLimitMs();
-    const ours = this.ourColor === 'white' ? (clock?.firstMs ?? 0) : (clock?.secondMs ?? 0);
-    return Math.max(20, (ours - this.deps.moveOverheadMs) * 0.8);
+    void this.decideWith(s, s.player);
   }
 
   /**
-   * The clock the Player plans our first move from: lichess starts a side's clock only after its first
-   * move, and aborts the game when that move does not come within the first-move window; so our time is
-   * that limit, without increment, and the Player's own time manager plans within it (a movetime would
-   * make it search the whole limit, and the guard would race it at the same instant).
+   * The clock lichess keeps, and the limits of this game, for the Thinker's time plan of the move at
+   * `ply`. Our first move: lichess starts a side's clock only after its first move, and aborts the game
+   * when that move does not come within the first-move window; so our time is that limit, without
+   * increment, and it is the deadline too (a movetime would make the Player search the whole limit, and
+   * the guard would race it at the same instant).
    */
-  private firstMoveClock(clock: ClockState): ClockState {
-    const limit = this.firstMoveLimitMs();
+  private moveTime(ply: number, pondering: boolean): MoveTime {
+    const full = this.full;
+    let clock = this.clockState();
+    let deadlineMs: number | undefined;
+    let movetimeMs: number | undefined;
+    if (full?.clock === undefined) movetimeMs = this.deps.config.correspondence.moveTimeMs;
+    else if (ply < 2) {
+      deadlineMs = this.firstMoveLimitMs();
+      if (!pondering && clock !== undefined) clock = this.firstMoveClock(clock, deadlineMs);
+    }
+    // lichess.goOverrides for this game's speed: fixed limits instead of the time plan (not for a
+    // ponder search, which runs until ponderhit or stop); the clock still goes along for the guard.
+    const override = pondering || full === undefined ? undefined : goOverrideLimits(this.deps.config.goOverrides, full.speed);
+    if (override?.movetimeMs !== undefined) movetimeMs = override.movetimeMs;
+    const limits: SearchLimits = {
+      ...(override?.nodes !== undefined ? { nodes: override.nodes } : {}),
+      ...(override?.depth !== undefined ? { depth: override.depth } : {}),
+      ...(movetimeMs !== undefined ? { movetimeMs } : {}),
+    };
+    return {
+      ...(clock ? { clock } : {}),
+      side: sideOf(this.ourColor ?? 'white'),
+      plies: ply,
+      overheadMs: this.deps.moveOverheadMs,
+      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+      ...(Object.keys(limits).length > 0 ? { limits } : {}),
+    };
+  }
+
+  private firstMoveClock(clock: ClockState, limit: number): ClockState {
     return this.ourColor === 'white' ? { ...clock, firstMs: limit, firstIncMs: 0 } : { ...clock, secondMs: limit, secondIncMs: 0 };
   }
 
@@ -453,119 +485,108 @@ export class LichessGame {
     return Math.max(50, Math.min(this.deps.config.firstMoveMs, cap));
   }
 
-  private armHardStop(pending: PendingSearch, hardMs: number): void {
-    clearTimeout(pending.hardStop);
-    // A guard only: the Player plans its own time from the clock; this stops a search that overruns it.
-    pending.hardStop = setTimeout(() => {
-      if (this.search === pending && !pending.pondering) {
-        this.deps.log.warn(`game ${this.id}: search overran ${Math.round(hardMs)} ms; stopping it`);
-        pending.player?.stop();
-      }
-    }, hardMs);
-  }
-
-  /** Searches the current position, or with `ponderMoves` the position after our move and the guessed reply. */
-  private async think(key: string, ply: number, ponderMoves?: readonly string[]): Promise<void> {
-    const full = this.full;
+  /** Our move at the current position: the move sources first, then the Thinker with the leased Player. */
+  private async think(key: string, ply: number): Promise<void> {
     const line = this.line;
-    if (full === undefined || line === undefined || this.lease === undefined) return;
-    const pondering = ponderMoves !== undefined;
-    let pending: PendingSearch = { key: pondering ? ponderMoves.join(' ') : key, ply: pondering ? ponderMoves.length : ply, pondering };
+    if (this.full === undefined || line === undefined || this.lease === undefined) return;
+    const pending: PendingSearch = { key, ply, pondering: false };
     this.search = pending;
-    if (!pondering && this.deps.moveSources) {
+    if (this.deps.moveSources) {
       const suggested = await this.askMoveSources(this.deps.moveSources);
       if (this.search !== pending || this.ended) return;
       if (suggested !== undefined) {
         this.search = undefined;
         const result: GoResult = { move: suggested.resign ? 'resign' : suggested.move, ...(suggested.info ? { info: suggested.info } : {}) };
-        this.onSearchDone(key, ply, result, suggested.offerDraw === true);
+        this.onDecision(key, ply, this.thinker.decide(ply, chessThinkerPosition(line), result, suggested.offerDraw === true));
         return;
       }
     }
-    const leased = await this.lease;
+    const player = await this.leasedPlayer(pending);
+    if (player === undefined) return;
+    await this.decideWith(pending, player);
+  }
+
+  /** The Player of this game's lease, or undefined when the search went stale or no Player could be had. */
+  private async leasedPlayer(pending: PendingSearch): Promise<Player | undefined> {
+    const lease = this.lease;
+    if (lease === undefined) return undefined;
+    const leased = await lease;
     if (leased.isErr) {
       this.deps.log.error(`game ${this.id}: no engine: ${leased.error.message}`);
       if (this.search === pending) this.search = undefined;
       this.leave(leased.error.message);
-      return;
+      return undefined;
     }
-    if (this.search !== pending || this.ended) return;
-    const player = leased.value.player;
-    pending = { ...pending, player };
-    this.search = pending;
-    let clock = this.clockState();
-    let movetimeMs: number | undefined;
-    if (full.clock === undefined) movetimeMs = this.deps.config.correspondence.moveTimeMs;
-    else if (ply < 2 && !pondering && clock !== undefined) clock = this.firstMoveClock(clock);
-    // lichess.goOverrides for this game's speed: fixed limits instead of the time plan (not for a
-    // ponder search, which runs until ponderhit or stop); the clock still goes along for the hard stop.
-    const override = pondering ? undefined : goOverrideLimits(this.deps.config.goOverrides, full.speed);
-    if (override?.movetimeMs !== undefined) movetimeMs = override.movetimeMs;
-    const limits = {
-      ...(override?.nodes !== undefined ? { nodes: override.nodes } : {}),
-      ...(override?.depth !== undefined ? { depth: override.depth } : {}),
-      ...(movetimeMs !== undefined ? { movetimeMs } : {}),
+    return this.search === pending && !this.ended ? leased.value.player : undefined;
+  }
+
+  /** Asks the Thinker for our move (a ponder search on these moves goes on as ours) and carries it out. */
+  private async decideWith(pending: PendingSearch, player: Player): Promise<void> {
+    const line = this.line;
+    const full = this.full;
+    if (line === undefined || full === undefined) return;
+    const turn: Turn = {
+      request: { game: 'chess', variant: full.variant.key, start: full.initialFen, moves: [...line.moves()] },
+      position: chessThinkerPosition(line),
+      time: this.moveTime(pending.ply, false),
     };
-    const request: GoRequest = {
-      game: 'chess',
-      variant: full.variant.key,
-      start: full.initialFen,
-      moves: pondering ? [...ponderMoves] : [...line.moves()],
-      ...(clock ? { clock } : {}),
-      ...(Object.keys(limits).length > 0 ? { limits } : {}),
-      ...(pondering ? { ponder: true } : {}),
-    };
-    if (!pondering) this.armHardStop(pending, this.hardLimitMs(ply));
-    this.stats.searches++;
-    if (pondering) this.stats.ponders++;
-    let result: GoResult;
-    try {
-      result = await player.go(request, (info) => {
-        if (this.search === pending) this.lastSearch = info;
-      });
-    } catch (e) {
-      clearTimeout(pending.hardStop);
-      if (this.search === pending) this.search = undefined;
-      this.engineFailures++;
-      this.deps.log.error(`game ${this.id}: the engine failed (${this.engineFailures}): ${(e as Error).message}`);
-      const broken = this.lease;
-      this.lease = undefined;
-      void broken.then((r) => (r.isOk ? r.value.release(true) : undefined));
-      if (this.engineFailures >= MAX_ENGINE_FAILURES) {
-        // A fresh engine failed too: resigning is cleaner than losing on time.
-        void this.resign('the engine keeps failing');
-        return;
-      }
-      if (!this.ended && this.full) {
-        this.ensurePlayer(this.full.variant.key);
-        this.maybeThink();
-      }
-      return;
-    }
-    clearTimeout(pending.hardStop);
+    if (this.thinker.current() === undefined || !this.thinker.current()!.pondering) this.stats.searches++;
+    const decision = await this.thinker.think(player, turn);
     if (this.search !== pending) return;
     this.search = undefined;
-    // A ponder search answers only after ponderhit (then its key is the position now) or stop (stale).
-    if (this.ended || pending.pondering || this.key() !== pending.key) return;
-    this.onSearchDone(pending.key, pending.ply, result);
+    if (this.ended || this.key() !== pending.key) return;
+    if (decision.kind === 'failed') {
+      this.onEngineFailure(decision.error);
+      return;
+    }
+    this.onDecision(pending.key, pending.ply, decision);
+  }
+
+  private onEngineFailure(error: Error): void {
+    this.engineFailures++;
+    this.deps.log.error(`game ${this.id}: the engine failed (${this.engineFailures}): ${error.message}`);
+    const broken = this.lease;
+    this.lease = undefined;
+    void broken?.then((r) => (r.isOk ? r.value.release(true) : undefined));
+    if (this.engineFailures >= MAX_ENGINE_FAILURES) {
+      // A fresh engine failed too: resigning is cleaner than losing on time.
+      void this.resign('the engine keeps failing');
+      return;
+    }
+    if (!this.ended && this.full) {
+      this.ensurePlayer(this.full.variant.key);
+      this.maybeThink();
+    }
   }
 
   /** After our move went out: ponder on the reply the engine expects, when configured. */
   private startPonder(chosen: ChosenMove): void {
     const guess = chosen.result.ponder;
     const line = this.line;
+    const full = this.full;
     // Correspondence (no clock) has its own switch, as in lichess-bot: the ponder search runs while we
     // stay on the game's stream (disconnectTimeS), then moveTimeMs from ponderhit; leaving stops it.
-    const enabled = this.isCorrespondence() ? this.deps.config.correspondence.ponder : this.deps.ponder === true && this.full?.clock !== undefined;
-    if (!enabled || guess === undefined || line === undefined) return;
+    const enabled = this.isCorrespondence() ? this.deps.config.correspondence.ponder : this.deps.ponder === true && full?.clock !== undefined;
+    if (!enabled || guess === undefined || line === undefined || full === undefined || this.lease === undefined) return;
     // The state with our move may or may not have arrived; the reply must not have.
     const key = this.key();
     if (this.search !== undefined || this.ended || (key !== chosen.key && key !== [chosen.key, chosen.move].filter(Boolean).join(' '))) return;
     const probe = ChessLine.create(line.variant, line.initialFen);
     if (probe.isErr) return;
-    const moves = [...line.moves(), chosen.move, guess];
+    const moves = [...line.moves().slice(0, chosen.ply), chosen.move, guess];
     if (probe.value.sync(moves).isErr) return;
-    void this.think(chosen.key, chosen.ply, moves);
+    const pending: PendingSearch = { key: moves.join(' '), ply: moves.length, pondering: true };
+    this.search = pending;
+    void this.leasedPlayer(pending).then((player) => {
+      if (player === undefined || this.search !== pending) return;
+      this.search = { ...pending, player };
+      this.stats.searches++;
+      this.stats.ponders++;
+      this.thinker.ponder(player, {
+        request: { game: 'chess', variant: full.variant.key, start: full.initialFen, moves },
+        time: this.moveTime(moves.length, true),
+      });
+    });
   }
 
   /** A move from the book or an online source, if one knows the position (never rejects). */
@@ -577,26 +598,26 @@ export class LichessGame {
     return sources.suggest({ gameId: this.id, line, timeLeftMs }).catch(() => undefined);
   }
 
-  private onSearchDone(key: string, ply: number, result: GoResult, offerDrawAnyway = false): void {
+  /** Carries out the Thinker's decision on our move at `ply`. */
+  private onDecision(key: string, ply: number, d: Decision): void {
     const line = this.line;
     if (line === undefined) return;
-    if (result.info) {
+    if ((d.kind === 'move' || d.kind === 'resign') && d.result?.info) {
+      const result = d.result;
       this.lastSearch = result.info;
-      this.searches.set(ply, { ...result.info, ...(result.pvLeaf !== undefined ? { pvLeaf: result.pvLeaf } : {}) });
+      this.searches.set(ply, { ...result.info!, ...(result.pvLeaf !== undefined ? { pvLeaf: result.pvLeaf } : {}) });
     }
-    const cfg = this.deps.config.drawOrResign;
-    const scores = this.scoreHistory();
-    if (result.move === 'resign' || shouldResign(scores, cfg)) {
-      void this.resign(result.move === 'resign' ? 'the engine or the tablebase resigned' : `scores ${scores.slice(-cfg.resignMoves).join(', ')}`);
+    if (d.kind === 'resign') {
+      void this.resign(d.why);
       return;
     }
-    if (!line.isLegal(result.move)) {
-      this.deps.log.error(`game ${this.id}: the engine chose ${JSON.stringify(result.move)}, which is not legal in ${line.fen()}`);
+    if (d.kind !== 'move') {
+      if (d.kind !== 'cancelled') this.deps.log.error(`game ${this.id}: cannot play the decision ${d.kind} in chess`);
       return;
     }
-    const offerDraw = offerDrawAnyway || drawConditionHolds(scores, line.pieceCount(), cfg);
+    const offerDraw = d.offerDraw;
     if (offerDraw) this.drawOffers.add(ply);
-    const chosen: ChosenMove = { key, ply, move: result.move, offerDraw, result };
+    const chosen: ChosenMove = { key, ply, move: d.move, offerDraw, result: d.result };
     this.chosen = chosen;
     const clock = this.clockState();
     const ours = clock === undefined ? 0 : this.ourColor === 'white' ? clock.firstMs : clock.secondMs;
@@ -620,11 +641,6 @@ export class LichessGame {
     if (this.full?.clock === undefined) return;
     const ms = staleGameMs(mover === 'white' ? state.wtime : state.btime, mover === 'white' ? state.winc : state.binc);
     this.staleTimer = setTimeout(() => this.leave(`no update from lichess for ${Math.round(ms / 1000)} s`), Math.min(ms, 2_000_000_000));
-  }
-
-  /** Our scores in ply order (plies still on the board). */
-  private scoreHistory(): number[] {
-    return [...this.searches.entries()].sort((a, b) => a[0] - b[0]).map(([, info]) => scoreToCp(info.score));
   }
 
   private async send(chosen: ChosenMove): Promise<void> {
@@ -678,7 +694,7 @@ export class LichessGame {
     const newDraw = theirDraw && !this.theirDrawFlag;
     this.theirDrawFlag = theirDraw;
     if (newDraw) {
-      const accept = shouldAcceptDraw(this.scoreHistory(), line.pieceCount(), this.deps.config.drawOrResign);
+      const accept = this.thinker.acceptsDraw(line.pieceCount());
       this.deps.log.info(`game ${this.id}: the opponent offers a draw; ${accept ? 'accepting' : 'declining'}`);
       // While an acceptance is on its way we do not move (the move would fail or decline the draw).
       if (accept) this.acceptingDraw = true;
@@ -811,7 +827,10 @@ export class LichessGame {
   /** After a restart: our earlier searches come back from the game log (eval history, PGN comments). */
   private restore(moves: readonly GameLogMove[]): void {
     for (const m of moves) {
-      if (m.search) this.searches.set(m.ply, { ...m.search, nps: m.search.nps ?? 0, pv: [...m.search.pv] } as SearchInfo & { pvLeaf?: string });
+      if (m.search) {
+        this.searches.set(m.ply, { ...m.search, nps: m.search.nps ?? 0, pv: [...m.search.pv] } as SearchInfo & { pvLeaf?: string });
+        this.thinker.noteScore(m.ply, m.search.score);
+      }
       if (m.clockMs) this.clocks.set(m.ply, { ...m.clockMs });
       if (m.offeredDraw) this.drawOffers.add(m.ply);
     }
@@ -914,19 +933,16 @@ export class LichessGame {
     clearTimeout(this.claimTimer);
     clearTimeout(this.disconnectTimer);
     clearTimeout(this.staleTimer);
-    if (this.search) clearTimeout(this.search.hardStop);
     this.abortTimer = this.claimTimer = this.disconnectTimer = undefined;
   }
 
   private releasePlayer(): void {
     const lease = this.lease;
     this.lease = undefined;
-    const searching = this.search !== undefined;
     this.search = undefined;
+    this.thinker.cancel();
     void lease?.then(async (r) => {
-      if (r.isErr) return;
-      if (searching) r.value.player.stop();
-      await r.value.release();
+      if (r.isOk) await r.value.release();
     });
   }
 
