@@ -20,7 +20,8 @@ import type { KishiError } from '../../core/result.js';
 import type { PlayerLease } from '../../bot/dispatcher.js';
 import { Thinker } from '../../bot/thinker/thinker.js';
 import { ChessLine } from './chess-line.js';
-import type { GameDeps, GameEnd } from './game/deps.js';
+import type { GameDeps, GameEnd, GameRules } from './game/deps.js';
+import type { GameLine } from './game/line.js';
 import { GameChat } from './game/game-chat.js';
 import { OurMoves } from './game/moves.js';
 import { Offers } from './game/offers.js';
@@ -33,16 +34,16 @@ import { ResilientStream } from './stream.js';
 import type { Color, GameEventInfo, GameFullEvent, GameStateEvent, GameStatus } from './types.js';
 import { isGameOver, isGameStreamEvent } from './types.js';
 
-export type { GameDeps, GameEnd, GameTimings } from './game/deps.js';
+export type { GameDeps, GameEnd, GameRules, GameTimings } from './game/deps.js';
 export { goOverrideLimits } from './game/moves.js';
 
 export class LichessGame {
-  private readonly sync: PositionSync<ChessLine>;
+  private readonly sync: PositionSync<GameLine>;
   private ended = false;
   private endInfo: GameEnd | undefined;
   private readonly stream: ResilientStream;
   private readonly thinker: Thinker;
-  private readonly moves: OurMoves<ChessLine>;
+  private readonly moves: OurMoves<GameLine>;
   private readonly offers: Offers;
   private readonly recorder: GameRecorder;
   private readonly chat: GameChat;
@@ -58,7 +59,8 @@ export class LichessGame {
   constructor(private readonly deps: GameDeps) {
     this.done = new Promise<GameEnd>((resolve) => (this.resolveRun = resolve));
     const live = (): boolean => !this.ended;
-    this.sync = new PositionSync(deps.me.id, (variant, fen) => ChessLine.create(variant as VariantKey, fen));
+    const rules: GameRules = deps.rules ?? { game: 'chess', createLine: (variant, fen) => ChessLine.create(variant as VariantKey, fen) };
+    this.sync = new PositionSync<GameLine>(deps.me.id, rules.createLine);
     this.stream = new ResilientStream({
       name: `game ${deps.gameId}`,
       open: (signal) => deps.client.openStream('streamGame', [deps.gameId], signal),
@@ -72,7 +74,7 @@ export class LichessGame {
       transcript: deps.client.wire(),
     });
     this.thinker = new Thinker({
-      game: 'chess',
+      game: rules.game,
       log: deps.log,
       logPrefix: `game ${deps.gameId}: `,
       // Half the move overhead for the Player to answer the guard's `stop` (the Player API promises 50 ms).
@@ -81,7 +83,7 @@ export class LichessGame {
       onInfo: (info) => (this.moves.lastSearch = info),
     });
     this.recorder = new GameRecorder({
-      game: 'chess',
+      game: rules.game,
       gameId: deps.gameId,
       url: `${deps.client.baseUrl}/${deps.gameId}`,
       engineName: deps.engineName,
@@ -90,8 +92,8 @@ export class LichessGame {
       log: deps.log,
     });
     const sources = deps.moveSources;
-    this.moves = new OurMoves<ChessLine>({
-      game: 'chess',
+    this.moves = new OurMoves<GameLine>({
+      game: rules.game,
       deps,
       sync: this.sync,
       recorder: this.recorder,
@@ -99,7 +101,8 @@ export class LichessGame {
       stats: this.stats,
       live,
       held: () => this.offers.acceptingDraw,
-      ...(sources ? { suggest: (line: ChessLine, timeLeftMs: number) => sources.suggest({ gameId: deps.gameId, line, timeLeftMs }) } : {}),
+      // The move sources know chess positions only.
+      ...(sources ? { suggest: async (line: GameLine, timeLeftMs: number) => (line instanceof ChessLine ? sources.suggest({ gameId: deps.gameId, line, timeLeftMs }) : undefined) } : {}),
       leave: (reason) => this.leave(reason),
       resync: (why) => this.stream.reconnect(why),
     });
@@ -295,7 +298,8 @@ export class LichessGame {
     const dir = this.deps.recordsDir;
     if (full === undefined || line === undefined || dir === undefined) return;
     this.recorder.finish(status, winner, line.plies());
-    if (!this.deps.config.records.pgn) return;
+    // A PGN for chess; a shogi line has its own records.
+    if (!this.deps.config.records.pgn || !(line instanceof ChessLine)) return;
     writePgn({
       client: this.deps.client,
       gameId: this.id,

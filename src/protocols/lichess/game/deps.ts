@@ -1,5 +1,6 @@
 /** What a lichess game handler is given, and what it reports when it stops. */
 import type winston from 'winston';
+import type { GameKind } from '../../../core/game.js';
 import type { Result } from '../../../core/result.js';
 import type { KishiError } from '../../../core/result.js';
 import type { LichessConfig } from '../../../config/sections/lichess.js';
@@ -7,6 +8,18 @@ import type { PlayerLease } from '../../../bot/dispatcher.js';
 import type { LichessClient } from '../client.js';
 import type { MoveSourceChain } from '../move-sources/move-source.js';
 import type { Color, GameFullEvent, GameStatus } from '../types.js';
+import type { GameLine } from './line.js';
+import type { LineFactory } from './position-sync.js';
+
+/**
+ * The rules a game is played by: the game kind the Player is asked about and the line that follows the
+ * server's moves. Chess (`ChessLine`, chessops; PGN records, move sources) unless a front-end for another
+ * server of the same API passes its own (lishogi: a shogi line over shogiops).
+ */
+export interface GameRules {
+  readonly game: GameKind;
+  readonly createLine: LineFactory<GameLine>;
+}
 
 /** Timings that tests shrink; production values in the comments. */
 export interface GameTimings {
@@ -42,6 +55,8 @@ export interface GameDeps {
   readonly moveSources?: MoveSourceChain;
   /** Takebacks granted in this game, kept on disk across restarts (bot-state.ts). */
   readonly takebacks?: { used(): number; add(): void };
+  /** The game's rules; default chess. */
+  readonly rules?: GameRules;
 }
 
 /** How a game handler stopped. */

@@ -31,4 +31,6 @@ export interface GameLine {
   legalMoves(): string[];
   /** Pieces on the board (the draw condition). */
   pieceCount(): number;
+  /** Whether the side to move may declare a win (shogi's entering-king rule); absent: never. */
+  canDeclareWin?(): boolean;
 }

@@ -8,5 +8,6 @@ export function thinkerPositionOf(line: GameLine): ThinkerPosition {
     legalMoves: () => line.legalMoves(),
     illegalReason: (move) => (line.isLegal(move) ? undefined : `not legal in ${line.fen()}`),
     pieceCount: () => line.pieceCount(),
+    ...(line.canDeclareWin ? { canDeclareWin: () => line.canDeclareWin?.() === true } : {}),
   };
 }
