@@ -6,7 +6,7 @@ import { readGameLog } from '../../../src/records/game-log.js';
 import { CsaClient } from '../../../src/protocols/csa/client.js';
 import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
 import type { TestServerOptions } from '../../../src/testing/csa-server/server.js';
-import { ForeverThinker, RandomMover, ScriptedPlayer } from './doubles.js';
+import { ForeverThinker, RandomMover, ScriptedPlayer } from '../../fakes/player.js';
 import { clientOptions, memLog, startInOrder, testBot } from './harness.js';
 
 let server: CsaTestServer | undefined;
