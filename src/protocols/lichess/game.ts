@@ -59,7 +59,7 @@ export class LichessGame {
   constructor(private readonly deps: GameDeps) {
     this.done = new Promise<GameEnd>((resolve) => (this.resolveRun = resolve));
     const live = (): boolean => !this.ended;
-    const rules: GameRules = deps.rules ?? { game: 'chess', createLine: (variant, fen) => ChessLine.create(variant as VariantKey, fen) };
+    const rules: GameRules = deps.rules ?? { game: 'chess', server: 'lichess', createLine: (variant, fen) => ChessLine.create(variant as VariantKey, fen) };
     this.sync = new PositionSync<GameLine>(deps.me.id, rules.createLine);
     this.stream = new ResilientStream({
       name: `game ${deps.gameId}`,
@@ -84,6 +84,7 @@ export class LichessGame {
     });
     this.recorder = new GameRecorder({
       game: rules.game,
+      server: rules.server,
       gameId: deps.gameId,
       url: `${deps.client.baseUrl}/${deps.gameId}`,
       engineName: deps.engineName,

@@ -19,6 +19,8 @@ import type { LineFactory } from './position-sync.js';
 export interface GameRules {
   readonly game: GameKind;
   readonly createLine: LineFactory<GameLine>;
+  /** The server's name in the game log header (`lichess`, `lishogi`). */
+  readonly server: string;
 }
 
 /** Timings that tests shrink; production values in the comments. */

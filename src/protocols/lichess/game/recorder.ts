@@ -21,6 +21,8 @@ export type PlySearch = SearchInfo & { pvLeaf?: string };
 
 export interface RecorderDeps {
   readonly game: GameKind;
+  /** The server's name in the header (`lichess`, `lishogi`). */
+  readonly server: string;
   readonly gameId: string;
   /** The game's page (`<server>/<id>`). */
   readonly url: string;
@@ -64,7 +66,7 @@ export class GameRecorder {
         version: 1,
         game: this.deps.game,
         variant: full.variant.key,
-        server: 'lichess',
+        server: this.deps.server,
         gameId: id,
         url: this.deps.url,
         start: full.initialFen,
