@@ -13,7 +13,7 @@ export interface GameLine {
   readonly variant: string;
   /** `startpos` or the start position (FEN/SFEN) as the server gives it. */
   readonly initialFen: string;
-  /** Follows the server's full move list; Err when a move is not legal (the line is then unchanged). */
+  /** Follows the server's full move list; Err at a move that is not legal (the moves before it stay applied). */
   sync(moves: readonly string[]): Result<void, KishiError>;
   /** Plies played since the start. */
   plies(): number;
