@@ -60,6 +60,9 @@ describe('the time plan', () => {
     const capped = planMove('chess', time({ clock: clock(60_000), deadlineMs: 700 }));
     expect(capped.stopMs).toBe(700);
     expect(capped.budget!.hardMs).toBeLessThanOrEqual(700);
+    // A protocol deadline holds exactly, however short; a guard of our own gets at least 20 ms.
+    expect(planMove('chess', time({ clock: clock(60_000), deadlineMs: 5 })).stopMs).toBe(5);
+    expect(planMove('chess', time({ clock: clock(10), overheadMs: 0 })).stopMs).toBe(20);
   });
 
   it('fixed limits: no budget; a move time is guarded at half as long again and a second', () => {

@@ -53,7 +53,8 @@ const MIN_STOP_MS = 20;
 export function planMove(game: GameKind, time: MoveTime): TimePlan {
   const { clock, limits } = time;
   const deadline = time.deadlineMs;
-  const cap = (ms: number): number => Math.max(MIN_STOP_MS, deadline === undefined ? ms : Math.min(ms, deadline));
+  // A protocol deadline holds exactly (the server's rule); a guard of our own gets at least MIN_STOP_MS.
+  const cap = (ms: number): number => (deadline === undefined ? Math.max(MIN_STOP_MS, ms) : Math.max(0, Math.min(ms, deadline)));
   // Fixed move time: the Player stops itself there; the guard leaves it half as long again and a second.
   if (limits?.movetimeMs !== undefined) return { stopMs: cap(limits.movetimeMs * 1.5 + 1000) };
   if (clock === undefined) return deadline === undefined ? {} : { stopMs: cap(deadline) };
