@@ -31,7 +31,9 @@ export interface ThinkerLog {
 }
 
 export interface ThinkerOptions {
+  /** The game the time plan is made for (expected game lengths differ). */
   readonly game: GameKind;
+  /** Where the Thinker says what it does (stops, fallbacks, ponder hits, errors). */
   readonly log: ThinkerLog;
   /** Put before every log line (`game abc123: `). */
   readonly logPrefix?: string;
@@ -57,6 +59,7 @@ export interface Turn {
 
 /** What to do with our turn. */
 export type Decision =
+  /** Play `move`. */
   | {
       readonly kind: 'move';
       readonly move: string;
@@ -67,6 +70,7 @@ export type Decision =
       /** Why the Player's own move was not played: a legal move picked by the Thinker instead. */
       readonly fallback?: 'illegal' | 'overrun' | 'failed';
     }
+  /** Resign: the Player said so, the scores say so (`drawOrResign`), or no legal move is left. */
   | { readonly kind: 'resign'; readonly why: string; readonly result?: GoResult }
   /** Shogi: declare the win by the entering-king rule (checked legal). */
   | { readonly kind: 'declare'; readonly result: GoResult }
@@ -76,7 +80,6 @@ export type Decision =
   | { readonly kind: 'cancelled' };
 
 interface Search {
-  readonly id: number;
   readonly player: Player;
   readonly moves: readonly string[];
   pondering: boolean;
@@ -93,7 +96,6 @@ const sameMoves = (a: readonly string[], b: readonly string[]): boolean => a.len
 
 export class Thinker {
   private search: Search | undefined;
-  private seq = 0;
   /** The previous `go`, which must settle before the next one starts. */
   private busy: Promise<unknown> = Promise.resolve();
   /** Our scores (centipawns, side-to-move view) by the ply of our move. */
@@ -230,12 +232,10 @@ export class Thinker {
 
   /** Starts `player.go` once the previous search has settled. */
   private start(player: Player, request: GoRequest, pondering: boolean): Search {
-    const id = ++this.seq;
     let settle: (d: Decision) => void = () => undefined;
     const decided = new Promise<Decision>((resolve) => (settle = resolve));
     let settled = false;
     const search: Search = {
-      id,
       player,
       moves: request.moves,
       pondering,
