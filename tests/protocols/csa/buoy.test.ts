@@ -10,8 +10,8 @@ import { planBudget } from '../../../src/protocols/csa/clock.js';
 import { CsaGame } from '../../../src/protocols/csa/csa-game.js';
 import { parseGameSummary } from '../../../src/protocols/csa/summary.js';
 import { CsaTestServer } from '../../fakes/csa-server/server.js';
-import { RandomMover } from './doubles.js';
 import { STANDARD_ROWS } from '../../fakes/csa-server/rules.js';
+import { RandomMover } from '../../fakes/player.js';
 import { startInOrder, testBot } from './harness.js';
 
 /**

@@ -12,7 +12,7 @@ import { createPlayer } from '../../../src/player/factory.js';
 import { searchWorkerUrl } from '../../../src/player/alphabeta-player.js';
 import { startEnginePlayer } from '../../../src/engines/engine-player.js';
 import { CsaTestServer } from '../../fakes/csa-server/server.js';
-import { PacedRandomMover } from './doubles.js';
+import { PacedRandomMover } from '../../fakes/player.js';
 import { startInOrder, testBot } from './harness.js';
 
 const FAIRY = '/usr/games/fairy-stockfish';
