@@ -9,12 +9,14 @@ import { register as registerLichess } from './lichess.js';
 import { register as registerMatch } from './match.js';
 import { register as registerPerft } from './perft.js';
 import { register as registerPlot } from './plot.js';
+import { register as registerQueue } from './queue.js';
 import { register as registerRun } from './run.js';
 import { register as registerSelfplay } from './selfplay.js';
 import { register as registerTrain } from './train.js';
 import { register as registerSuite } from './suite.js';
 import { register as registerUci } from './uci.js';
 import { register as registerUsi } from './usi.js';
+import { register as registerWorker } from './worker.js';
 
 /** The whole command line, ready for `parseAsync`. */
 export function buildProgram(): Command {
@@ -41,6 +43,6 @@ export function buildProgram(): Command {
       '(after `npm link`, plain `kishi` works from any directory)',
     ].join('\n'),
   );
-  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerPlot, registerDatagen]) register(program);
+  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerPlot, registerDatagen, registerWorker, registerQueue]) register(program);
   return program;
 }

@@ -22,6 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['player'], //                     the Player port and its implementations
   ['match'], //                      engines, matches, suites, statistics
   ['learning'], //                   TreeStrap, TD-Leaf, AlphaZero
+  ['queue'], //                      job queue on Redis (BullMQ): datagen, self-play and match jobs for workers
   ['bot'], //                        the player pool shared by the servers
   ['protocols'], //                  lichess, CSA, UCI/USI front-ends
   ['testing'], //                    local fake servers (tests and soak)

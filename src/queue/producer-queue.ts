@@ -1,0 +1,116 @@
+/**
+ * A producer's view of the queue: add a job under its derived id (a no-op while a job of that id
+ * exists), look at one job, take a finished job's result and delete the job. Results are read by
+ * polling the producer's own job ids rather than from the event stream, so that nothing is missed
+ * while the producer is down or Redis restarts: the jobs themselves are the record.
+ */
+import { Job, Queue, type ConnectionOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { QueueConnection } from './connection.js';
+import { discardKey, PAYLOAD_TTL_S, workerKeyPrefix, type JobKind, type QueueJob, type QueueJobResult } from './jobs.js';
+import { QUEUE_KEY_PREFIX } from './queue-names.js';
+import type { WorkerHeartbeat } from './worker.js';
+
+/** Where a job stands, seen from its producer. */
+export type JobLook =
+  | { readonly state: 'missing' }
+  | { readonly state: 'pending' }
+  | { readonly state: 'done'; readonly result: QueueJobResult }
+  | { readonly state: 'failed'; readonly reason: string };
+
+/** Attempts of a job that throws (a crash of the job, not of the worker: those are stalls). */
+const ATTEMPTS = 3;
+/** A finished job not collected for this long is deleted by BullMQ (its producer re-adds it if it still wants it). */
+const KEEP_FINISHED_S = 24 * 3600;
+
+export class ProducerQueue {
+  private readonly queue: Queue;
+  private readonly redis: Redis;
+
+  constructor(
+    readonly connection: QueueConnection,
+    readonly name: string,
+  ) {
+    // Job events are not used (results are polled): keep BullMQ's event stream short.
+    this.queue = new Queue(name, { connection: connection.options as ConnectionOptions, prefix: QUEUE_KEY_PREFIX, streams: { events: { maxLen: 1000 } } });
+    this.queue.on('error', () => {});
+    this.redis = new Redis(connection.options);
+    this.redis.on('error', () => {});
+  }
+
+  /** Adds the job unless one with this id exists. */
+  async ensure(kind: JobKind, id: string, data: QueueJob): Promise<void> {
+    await this.queue.add(kind, data, {
+      jobId: id,
+      attempts: ATTEMPTS,
+      backoff: { type: 'fixed', delay: 2000 },
+      removeOnComplete: { age: KEEP_FINISHED_S },
+      removeOnFail: { age: KEEP_FINISHED_S },
+    });
+  }
+
+  async look(id: string): Promise<JobLook> {
+    const job = (await Job.fromId(this.queue, id)) as Job<QueueJob, QueueJobResult> | undefined;
+    if (job === undefined) return { state: 'missing' };
+    const state = await job.getState();
+    if (state === 'completed') return { state: 'done', result: job.returnvalue };
+    if (state === 'failed') return { state: 'failed', reason: job.failedReason };
+    if (state === 'unknown') return { state: 'missing' };
+    return { state: 'pending' };
+  }
+
+  /** Deletes a job (collected, or no longer wanted); false when a worker holds it (locked). */
+  async remove(id: string): Promise<boolean> {
+    return (await this.queue.remove(id)) === 1 || (await Job.fromId(this.queue, id)) === undefined;
+  }
+
+  /** Marks a job a worker holds as unwanted: the worker stores no payload for it. */
+  async discard(id: string): Promise<void> {
+    await this.redis.set(discardKey(QUEUE_KEY_PREFIX, this.name, id), '1', 'EX', PAYLOAD_TTL_S);
+  }
+
+  /** A payload a worker stored (jobs.ts `payloadKey`); undefined when it is gone. */
+  async payload(key: string): Promise<Buffer | undefined> {
+    return (await this.redis.getBuffer(key)) ?? undefined;
+  }
+
+  async deletePayload(key: string): Promise<void> {
+    await this.redis.del(key);
+  }
+
+  /** The live workers' heartbeats. */
+  async workers(): Promise<WorkerHeartbeat[]> {
+    const prefix = workerKeyPrefix(QUEUE_KEY_PREFIX, this.name);
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await this.redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 200);
+      cursor = next;
+      keys.push(...batch);
+    } while (cursor !== '0');
+    if (keys.length === 0) return [];
+    const values = await this.redis.mget(...keys);
+    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as WorkerHeartbeat).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** Job counts by state. */
+  async counts(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized');
+  }
+
+  /** The underlying BullMQ queue (status listings). */
+  get bull(): Queue {
+    return this.queue;
+  }
+
+  /** Redis INFO fields (persistence, memory) for status. */
+  async info(section: string): Promise<Record<string, string>> {
+    const text = await this.redis.info(section);
+    return Object.fromEntries(text.split(/\r?\n/).filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1)]));
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+    this.redis.disconnect();
+  }
+}
