@@ -69,7 +69,7 @@ export function register(program: Command): void {
       configureLogging({ level: o.logLevel ?? 'info' });
       const log = childLogger('queue/worker');
       const concurrency = s.config.concurrency > 0 ? s.config.concurrency : availableParallelism();
-      const w = startWorker({ connection: conn.value, queueName: s.config.name, concurrency, lockDurationMs: s.config.lockDurationSec * 1000, log });
+      const w = startWorker({ connection: conn.value, queueName: s.config.name, concurrency, lockDurationMs: s.config.lockDurationSec * 1000, stalledIntervalMs: Math.min(15_000, s.config.lockDurationSec * 1000), log });
       let signals = 0;
       const onSignal = (): void => {
         signals++;
