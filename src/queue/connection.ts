@@ -7,6 +7,7 @@
  * it: the only form of the URL that may be printed.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import type { RedisOptions } from 'ioredis';
 import { KishiError, Result } from '../core/result.js';
 import { registerSecret } from '../log/redact.js';
@@ -36,8 +37,8 @@ export const parseQueueUrl = (url: string, env: NodeJS.ProcessEnv = process.env)
   try {
     u = new URL(url);
   } catch {
-    // The text may hold a password: quote only its scheme.
-    return bad(`the queue URL is not a URL (expected redis://host:port or rediss://host:port, got one starting ${JSON.stringify(url.split(':')[0] ?? '')})`);
+    // The text may hold a password: it is not quoted.
+    return bad('the queue URL is not a URL (expected redis://host:port or rediss://host:port; the text given is not shown, it may hold a password)');
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') return bad(`the queue URL must start with redis:// or rediss:// (TLS), not ${u.protocol}//`);
   if (u.hostname === '') return bad('the queue URL names no host');
@@ -67,7 +68,8 @@ export const parseQueueUrl = (url: string, env: NodeJS.ProcessEnv = process.env)
     db,
     ...(username !== undefined ? { username } : {}),
     ...(password !== undefined ? { password } : {}),
-    ...(tls ? { tls: { servername: host, ...(ca !== undefined ? { ca } : {}) } } : {}),
+    // SNI carries host names only (RFC 6066 section 3); an address is checked against the certificate's IP entries.
+    ...(tls ? { tls: { ...(isIP(host) === 0 ? { servername: host } : {}), ...(ca !== undefined ? { ca } : {}) } } : {}),
     maxRetriesPerRequest: null,
     enableReadyCheck: true,
     retryStrategy: (times: number) => Math.min(200 * times, 5000),

@@ -92,6 +92,7 @@ export function startWorker(o: WorkerOptions): RunningWorker {
       refusedLogged.add(key);
       o.log.warn(`refusing ${job.name} job ${job.id}: ${why}; it goes back to the queue for a matching worker (update this worker's checkout)`);
     }
+    void heartbeat();
     await job.moveToDelayed(Date.now() + REFUSE_DELAY_MS, token);
     throw new DelayedError();
   };
@@ -163,7 +164,7 @@ export function startWorker(o: WorkerOptions): RunningWorker {
   worker.on('error', (err) => o.log.warn(`queue connection: ${err.message}`));
 
   const key = `${workerKeyPrefix(QUEUE_KEY_PREFIX, o.queueName)}${id}`;
-  const heartbeat = async (): Promise<void> => {
+  async function heartbeat(): Promise<void> {
     const h: WorkerHeartbeat = {
       id,
       host: hostname(),
@@ -176,7 +177,7 @@ export function startWorker(o: WorkerOptions): RunningWorker {
       at: new Date().toISOString(),
     };
     await beat.set(key, JSON.stringify(h), 'EX', HEARTBEAT_TTL_S).catch(() => {});
-  };
+  }
   void heartbeat();
   const timer = setInterval(() => void heartbeat(), HEARTBEAT_MS);
   o.log.info(`worker ${id} (kishi ${version}) takes jobs from ${o.connection.display} queue ${o.queueName} with ${o.concurrency} slot(s)`);

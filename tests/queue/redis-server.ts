@@ -19,7 +19,7 @@ export const NO_REDIS = `${REDIS_SERVER} not found (Debian package redis-server;
 export interface TestRedis {
   readonly port: number;
   readonly dir: string;
-  /** redis://127.0.0.1:port (no password in it). */
+  /** redis://127.0.0.1:port, or rediss:// with TLS (no password in it). */
   readonly url: string;
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -54,15 +54,18 @@ const waitReady = (p: ChildProcess, port: number): Promise<void> =>
     });
   });
 
-export async function startRedis(o: { password?: string; extra?: readonly string[] } = {}): Promise<TestRedis> {
+/** `tls`: PEM files of a certificate for 127.0.0.1 and its key; the server then speaks TLS only. */
+export async function startRedis(o: { password?: string; tls?: { cert: string; key: string } } = {}): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'kishi-redis-'));
   const port = await freePort();
   const args = [
-    '--bind', '127.0.0.1', '--port', String(port), '--dir', dir,
+    '--bind', '127.0.0.1', '--dir', dir,
+    ...(o.tls !== undefined
+      ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', o.tls.cert, '--tls-key-file', o.tls.key, '--tls-auth-clients', 'no']
+      : ['--port', String(port)]),
     '--appendonly', 'yes', '--appendfsync', 'always', '--save', '',
     '--maxmemory-policy', 'noeviction', '--protected-mode', 'yes',
     ...(o.password !== undefined ? ['--requirepass', o.password] : []),
-    ...(o.extra ?? []),
   ];
   let proc: ChildProcess;
   const launch = async (): Promise<void> => {
@@ -82,7 +85,7 @@ export async function startRedis(o: { password?: string; extra?: readonly string
   return {
     port,
     dir,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${o.tls !== undefined ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
     restart: async () => {
       await kill();
       await launch();
