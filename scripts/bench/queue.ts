@@ -1,0 +1,111 @@
+/**
+ * Job-queue throughput (issue 20): `kishi datagen` positions/s as a plain local process, and
+ * through a local redis-server with 1 and with 2 `kishi worker` processes (one slot each). Every
+ * run plays the same chunks (same seed, fixed nodes) into a fresh directory and is timed from the
+ * producer's start to its exit, so start-up, polling and the deduplication at the producer are
+ * inside the figure; the overhead per job is (1-worker time - local time) / chunks. The 2-worker
+ * row's baseline is the 1-worker row (the issue asks for at least 1.8x on two free cores; on a
+ * loaded machine it shows what the cores had to give). No rows without /usr/bin/redis-server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { BenchModule, BenchRow } from './lib/measure.js';
+import { median, rateRow } from './lib/measure.js';
+import { startBenchRedis } from './lib/redis-server.js';
+
+const run = (args: readonly string[]): { proc: ChildProcess; done: Promise<number | null>; out: () => string } => {
+  const proc = spawn(process.execPath, ['bin/kishi.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { proc, done: new Promise((r) => proc.once('exit', (c) => r(c))), out: () => out };
+};
+
+/** Positions in the chunk files of `dir` (header count at offset 8). */
+const positionsIn = async (dir: string): Promise<number> => {
+  const { readFileSync } = await import('node:fs');
+  let n = 0;
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.kdg'))) n += readFileSync(join(dir, f)).readUInt32LE(8);
+  return n;
+};
+
+export const bench: BenchModule = {
+  name: 'queue',
+  description: 'datagen positions/s: plain local process vs the job queue with 1 and 2 workers',
+  async run(ctx) {
+    const redis = await startBenchRedis();
+    if (redis === undefined) {
+      ctx.log('queue: /usr/bin/redis-server not found (Debian package redis-server): no rows');
+      return [];
+    }
+    const nodes = ctx.quick ? 300 : 1000;
+    const gamesPerChunk = ctx.quick ? 2 : 4;
+    const chunks = ctx.quick ? 4 : 8;
+    const reps = Math.max(1, Math.min(ctx.reps, ctx.quick ? 1 : 2));
+    const base = ['datagen', '-g', 'chess', '--nodes', String(nodes), '--games-per-chunk', String(gamesPerChunk), '--chunks', String(chunks), '--seed', '3', '--positions', '100000000'];
+    const tmp = mkdtempSync(join(tmpdir(), 'kishi-bench-queue-'));
+    const rates: Record<'local' | 'q1' | 'q2', number[]> = { local: [], q1: [], q2: [] };
+    const seconds: Record<'local' | 'q1', number[]> = { local: [], q1: [] };
+    const workers: ChildProcess[] = [];
+    let payloadBytes = 0;
+    let payloadPositions = 0;
+    try {
+      const timed = async (name: string, args: readonly string[]): Promise<{ rate: number; s: number; out: string; positions: number }> => {
+        const out = join(tmp, `${name}-${Math.random().toString(36).slice(2)}`);
+        const t0 = performance.now();
+        const p = run([...args, '--out', out]);
+        const code = await p.done;
+        const s = (performance.now() - t0) / 1000;
+        if (code !== 0) throw new Error(`${name}: exit ${code}: ${p.out().slice(-500)}`);
+        const positions = await positionsIn(out);
+        ctx.log(`queue ${name}: ${positions} positions in ${s.toFixed(1)} s`);
+        return { rate: positions / s, s, out: p.out(), positions };
+      };
+      const startWorkers = async (n: number): Promise<void> => {
+        while (workers.length < n) {
+          const w = run(['worker', '--queue', redis.url, '--concurrency', '1', '--log-level', 'info']);
+          workers.push(w.proc);
+          w.proc.stderr!.on('data', (d: Buffer) => {
+            for (const m of d.toString().matchAll(/(\d+) positions before dedup, (\d+) bytes/g)) {
+              payloadPositions += Number(m[1]);
+              payloadBytes += Number(m[2]);
+            }
+          });
+          for (let i = 0; i < 100 && !/takes jobs from/.test(w.out()); i++) await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      for (let r = 0; r < reps; r++) {
+        const l = await timed('local', base);
+        rates.local.push(l.rate);
+        seconds.local.push(l.s);
+      }
+      await startWorkers(1);
+      for (let r = 0; r < reps; r++) {
+        const q = await timed('1 worker', [...base, '--queue', redis.url]);
+        rates.q1.push(q.rate);
+        seconds.q1.push(q.s);
+      }
+      await startWorkers(2);
+      for (let r = 0; r < reps; r++) rates.q2.push((await timed('2 workers', [...base, '--queue', redis.url])).rate);
+    } finally {
+      for (const w of workers) if (w.exitCode === null) await new Promise<void>((res) => (w.once('exit', () => res()), w.kill('SIGKILL')));
+      await redis.stop();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    const overheadMs = ((median(seconds.q1) - median(seconds.local)) / chunks) * 1000;
+    const label = `chess ${nodes} nodes/move, ${chunks} chunks of ${gamesPerChunk} games`;
+    const rows: BenchRow[] = [
+      rateRow(`datagen ${label}: local process`, 'positions/s', 1, rates.local),
+      rateRow(`datagen ${label}: queue, 1 worker`, 'positions/s', 1, rates.q1, rates.local, 'local process', `overhead ${overheadMs.toFixed(0)} ms per job`),
+      rateRow(`datagen ${label}: queue, 2 workers`, 'positions/s', 1, rates.q2, rates.q1, 'queue, 1 worker', 'target >= 1.8x on two free cores'),
+    ];
+    if (payloadPositions > 0) {
+      // What a position costs in Redis traffic: the worker stores it once and the producer reads it once.
+      rows.push({ name: 'Redis payload per position (deflated chess records, before dedup)', ours: payloadBytes / payloadPositions, unit: 'bytes', higherIsBetter: false, reps: 1 });
+    }
+    return rows;
+  },
+};
