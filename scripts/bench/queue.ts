@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { median, rateRow } from './lib/measure.js';
+import { Redis } from 'ioredis';
 import { startBenchRedis } from './lib/redis-server.js';
 
 const run = (args: readonly string[]): { proc: ChildProcess; done: Promise<number | null>; out: () => string } => {
@@ -51,6 +52,8 @@ export const bench: BenchModule = {
     const seconds: Record<'local' | 'q1', number[]> = { local: [], q1: [] };
     const workers: ChildProcess[] = [];
     let payloadBytes = 0;
+    let trafficBytes = 0;
+    let trafficPositions = 0;
     let payloadPositions = 0;
     try {
       const timed = async (name: string, args: readonly string[]): Promise<{ rate: number; s: number; out: string; positions: number }> => {
@@ -83,11 +86,21 @@ export const bench: BenchModule = {
         seconds.local.push(l.s);
       }
       await startWorkers(1);
+      const client = new Redis(redis.url);
+      const net = async (): Promise<number> => {
+        const info = await client.info('stats');
+        const get = (k: string): number => Number(new RegExp(`${k}:(\\d+)`).exec(info)?.[1] ?? 0);
+        return get('total_net_input_bytes') + get('total_net_output_bytes');
+      };
       for (let r = 0; r < reps; r++) {
+        const before = await net();
         const q = await timed('1 worker', [...base, '--queue', redis.url]);
+        trafficBytes += (await net()) - before;
+        trafficPositions += q.positions;
         rates.q1.push(q.rate);
         seconds.q1.push(q.s);
       }
+      client.disconnect();
       await startWorkers(2);
       for (let r = 0; r < reps; r++) rates.q2.push((await timed('2 workers', [...base, '--queue', redis.url])).rate);
     } finally {
@@ -102,6 +115,10 @@ export const bench: BenchModule = {
       rateRow(`datagen ${label}: queue, 1 worker`, 'positions/s', 1, rates.q1, rates.local, 'local process', `overhead ${overheadMs.toFixed(0)} ms per job`),
       rateRow(`datagen ${label}: queue, 2 workers`, 'positions/s', 1, rates.q2, rates.q1, 'queue, 1 worker', 'target >= 1.8x on two free cores'),
     ];
+    if (trafficPositions > 0) {
+      // Everything Redis received and sent during the 1-worker runs (INFO stats), per kept position.
+      rows.push({ name: 'Redis traffic per million positions (1-worker runs, all commands)', ours: (trafficBytes / trafficPositions) * 1e6 / 1e6, unit: 'MB', higherIsBetter: false, reps: reps });
+    }
     if (payloadPositions > 0) {
       // What a position costs in Redis traffic: the worker stores it once and the producer reads it once.
       rows.push({ name: 'Redis payload per position (deflated chess records, before dedup)', ours: payloadBytes / payloadPositions, unit: 'bytes', higherIsBetter: false, reps: 1 });

@@ -49,14 +49,24 @@ export class ProducerQueue {
     });
   }
 
+  /**
+   * Where the job stands. Polled often, so the state alone is asked for first (a short reply); the
+   * job's hash (its data and result) is read only once it has finished.
+   */
   async look(id: string): Promise<JobLook> {
+    const state = await this.queue.getJobState(id);
+    if (state === 'unknown') return { state: 'missing' };
+    if (state !== 'completed' && state !== 'failed') return { state: 'pending' };
     const job = (await Job.fromId(this.queue, id)) as Job<QueueJob, QueueJobResult> | undefined;
     if (job === undefined) return { state: 'missing' };
-    const state = await job.getState();
     if (state === 'completed') return { state: 'done', result: job.returnvalue };
-    if (state === 'failed') return { state: 'failed', reason: job.failedReason };
-    if (state === 'unknown') return { state: 'missing' };
-    return { state: 'pending' };
+    return { state: 'failed', reason: job.failedReason };
+  }
+
+  /** Redis's own byte counters (INFO stats): traffic measurements. */
+  async netBytes(): Promise<{ input: number; output: number }> {
+    const s = await this.info('stats');
+    return { input: Number(s['total_net_input_bytes'] ?? 0), output: Number(s['total_net_output_bytes'] ?? 0) };
   }
 
   /** Deletes a job (collected, or no longer wanted); false when a worker holds it (locked). */
