@@ -64,25 +64,46 @@ export interface MatchJobResult {
   readonly ms: number;
 }
 
-/** AlphaZero self-play: games `firstGameIndex ..` with a net shipped by hash (blob key). */
+/** AlphaZero self-play: games `firstGameIndex ..` (one chunk) with a net shipped by hash. */
 export interface SelfplayJob {
   readonly kind: 'selfplay';
   readonly stamp: JobStamp;
-  /** Options of `runSelfplay` without paths, signal and callbacks. */
-  readonly options: Readonly<Record<string, unknown>>;
-  /** SHA-256 of the ONNX model, stored under `blobKey(queue, sha)`; or `mock:<name>`. */
+  /** The loop's self-play options without model, paths, signal, callbacks and first game. */
+  readonly options: SelfplayJobOptions;
+  /** `mock:<name>`, or the SHA-256 of the ONNX model stored under `blobKey(.., sha)` (its manifest under `blobKey(.., sha + '.manifest')`). */
   readonly model: string;
   readonly firstGameIndex: number;
   readonly games: number;
 }
 
+/** The options a self-play job carries (JSON). */
+export interface SelfplayJobOptions {
+  readonly game: 'chess' | 'shogi';
+  readonly concurrentGames: number;
+  readonly playouts: number;
+  readonly fastPlayouts?: number;
+  readonly fullSearchShare?: number;
+  readonly temperatureMoves: number;
+  readonly resignValue?: number;
+  readonly maxPlies?: number;
+  readonly seed: number;
+  readonly phase: string;
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
 export interface SelfplayJobResult {
   readonly kind: 'selfplay';
   readonly worker: string;
-  /** Chunk files written by runSelfplay: name -> raw-deflated base64 bytes. */
-  readonly files: Readonly<Record<string, string>>;
+  /** The chunk file runSelfplay wrote (name) and the key of its bytes (raw deflate; jobs.ts `payloadKey`). */
+  readonly file: string;
+  readonly payloadKey: string;
+  readonly payloadBytes: number;
   readonly games: number;
   readonly positions: number;
+  readonly nnEvals: number;
+  readonly nnMs: number;
+  readonly resignFalsePositives: { readonly checked: number; readonly wrong: number };
+  readonly summaries: readonly unknown[];
   readonly ms: number;
 }
 

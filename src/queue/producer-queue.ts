@@ -84,6 +84,12 @@ export class ProducerQueue {
     return (await this.redis.getBuffer(key)) ?? undefined;
   }
 
+  /** Stores a blob (a network file) unless it is there; refreshes its expiry either way. */
+  async putBlob(key: string, bytes: Uint8Array, ttlSeconds: number): Promise<void> {
+    const added = await this.redis.set(key, Buffer.from(bytes), 'EX', ttlSeconds, 'NX');
+    if (added === null) await this.redis.expire(key, ttlSeconds);
+  }
+
   async deletePayload(key: string): Promise<void> {
     await this.redis.del(key);
   }

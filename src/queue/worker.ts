@@ -7,7 +7,8 @@
  *    the refusal is logged with its reason and published in the heartbeat, so `kishi queue status`
  *    and the producer show it.
  * 2. Datagen chunks run on threads (thread-pool.ts) so that the event loop stays free to renew the
- *    job locks; match games run engine processes; both return their results as the job's value.
+ *    job locks; self-play runs its own threads (runSelfplay); match games run engine processes.
+ *    Chunk bytes go to a payload key (jobs.ts), everything else is the job's value.
  * 3. A heartbeat key per worker (id, host, version, slots, jobs done, refusals) expires 30 s after
  *    the worker stops refreshing it: the list of live workers without CLIENT LIST rights.
  * 4. Stopping: the first SIGINT/SIGTERM lets the jobs in progress finish and takes no new ones (a
@@ -24,6 +25,7 @@ import { discardKey, packBytes, payloadKey, PAYLOAD_TTL_S, workerKeyPrefix, type
 import { projectVersion, stampMismatch } from './stamp.js';
 import { DatagenThreadPool } from './thread-pool.js';
 import { QUEUE_KEY_PREFIX } from './queue-names.js';
+import { runSelfplayJob } from './selfplay-job.js';
 
 export interface WorkerOptions {
   readonly connection: QueueConnection;
@@ -135,8 +137,13 @@ export function startWorker(o: WorkerOptions): RunningWorker {
           return await runDatagen(job, d, token);
         case 'match':
           return await runMatch(d);
-        case 'selfplay':
-          throw new UnrecoverableError('this worker does not run self-play jobs yet');
+        case 'selfplay': {
+          const r = await runSelfplayJob(beat, o.queueName, String(job.id), id, d);
+          stats.games += r.games;
+          stats.positions += r.positions;
+          o.log.info(`self-play games ${d.firstGameIndex}..${d.firstGameIndex + d.games - 1}: ${r.positions} positions, ${r.payloadBytes} bytes, ${(r.ms / 1000).toFixed(1)} s`);
+          return r;
+        }
         default:
           throw new UnrecoverableError(`unknown job kind ${JSON.stringify((d as { kind?: unknown }).kind)}`);
       }
