@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
 import { clearSecrets, redact } from '../../src/log/redact.js';
 import { parseQueueUrl, QUEUE_PASSWORD_ENV, QUEUE_TLS_CA_ENV } from '../../src/queue/connection.js';
 import type { DatagenJob } from '../../src/queue/jobs.js';
@@ -46,6 +47,12 @@ describe('queue URL', () => {
     expect(garbage.isErr && garbage.error.message).not.toContain(SECRET);
     const ca = parseQueueUrl('rediss://host:1', { [QUEUE_TLS_CA_ENV]: '/nonexistent/ca.pem' });
     expect(ca.isErr && ca.error.message).toMatch(/KISHI_QUEUE_TLS_CA=\/nonexistent\/ca.pem: cannot read/);
+  });
+
+  it('the config file may name the queue but not hold its password', () => {
+    expect(parseConfig('queue:\n  url: rediss://queue.example.org:6380\n').unwrap().queue.url).toBe('rediss://queue.example.org:6380');
+    expect(parseConfig(`queue:\n  url: redis://:${SECRET}@queue.example.org:6379\n`).isErr).toBe(true);
+    expect(parseConfig('').unwrap().queue).toEqual({ url: '', name: 'kishi', concurrency: 0, lockDurationSec: 30 });
   });
 
   it('a stamp from another version or with another file is refused with the reason', () => {
