@@ -281,7 +281,7 @@ async function queuedMatch(url: string, queueName: string, config: MatchConfig, 
   }
   const made = makeStamp([]);
   if ('missing' in made) return 1;
-  const queue = new ProducerQueue(conn.value, queueName);
+  const queue = new ProducerQueue(conn.value, queueName, (m) => process.stderr.write(`warning: ${m}\n`));
   try {
     const live = await queue.workers();
     const slots = live.reduce((a, w) => a + w.concurrency, 0);

@@ -36,7 +36,7 @@ export async function runQueuedDatagenCli(url: string, queueName: string, o: Que
     console.error(`cannot read ${stamp.missing}`);
     return 1;
   }
-  const queue = new ProducerQueue(conn.value, queueName);
+  const queue = new ProducerQueue(conn.value, queueName, (m) => console.error(`warning: ${m}`));
   const abort = new AbortController();
   const onSignal = (): void => {
     console.error('stopping: the queued jobs stay in Redis; run the same command again to collect them');

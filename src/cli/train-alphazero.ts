@@ -228,7 +228,7 @@ export function register(train: Command): void {
           process.exitCode = 2;
           return;
         }
-        queue = new ProducerQueue(conn.value, opts.queueName);
+        queue = new ProducerQueue(conn.value, opts.queueName, (m) => process.stderr.write(`warning: ${m}\n`));
         process.stderr.write(`self-play over queue ${opts.queueName} at ${conn.value.display}\n`);
       }
       const started = Date.now();

@@ -27,15 +27,28 @@ export class ProducerQueue {
   private readonly queue: Queue;
   private readonly redis: Redis;
 
+  /**
+   * `onConnectionError` hears about a lost or refused connection (at most once per message every
+   * 30 s): commands wait for the reconnection rather than fail, so without it a producer whose Redis
+   * is down would wait silently.
+   */
   constructor(
     readonly connection: QueueConnection,
     readonly name: string,
+    onConnectionError?: (message: string) => void,
   ) {
+    const said = new Map<string, number>();
+    const onError = (e: Error): void => {
+      const last = said.get(e.message) ?? -Infinity;
+      if (Date.now() - last < 30_000) return;
+      said.set(e.message, Date.now());
+      onConnectionError?.(`Redis at ${connection.display}: ${e.message} (retrying)`);
+    };
     // Job events are not used (results are polled): keep BullMQ's event stream short.
     this.queue = new Queue(name, { connection: connection.options as ConnectionOptions, prefix: QUEUE_KEY_PREFIX, streams: { events: { maxLen: 1000 } } });
-    this.queue.on('error', () => {});
+    this.queue.on('error', onError);
     this.redis = new Redis(connection.options);
-    this.redis.on('error', () => {});
+    this.redis.on('error', onError);
   }
 
   /** Adds the job unless one with this id exists. */
