@@ -93,7 +93,7 @@ describe.skipIf(!haveRedis())('datagen over the job queue', () => {
     // The chunk records do not stay in Redis once collected.
     expect(await r.keys('kishi:kishi:payload:*')).toEqual([]);
     r.disconnect();
-  }, 240_000);
+  }, 360_000);
 
   it('a producer killed mid-run and started again resumes and ends with the same data set', async () => {
     const out = join(tmp, 'killed-producer');
@@ -106,7 +106,7 @@ describe.skipIf(!haveRedis())('datagen over the job queue', () => {
     const second = kishi([...DATAGEN, '--out', out, '--queue', redis.url]);
     expect(await second.exited).toBe(0);
     expectSameAsLocal(out, ref);
-  }, 240_000);
+  }, 360_000);
 
   it('Redis killed and restarted mid-run (AOF on) does not change the data set', async () => {
     const out = join(tmp, 'killed-redis');
@@ -116,9 +116,8 @@ describe.skipIf(!haveRedis())('datagen over the job queue', () => {
     expect(await producer.exited).toBe(0);
     expectSameAsLocal(out, ref);
     expect(existsSync(join(redis.dir, 'appendonlydir'))).toBe(true);
-  }, 240_000);
+  }, 360_000);
 });
 
-describe.skipIf(haveRedis())('datagen over the job queue', () => {
-  it.skip(NO_REDIS, () => {});
-});
+// Without the server, one visible skipped line says why.
+if (!haveRedis()) describe('datagen over the job queue', () => it.skip(NO_REDIS, () => {}));

@@ -45,9 +45,8 @@ describe.skipIf(!haveRedis())('match over the job queue', () => {
     const b = read('queued');
     expect(a.gamesPlayed).toBe(4);
     expect(outcome(b)).toEqual(outcome(a));
-  }, 240_000);
+  }, 360_000);
 });
 
-describe.skipIf(haveRedis())('match over the job queue', () => {
-  it.skip(NO_REDIS, () => {});
-});
+// Without the server, one visible skipped line says why.
+if (!haveRedis()) describe('match over the job queue', () => it.skip(NO_REDIS, () => {}));
