@@ -29,7 +29,7 @@ import type { DatagenGameSettings } from '../learning/datagen/datagen-game.js';
 import { scanShard } from '../learning/datagen/datagen-run.js';
 import type { DatagenChoices } from '../learning/datagen/datagen-setup.js';
 import { datagenJobId, runKey, unpackBytes, type DatagenJob, type DatagenJobResult } from './jobs.js';
-import type { ProducerQueue } from './producer-queue.js';
+import type { JobStore } from './job-store.js';
 import type { JobStamp } from './stamp.js';
 
 export interface QueuedDatagenOptions {
@@ -44,7 +44,7 @@ export interface QueuedDatagenOptions {
   readonly choices: DatagenChoices;
   readonly settings: DatagenGameSettings;
   readonly stamp: JobStamp;
-  readonly queue: ProducerQueue;
+  readonly queue: JobStore;
   /** Jobs kept queued ahead of the next chunk to apply (default: twice the live workers' slots, at least 4). */
   readonly window?: number;
   /** Poll period, ms (default 500). */

@@ -12,11 +12,11 @@ import { writeFileAtomic } from '../learning/atomic-write.js';
 import type { GameRecord } from '../match/game-record.js';
 import type { RemoteGameSpec, RemoteGames, RemoteMatchSettings } from '../match/remote-games.js';
 import { matchJobId, runKey, type MatchJob, type MatchJobResult } from './jobs.js';
-import type { ProducerQueue } from './producer-queue.js';
+import type { JobStore } from './job-store.js';
 import type { JobStamp } from './stamp.js';
 
 export interface QueuedMatchOptions {
-  readonly queue: ProducerQueue;
+  readonly queue: JobStore;
   readonly settings: RemoteMatchSettings;
   readonly stamp: JobStamp;
   /** Seed and games of the match: with the settings, they name its jobs. */

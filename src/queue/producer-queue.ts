@@ -9,21 +9,16 @@ import { Redis } from 'ioredis';
 import type { QueueConnection } from './connection.js';
 import { discardKey, PAYLOAD_TTL_S, workerKeyPrefix, type JobKind, type QueueJob, type QueueJobResult } from './jobs.js';
 import { QUEUE_KEY_PREFIX } from './queue-names.js';
-import type { WorkerHeartbeat } from './worker.js';
+import type { JobLook, JobStore } from './job-store.js';
+import type { WorkerHeartbeat } from './worker-heartbeat.js';
 
-/** Where a job stands, seen from its producer. */
-export type JobLook =
-  | { readonly state: 'missing' }
-  | { readonly state: 'pending' }
-  | { readonly state: 'done'; readonly result: QueueJobResult }
-  | { readonly state: 'failed'; readonly reason: string };
 
 /** Attempts of a job that throws (a crash of the job, not of the worker: those are stalls). */
 const ATTEMPTS = 3;
 /** A finished job not collected for this long is deleted by BullMQ (its producer re-adds it if it still wants it). */
 const KEEP_FINISHED_S = 24 * 3600;
 
-export class ProducerQueue {
+export class ProducerQueue implements JobStore {
   private readonly queue: Queue;
   private readonly redis: Redis;
 

@@ -17,12 +17,12 @@ import type { SelfplayGameSummary } from '../learning/alphazero/selfplay-game.js
 import { manifestPathOf } from '../nn/manifest.js';
 import { resolveModelPath } from '../player/weights-file.js';
 import { blobKey, PAYLOAD_TTL_S, runKey, selfplayJobId, unpackBytes, type SelfplayJob, type SelfplayJobResult } from './jobs.js';
-import type { ProducerQueue } from './producer-queue.js';
+import type { JobStore } from './job-store.js';
 import { QUEUE_KEY_PREFIX } from './queue-names.js';
 import { makeStamp } from './stamp.js';
 
 export interface QueuedSelfplayOptions {
-  readonly queue: ProducerQueue;
+  readonly queue: JobStore;
   /** Jobs in flight at once (default: twice the live workers' slots, at least 2). */
   readonly parallel?: number;
   readonly pollMs?: number;

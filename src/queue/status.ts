@@ -3,7 +3,7 @@
  * heartbeats) and the Redis settings the queue relies on (AOF persistence, memory).
  */
 import type { ProducerQueue } from './producer-queue.js';
-import type { WorkerHeartbeat } from './worker.js';
+import type { WorkerHeartbeat } from './worker-heartbeat.js';
 
 export interface QueueStatus {
   readonly queue: string;

@@ -24,6 +24,7 @@ import type { QueueConnection } from './connection.js';
 import { discardKey, packBytes, payloadKey, PAYLOAD_TTL_S, workerKeyPrefix, type DatagenJob, type DatagenJobResult, type MatchJob, type MatchJobResult, type QueueJob, type QueueJobResult } from './jobs.js';
 import { projectVersion, stampMismatch } from './stamp.js';
 import { DatagenThreadPool } from './thread-pool.js';
+import type { WorkerHeartbeat } from './worker-heartbeat.js';
 import { QUEUE_KEY_PREFIX } from './queue-names.js';
 import { runSelfplayJob } from './selfplay-job.js';
 
@@ -41,24 +42,6 @@ export interface WorkerOptions {
   readonly id?: string;
   /** For tests: the project version this worker claims. */
   readonly version?: string;
-}
-
-/** What the heartbeat publishes. */
-export interface WorkerHeartbeat {
-  readonly id: string;
-  readonly host: string;
-  readonly pid: number;
-  readonly version: string;
-  readonly concurrency: number;
-  readonly startedAt: string;
-  readonly jobsDone: number;
-  readonly jobsFailed: number;
-  readonly active: readonly string[];
-  readonly positions: number;
-  readonly games: number;
-  readonly refused: number;
-  readonly lastRefusal?: string;
-  readonly at: string;
 }
 
 /** Delay before a refused job is offered again, ms. */
