@@ -40,6 +40,7 @@ export function buildProgram(): Command {
       '  npx kishi uci                                    a UCI engine for a chess GUI (npx kishi usi for shogi)',
       '  npx kishi match -g shogi -e cmd=kishi -e cmd=/usr/games/fairy-stockfish -n 20 --tc 10+0.1',
       '  npx kishi perft --sfen startpos --depth 4        shogi move-generation counts',
+      '  npx kishi worker --queue redis://host:6379       run datagen, match and self-play jobs from a Redis queue (docs/queue.md)',
       '(after `npm link`, plain `kishi` works from any directory)',
     ].join('\n'),
   );
