@@ -151,7 +151,13 @@ export function startWorker(o: WorkerOptions): RunningWorker {
     stats.jobsFailed++;
     o.log.warn(`job ${job?.id ?? '?'} failed: ${err.message}`);
   });
-  worker.on('error', (err) => o.log.warn(`queue connection: ${err.message}`));
+  // Reconnection never gives up: say so once per message every 30 s, not at every retry.
+  const said = new Map<string, number>();
+  worker.on('error', (err) => {
+    if (Date.now() - (said.get(err.message) ?? -Infinity) < 30_000) return;
+    said.set(err.message, Date.now());
+    o.log.warn(`queue connection: ${err.message} (retrying)`);
+  });
 
   const key = `${workerKeyPrefix(QUEUE_KEY_PREFIX, o.queueName)}${id}`;
   async function heartbeat(): Promise<void> {
@@ -179,9 +185,10 @@ export function startWorker(o: WorkerOptions): RunningWorker {
     if (stopping !== undefined && !force) return stopping;
     stopping = (async () => {
       clearInterval(timer);
-      await worker.close(force);
+      // With no job in progress there is nothing to wait for (and Redis may be the reason we stop).
+      await worker.close(force || active.size === 0);
       await pool.close();
-      await beat.del(key).catch(() => {});
+      await Promise.race([beat.del(key).catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
       beat.disconnect();
       o.log.info(`worker ${id} stopped: ${stats.jobsDone} jobs done, ${stats.refused} refused`);
       resolveDone();
