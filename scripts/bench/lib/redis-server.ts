@@ -13,6 +13,7 @@ const REDIS_SERVER = '/usr/bin/redis-server';
 
 export interface BenchRedis {
   readonly url: string;
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -44,6 +45,7 @@ export async function startBenchRedis(): Promise<BenchRedis | undefined> {
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid: p.pid!,
     stop: async () => {
       if (p.exitCode === null) await new Promise<void>((r) => (p.once('exit', () => r()), p.kill('SIGKILL')));
       rmSync(dir, { recursive: true, force: true });
