@@ -12,7 +12,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import type { GameKind } from '../core/game.js';
 import { runDatagen, type DatagenProgress } from '../learning/datagen/datagen-run.js';
-import { prepareDatagen, type DatagenChoices } from '../learning/datagen/datagen-setup.js';
+import { datagenSettings, prepareDatagen, type DatagenChoices } from '../learning/datagen/datagen-setup.js';
 import { runQueuedDatagenCli } from './queued-datagen.js';
 
 interface DatagenCliOptions {
@@ -98,13 +98,13 @@ export function register(program: Command): void {
         ...(o.weights !== undefined ? { weights: o.weights } : {}),
         ...(o.nnue !== undefined ? { nnue: o.nnue } : {}),
       };
-      const setup = prepareDatagen(choices);
-      if (setup.isErr) {
-        console.error(setup.error.message);
-        process.exit(setup.error.code === 'ERR_USAGE' ? 2 : 1);
-      }
-      const { settings, openings, makeBoard, search } = setup.value;
       if (o.queue !== undefined) {
+        // The producer plays nothing: it needs the settings, not the book or the evaluation.
+        const settings = datagenSettings(choices);
+        if (settings.isErr) {
+          console.error(settings.error.message);
+          process.exit(2);
+        }
         process.exitCode = await runQueuedDatagenCli(o.queue, o.queueName, {
           out: o.out,
           seed: o.seed,
@@ -114,10 +114,16 @@ export function register(program: Command): void {
           targetPositions: o.positions,
           ...(o.chunks !== undefined ? { maxChunks: o.chunks } : {}),
           choices,
-          settings,
+          settings: settings.value,
         });
         return;
       }
+      const setup = prepareDatagen(choices);
+      if (setup.isErr) {
+        console.error(setup.error.message);
+        process.exit(setup.error.code === 'ERR_USAGE' ? 2 : 1);
+      }
+      const { settings, openings, makeBoard, search } = setup.value;
       // No SIGINT handler: the loop is synchronous, so a handler would never run; the default
       // (exit at once) loses only the chunk in progress, which the next run replays identically.
       console.error(`datagen ${game}: ${JSON.stringify(settings)}, shard ${o.shard.index}/${o.shard.count}, seed ${o.seed}, ${openings.length} openings, out ${o.out}`);

@@ -50,6 +50,22 @@ export const datagenFiles = (c: DatagenChoices): string[] => [
   ...(c.game === 'chess' || c.book !== undefined ? [c.book ?? 'data/openings/chess-balanced.epd'] : []),
 ];
 
+/** The game settings the choices give (cheap: reads no file); a bad `randomPlies` is a usage error. */
+export const datagenSettings = (c: DatagenChoices): Result<DatagenGameSettings, KishiError> => {
+  let settings: DatagenGameSettings = defaultGameSettings(c.game);
+  if (c.nodes !== undefined || c.depth !== undefined) {
+    const { nodes: _n, ...rest } = settings;
+    settings = { ...rest, ...(c.nodes !== undefined ? { nodes: c.nodes } : {}), ...(c.depth !== undefined ? { depth: c.depth } : {}) };
+  }
+  if (c.randomPlies !== undefined) {
+    const m = /^(\d+)-(\d+)$/.exec(c.randomPlies);
+    if (!m || Number(m[1]) > Number(m[2])) return Result.err(new KishiError('ERR_USAGE', `--random-plies must be min-max, got "${c.randomPlies}"`));
+    settings = { ...settings, randomPliesMin: Number(m[1]), randomPliesMax: Number(m[2]) };
+  }
+  if (c.nnue !== undefined) settings = { ...settings, evaluation: `nnue ${c.nnue}` };
+  return Result.ok(settings);
+};
+
 /** Loads the files and builds the setup; errors name the file. */
 export const prepareDatagen = (c: DatagenChoices): Result<DatagenSetup, KishiError> => {
   const game = c.game;
@@ -61,16 +77,9 @@ export const prepareDatagen = (c: DatagenChoices): Result<DatagenSetup, KishiErr
     if (book.isErr) return Result.err(book.error);
     openings = book.value.openings;
   } else openings = [{ start: 'startpos', moves: [], source: 'startpos' }];
-  let settings: DatagenGameSettings = defaultGameSettings(game);
-  if (c.nodes !== undefined || c.depth !== undefined) {
-    const { nodes: _n, ...rest } = settings;
-    settings = { ...rest, ...(c.nodes !== undefined ? { nodes: c.nodes } : {}), ...(c.depth !== undefined ? { depth: c.depth } : {}) };
-  }
-  if (c.randomPlies !== undefined) {
-    const m = /^(\d+)-(\d+)$/.exec(c.randomPlies);
-    if (!m || Number(m[1]) > Number(m[2])) return Result.err(new KishiError('ERR_USAGE', `--random-plies must be min-max, got "${c.randomPlies}"`));
-    settings = { ...settings, randomPliesMin: Number(m[1]), randomPliesMax: Number(m[2]) };
-  }
+  const resolved = datagenSettings(c);
+  if (resolved.isErr) return Result.err(resolved.error);
+  const settings = resolved.value;
   const theta = weights.value.theta;
   const chessEval = game === 'chess' ? new ChessLinearEval(theta) : undefined;
   const shogiEval = game === 'shogi' ? new ShogiLinearEval(theta) : undefined;
@@ -79,7 +88,6 @@ export const prepareDatagen = (c: DatagenChoices): Result<DatagenSetup, KishiErr
     const loaded = loadNnueFile(c.nnue, game);
     if (loaded.isErr) return Result.err(loaded.error);
     net = loaded.value.net;
-    settings = { ...settings, evaluation: `nnue ${c.nnue}` };
   }
   const chessNnue = game === 'chess' && net !== undefined ? new ChessNnue(net) : undefined;
   const shogiNnue = game === 'shogi' && net !== undefined ? new ShogiNnue(net) : undefined;
