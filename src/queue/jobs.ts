@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { GameKind } from '../core/game.js';
 import type { DatagenGameSettings } from '../learning/datagen/datagen-game.js';
 import type { DatagenChoices } from '../learning/datagen/datagen-setup.js';
 import type { RemoteMatchSettings, RemoteGameSpec } from '../match/remote-games.js';
@@ -78,7 +79,7 @@ export interface SelfplayJob {
 
 /** The options a self-play job carries (JSON). */
 export interface SelfplayJobOptions {
-  readonly game: 'chess' | 'shogi';
+  readonly game: GameKind;
   readonly concurrentGames: number;
   readonly playouts: number;
   readonly fastPlayouts?: number;
