@@ -3,6 +3,7 @@
  * games (src/learning/datagen/; format in its README.md).
  *
  *   kishi datagen --game chess --out data/nnue/chess --positions 20000000 --nodes 5000 [--shard 0/4] [--seed 1]
+ *   kishi datagen ... --queue redis://host:6379     the same chunks, played by `kishi worker`s (src/queue/)
  *
  * Resumes from the chunks already in `--out` (same seed and shard); Ctrl-C or a kill loses only the
  * chunk in progress, which the next run replays identically. Exit codes: 0 done, 1 failure, 2 bad usage.
@@ -10,21 +11,9 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import type { GameKind } from '../core/game.js';
-import { ChessLinearEval } from '../eval/linear/chess-eval.js';
-import { ShogiLinearEval } from '../eval/linear/shogi-eval.js';
-import { defaultGameSettings, type DatagenGameSettings } from '../learning/datagen/datagen-game.js';
 import { runDatagen, type DatagenProgress } from '../learning/datagen/datagen-run.js';
-import { loadTrainingBook } from '../learning/treestrap/training-book.js';
-import type { Opening } from '../match/openings.js';
-import { ChessNnue } from '../eval/nnue/chess-nnue.js';
-import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
-import { loadNnueFile } from '../player/nnue-file.js';
-import { loadWeightsFile } from '../player/weights-file.js';
-import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
-import { searchOptions } from '../search/alphabeta/options.js';
-import { AlphaBetaSearch } from '../search/alphabeta/search.js';
-import { ShogiSearchBoard } from '../search/alphabeta/shogi-board.js';
-import { TranspositionTable } from '../search/alphabeta/tt.js';
+import { datagenSettings, prepareDatagen, type DatagenChoices } from '../learning/datagen/datagen-setup.js';
+import { runQueuedDatagenCli } from './queued-datagen.js';
 
 interface DatagenCliOptions {
   game: GameKind;
@@ -41,6 +30,8 @@ interface DatagenCliOptions {
   nnue?: string;
   hash: number;
   randomPlies?: string;
+  queue?: string;
+  queueName: string;
 }
 
 const int =
@@ -93,56 +84,48 @@ export function register(program: Command): void {
     .option('--weights <file>', 'linear evaluation weights (default models/<game>-linear.json)')
     .option('--nnue <file>', 'search with this network evaluation instead of the linear one (models/<game>-nnue.bin and its manifest)')
     .option('--hash <mb>', 'transposition table size, MiB', int('--hash', 1), 16)
-    .action((o: DatagenCliOptions) => {
+    .option('--queue <url>', 'distribute the chunks as jobs on this Redis (redis://[:password@]host:port, rediss:// for TLS; password also from KISHI_QUEUE_PASSWORD) to `kishi worker`s')
+    .option('--queue-name <name>', 'BullMQ queue name', 'kishi')
+    .action(async (o: DatagenCliOptions) => {
       const game = o.game;
-      const weights = loadWeightsFile(o.weights ?? `models/${game}-linear.json`, game);
-      if (weights.isErr) {
-        console.error(weights.error.message);
-        process.exit(1);
-      }
-      let openings: readonly Opening[];
-      if (game === 'chess' || o.book !== undefined) {
-        const book = loadTrainingBook(game, o.book, 1_000_000, game === 'shogi' ? 1000 : undefined);
-        if (book.isErr) {
-          console.error(book.error.message);
-          process.exit(1);
-        }
-        openings = book.value.openings;
-      } else openings = [{ start: 'startpos', moves: [], source: 'startpos' }];
-      let settings: DatagenGameSettings = defaultGameSettings(game);
-      if (o.nodes !== undefined || o.depth !== undefined) {
-        const { nodes: _n, ...rest } = settings;
-        settings = { ...rest, ...(o.nodes !== undefined ? { nodes: o.nodes } : {}), ...(o.depth !== undefined ? { depth: o.depth } : {}) };
-      }
-      if (o.randomPlies !== undefined) {
-        const m = /^(\d+)-(\d+)$/.exec(o.randomPlies);
-        if (!m || Number(m[1]) > Number(m[2])) {
-          console.error(`--random-plies must be min-max, got "${o.randomPlies}"`);
+      const choices: DatagenChoices = {
+        game,
+        hash: o.hash,
+        ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
+        ...(o.depth !== undefined ? { depth: o.depth } : {}),
+        ...(o.randomPlies !== undefined ? { randomPlies: o.randomPlies } : {}),
+        ...(o.book !== undefined ? { book: o.book } : {}),
+        ...(o.weights !== undefined ? { weights: o.weights } : {}),
+        ...(o.nnue !== undefined ? { nnue: o.nnue } : {}),
+      };
+      if (o.queue !== undefined) {
+        // The producer plays nothing: it needs the settings, not the book or the evaluation.
+        const settings = datagenSettings(choices);
+        if (settings.isErr) {
+          console.error(settings.error.message);
           process.exit(2);
         }
-        settings = { ...settings, randomPliesMin: Number(m[1]), randomPliesMax: Number(m[2]) };
+        process.exitCode = await runQueuedDatagenCli(o.queue, o.queueName, {
+          out: o.out,
+          seed: o.seed,
+          shardIndex: o.shard.index,
+          shardCount: o.shard.count,
+          gamesPerChunk: o.gamesPerChunk,
+          targetPositions: o.positions,
+          ...(o.chunks !== undefined ? { maxChunks: o.chunks } : {}),
+          choices,
+          settings: settings.value,
+        });
+        return;
       }
-      const theta = weights.value.theta;
-      const chessEval = game === 'chess' ? new ChessLinearEval(theta) : undefined;
-      const shogiEval = game === 'shogi' ? new ShogiLinearEval(theta) : undefined;
-      let net;
-      if (o.nnue !== undefined) {
-        const loaded = loadNnueFile(o.nnue, game);
-        if (loaded.isErr) {
-          console.error(loaded.error.message);
-          process.exit(1);
-        }
-        net = loaded.value.net;
+      const setup = prepareDatagen(choices);
+      if (setup.isErr) {
+        console.error(setup.error.message);
+        process.exit(setup.error.code === 'ERR_USAGE' ? 2 : 1);
       }
-      const chessNnue = game === 'chess' && net !== undefined ? new ChessNnue(net) : undefined;
-      const shogiNnue = game === 'shogi' && net !== undefined ? new ShogiNnue(net) : undefined;
-      const makeBoard = (op: Opening) =>
-        game === 'chess'
-          ? ChessSearchBoard.fromText(op.start, op.moves, chessEval!, false, chessNnue).unwrap()
-          : ShogiSearchBoard.fromText(op.start, op.moves, shogiEval!, shogiNnue).unwrap();
+      const { settings, openings, makeBoard, search } = setup.value;
       // No SIGINT handler: the loop is synchronous, so a handler would never run; the default
       // (exit at once) loses only the chunk in progress, which the next run replays identically.
-      if (o.nnue !== undefined) settings = { ...settings, evaluation: `nnue ${o.nnue}` };
       console.error(`datagen ${game}: ${JSON.stringify(settings)}, shard ${o.shard.index}/${o.shard.count}, seed ${o.seed}, ${openings.length} openings, out ${o.out}`);
       const r = runDatagen({
         out: o.out,
@@ -155,7 +138,7 @@ export function register(program: Command): void {
         settings,
         openings,
         makeBoard,
-        search: new AlphaBetaSearch(new TranspositionTable(o.hash), searchOptions('tournament')),
+        search,
         onProgress: (p) => console.error(formatDatagenProgress(p, o.positions)),
       });
       if (r.isErr) {

@@ -34,6 +34,10 @@ import type { SprtModel, SprtParams } from '../match/stats/index.js';
 import { SPRT_MODELS } from '../match/stats/index.js';
 import type { TimeControl } from '../match/time-control.js';
 import { hasLimit, parseClockText } from '../match/time-control.js';
+import { parseQueueUrl } from '../queue/connection.js';
+import { queuedRemoteGames } from '../queue/match-producer.js';
+import { ProducerQueue } from '../queue/producer-queue.js';
+import { makeStamp } from '../queue/stamp.js';
 
 /** The raw options as commander hands them over. */
 export interface MatchCliOptions {
@@ -67,6 +71,8 @@ export interface MatchCliOptions {
   transcripts?: boolean;
   event?: string;
   quiet?: boolean;
+  queue?: string;
+  queueName: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -266,6 +272,63 @@ function progressPrinter(quiet: boolean): { event: (e: MatchEvent) => void; end:
   };
 }
 
+/** `--queue`: the games are played by workers; `--concurrency` (else twice the live workers' slots) pairs in flight. */
+async function queuedMatch(url: string, queueName: string, config: MatchConfig, concurrencyGiven: boolean, endLine: () => void): Promise<number> {
+  const conn = parseQueueUrl(url);
+  if (conn.isErr) {
+    console.error(`kishi match: ${conn.error.message}`);
+    return 2;
+  }
+  const made = makeStamp([]);
+  if ('missing' in made) return 1;
+  const queue = new ProducerQueue(conn.value, queueName, (m) => process.stderr.write(`warning: ${m}\n`));
+  try {
+    const live = await queue.workers();
+    const slots = live.reduce((a, w) => a + w.concurrency, 0);
+    const parallel = concurrencyGiven ? config.concurrency : Math.max(2, 2 * slots);
+    const outDir = config.outDir ?? 'matches';
+    process.stderr.write(`match over queue ${queueName} at ${conn.value.display}: ${live.length} worker(s) with ${slots} slot(s) now, ${parallel} pairs in flight\n`);
+    const remote = queuedRemoteGames({
+      queue,
+      settings: {
+        game: config.game,
+        variant: config.variant,
+        engines: [
+          { spec: config.engines[0].spec, tc: config.engines[0].tc },
+          { spec: config.engines[1].spec, tc: config.engines[1].tc },
+        ],
+        adjudication: config.adjudication,
+        hangTimeoutMs: config.hangTimeoutMs,
+        graceMs: config.graceMs,
+        startTimeoutMs: config.startTimeoutMs,
+        logLines: config.logLines,
+      },
+      stamp: made.stamp,
+      seed: config.seed,
+      games: config.games,
+      outDir,
+      parallel,
+      ...(config.signal !== undefined ? { signal: config.signal } : {}),
+      onResult: (r) => {
+        endLine();
+        process.stderr.write(`worker ${r.worker}: games ${r.records.map((g) => `${g.id} ${g.end.winner === undefined ? '1/2' : g.end.winner === 'first' ? '1-0' : '0-1'}`).join(', ')} in ${(r.ms / 1000).toFixed(1)} s\n`);
+      },
+      onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
+    });
+    const m = await runMatch({ ...config, remote });
+    endLine();
+    console.log(formatMatchReport(m));
+    console.log(`Records and summary.json in ${outDir}`);
+    return 0;
+  } catch (e) {
+    endLine();
+    console.error(`kishi match: ${(e as Error).message}`);
+    return 1;
+  } finally {
+    await queue.close();
+  }
+}
+
 /** Runs the command (the action, minus process exits); resolves the exit code. */
 export async function matchCommand(o: MatchCliOptions): Promise<number> {
   const resolved = resolveMatchOptions(o);
@@ -274,6 +337,10 @@ export async function matchCommand(o: MatchCliOptions): Promise<number> {
     return 2;
   }
   const { entries, config, anchors } = resolved.value;
+  if (o.queue !== undefined && o.gauntlet === true) {
+    console.error('kishi match: --queue plays one match (two engines), not a --gauntlet');
+    return 2;
+  }
   const printer = progressPrinter(o.quiet === true);
   const warn = (m: string): void => printer.event({ type: 'warning', message: m });
 
@@ -324,6 +391,8 @@ export async function matchCommand(o: MatchCliOptions): Promise<number> {
       for (const m of g.pairings) console.log(`${formatMatchReport(m)}\n`);
       console.log(g.table);
       if (config.outDir !== undefined) console.log(`\nRecords and gauntlet.json in ${config.outDir}`);
+    } else if (o.queue !== undefined) {
+      return await queuedMatch(o.queue, o.queueName, { ...config, engines: [named[0]!, named[1]!], onEvent: printer.event, signal: abort.signal }, o.concurrency !== undefined, printer.end);
     } else {
       const m = await runMatch({ ...config, engines: [named[0]!, named[1]!], onEvent: printer.event, signal: abort.signal });
       printer.end();
@@ -370,6 +439,8 @@ export function register(program: Command): void {
     .option('--transcripts', 'write every engine line to <out>/transcripts')
     .option('--event <name>', 'event name in the records')
     .option('-q, --quiet', 'no progress line')
+    .option('--queue <url>', 'play the game pairs on `kishi worker`s through this Redis (redis://host:port, rediss:// for TLS; password also from KISHI_QUEUE_PASSWORD); give --seed and --out to resume')
+    .option('--queue-name <name>', 'BullMQ queue name', 'kishi')
     .action(async (opts: MatchCliOptions) => {
       if (!opts.repeat) process.stderr.write('note: --no-repeat: the pentanomial counts pair consecutive games with different openings\n');
       process.exitCode = await matchCommand(opts);

@@ -10,12 +10,14 @@ import { register as registerLichess } from './lichess.js';
 import { register as registerMatch } from './match.js';
 import { register as registerPerft } from './perft.js';
 import { register as registerPlot } from './plot.js';
+import { register as registerQueue } from './queue.js';
 import { register as registerRun } from './run.js';
 import { register as registerSelfplay } from './selfplay.js';
 import { register as registerTrain } from './train.js';
 import { register as registerSuite } from './suite.js';
 import { register as registerUci } from './uci.js';
 import { register as registerUsi } from './usi.js';
+import { register as registerWorker } from './worker.js';
 
 /** The whole command line, ready for `parseAsync`. */
 export function buildProgram(): Command {
@@ -39,9 +41,10 @@ export function buildProgram(): Command {
       '  npx kishi uci                                    a UCI engine for a chess GUI (npx kishi usi for shogi)',
       '  npx kishi match -g shogi -e cmd=kishi -e cmd=/usr/games/fairy-stockfish -n 20 --tc 10+0.1',
       '  npx kishi perft --sfen startpos --depth 4        shogi move-generation counts',
+      '  npx kishi worker --queue redis://host:6379       run datagen, match and self-play jobs from a Redis queue (docs/queue.md)',
       '(after `npm link`, plain `kishi` works from any directory)',
     ].join('\n'),
   );
-  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerAnalyse, registerPlot, registerDatagen]) register(program);
+  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerAnalyse, registerPlot, registerDatagen, registerWorker, registerQueue]) register(program);
   return program;
 }

@@ -21,6 +21,9 @@ import { GATE_MODES, runKishiMatchGate, type GateMode } from '../learning/alphaz
 import { runLoop } from '../learning/alphazero/loop.js';
 import { runAlphaBetaBootstrap } from '../learning/alphazero/loop-bootstrap.js';
 import { runSelfplay } from '../learning/alphazero/selfplay.js';
+import { parseQueueUrl } from '../queue/connection.js';
+import { ProducerQueue } from '../queue/producer-queue.js';
+import { queuedSelfplay } from '../queue/selfplay-producer.js';
 import type { LoopSettings } from '../learning/alphazero/state.js';
 import { pythonTrainRunner, resolvePython } from '../learning/alphazero/train-process.js';
 
@@ -70,6 +73,8 @@ interface AlphaZeroCliOptions {
   filters: string;
   seed: string;
   nice: string;
+  queue?: string;
+  queueName: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -190,6 +195,8 @@ export function register(train: Command): void {
     .option('--filters <n>', 'filters of a new net', '48')
     .option('--seed <n>', 'seed', '1')
     .option('--nice <n>', 'run train.py under nice -n N (0: not)', '0')
+    .option('--queue <url>', 'play the self-play games on `kishi worker`s through this Redis (redis://host:port, rediss:// for TLS; password also from KISHI_QUEUE_PASSWORD)')
+    .option('--queue-name <name>', 'BullMQ queue name', 'kishi')
     .action(async (opts: AlphaZeroCliOptions) => {
       let settings: LoopSettings;
       try {
@@ -213,6 +220,17 @@ export function register(train: Command): void {
       };
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigint);
+      let queue: ProducerQueue | undefined;
+      if (opts.queue !== undefined) {
+        const conn = parseQueueUrl(opts.queue);
+        if (conn.isErr) {
+          console.error(`kishi train alphazero: ${conn.error.message}`);
+          process.exitCode = 2;
+          return;
+        }
+        queue = new ProducerQueue(conn.value, opts.queueName, (m) => process.stderr.write(`warning: ${m}\n`));
+        process.stderr.write(`self-play over queue ${opts.queueName} at ${conn.value.display}\n`);
+      }
       const started = Date.now();
       const stamp = (): string => {
         const s = Math.round((Date.now() - started) / 1000);
@@ -229,7 +247,14 @@ export function register(train: Command): void {
             command: ['kishi', ...process.argv.slice(2)].map((a) => (/[\s,]/.test(a) ? JSON.stringify(a) : a)).join(' '),
           },
           {
-            selfplay: runSelfplay,
+            selfplay:
+              queue === undefined
+                ? runSelfplay
+                : queuedSelfplay({
+                    queue,
+                    onResult: (r) => process.stderr.write(`${stamp()} worker ${r.worker}: self-play ${r.file}, ${r.games} games, ${r.positions} positions, ${(r.ms / 1000).toFixed(1)} s\n`),
+                    onWarning: (m) => process.stderr.write(`${stamp()} warning: ${m}\n`),
+                  }),
             bootstrap: runAlphaBetaBootstrap,
             train: pythonTrainRunner(python.value, int(opts.nice, '--nice')),
             gate: runKishiMatchGate,
@@ -250,6 +275,7 @@ export function register(train: Command): void {
       } finally {
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigint);
+        await queue?.close();
       }
     });
 }

@@ -12,6 +12,8 @@ import type { LichessConfig } from './sections/lichess.js';
 import { lichessSection } from './sections/lichess.js';
 import type { LogConfig } from './sections/log.js';
 import { logSection } from './sections/log.js';
+import type { QueueConfig } from './sections/queue.js';
+import { queueSection } from './sections/queue.js';
 import type { RecordsConfig } from './sections/records.js';
 import { recordsSection } from './sections/records.js';
 import type { JsonSchema } from './sections/section.js';
@@ -26,6 +28,7 @@ export interface KishiConfig {
   readonly records: RecordsConfig;
   readonly learning: LearningConfig;
   readonly web: WebConfig;
+  readonly queue: QueueConfig;
 }
 
 export const configSchema: JsonSchema = {
@@ -39,6 +42,7 @@ export const configSchema: JsonSchema = {
     records: recordsSection,
     learning: learningSection,
     web: webSection,
+    queue: queueSection,
   },
 };
 

@@ -34,6 +34,7 @@ import { stringifyResultJson } from '../core/json.js';
 import type { TallySnapshot } from './match-tally.js';
 import { MatchTally } from './match-tally.js';
 import type { Opening, OpeningOrder } from './openings.js';
+import type { RemoteGameSpec, RemoteGames } from './remote-games.js';
 import { openingSchedule } from './openings.js';
 import { SprtTest } from './stats/index.js';
 import type { SprtParams, SprtStatus } from './stats/index.js';
@@ -82,6 +83,8 @@ export interface MatchConfig {
   readonly event?: string;
   readonly onEvent?: (event: MatchEvent) => void;
   readonly signal?: AbortSignal;
+  /** Play the games elsewhere (a job queue): pairs are handed out `remote.parallel` at a time, no engine starts here. */
+  readonly remote?: RemoteGames;
 }
 
 export type MatchEvent =
@@ -358,8 +361,27 @@ export async function runMatch(config: MatchConfig): Promise<MatchSummary> {
     }
   };
 
+  // Remote play: each job is one pair (both colours of an opening) or, without repeat, one game.
+  const remoteWorker = async (remote: RemoteGames): Promise<void> => {
+    while (stoppedEarly === undefined && next < config.games) {
+      const first = next;
+      const count = repeat ? Math.min(2 - (first % 2), config.games - first) : 1;
+      next += count;
+      const specs: RemoteGameSpec[] = [];
+      for (let i = first; i < first + count; i++) {
+        const pair = Math.floor(i / 2);
+        specs.push({ id: i + 1, pair, round: `${pair + 1}.${(i % 2) + 1}`, opening: schedule[repeat ? pair : i]!, aSide: i % 2 === 0 ? 'first' : 'second' });
+      }
+      const records = await remote.play(specs);
+      if (stoppedEarly === 'abort') break;
+      records.forEach((r, k) => record(r, specs[k]!.aSide));
+    }
+  };
+
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(config.concurrency, config.games)) }, () => worker()));
+    const remote = config.remote;
+    if (remote !== undefined) await Promise.all(Array.from({ length: Math.max(1, Math.min(remote.parallel, Math.ceil(config.games / 2))) }, () => remoteWorker(remote)));
+    else await Promise.all(Array.from({ length: Math.max(1, Math.min(config.concurrency, config.games)) }, () => worker()));
   } finally {
     config.signal?.removeEventListener('abort', onAbort);
   }

@@ -23,6 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engines'], //                    the client for external UCI/USI engines (processes)
   ['match'], //                      engines, matches, suites, statistics
   ['learning'], //                   TreeStrap, TD-Leaf, AlphaZero
+  ['queue'], //                      job queue on Redis (BullMQ): datagen, self-play and match jobs for workers
   ['bot'], //                        the player pool shared by the servers
   ['protocols'], //                  lichess, CSA, UCI/USI front-ends
   ['web'], //                        the local web page (plays through the bot's pool and policies)

@@ -8,6 +8,7 @@
  *   missing prerequisite fail the run instead.
  * - Stockfish, fairy-stockfish, gpsusi (Debian packages in /usr/games): the engine tests check these
  *   themselves; the summary only names them.
+ * - redis-server (Debian package): the job-queue tests (tests/queue/) check it themselves likewise.
  */
 import { existsSync } from 'node:fs';
 import { resolvePython } from '../../src/learning/alphazero/train-process.js';
@@ -17,6 +18,9 @@ interface Missing {
   readonly skipped: string;
   readonly install: string;
 }
+
+/** The Debian package's server binary, which the job-queue tests start on loopback. */
+export const REDIS_SERVER = '/usr/bin/redis-server';
 
 const ENGINES: readonly [string, string, string][] = [
   ['/usr/games/stockfish', 'Stockfish', 'stockfish'],
@@ -35,6 +39,7 @@ export function findMissing(env: NodeJS.ProcessEnv): Missing[] {
   for (const [path, name, pkg] of ENGINES) {
     if (!existsSync(path)) missing.push({ what: `${name} (${path})`, skipped: `the games against ${name}`, install: pkg });
   }
+  if (!existsSync(REDIS_SERVER)) missing.push({ what: `redis-server (${REDIS_SERVER})`, skipped: 'the job-queue tests (tests/queue/)', install: 'redis-server' });
   return missing;
 }
 

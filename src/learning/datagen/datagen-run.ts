@@ -23,10 +23,10 @@ import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import type { AlphaBetaSearch } from '../../search/alphabeta/search.js';
 import { removeFilesWhere, writeFileAtomic } from '../atomic-write.js';
 import { chunkBytes, chunkFileName, chunkIndexOf, parseChunk } from './chunk.js';
-import { playDatagenGame, type DatagenGameSettings } from './datagen-game.js';
-import { positionKey, RECORD_BYTES } from './position-record.js';
+import { dedupChunk, playChunkGames, shardSettingsFileName, shardSettingsText } from './chunk-play.js';
+import type { DatagenGameSettings } from './datagen-game.js';
+import { positionKey } from './position-record.js';
 import { KeySet } from './key-set.js';
-import { recordWriter } from './record-writers.js';
 
 export interface DatagenRunOptions {
   readonly out: string;
@@ -100,8 +100,8 @@ export const runDatagen = (o: DatagenRunOptions): Result<DatagenProgress, KishiE
   }
   // Temporaries of a writer killed mid-write.
   removeFilesWhere(o.out, (n) => n.startsWith('.') && n.includes('.kdg.tmp-'));
-  const settingsFile = join(o.out, `${game}-s${o.shardIndex}of${o.shardCount}.settings.json`);
-  const settingsText = `${JSON.stringify({ seed: o.seed >>> 0, gamesPerChunk: o.gamesPerChunk, settings: o.settings }, null, 1)}\n`;
+  const settingsFile = join(o.out, shardSettingsFileName(game, o.shardIndex, o.shardCount));
+  const settingsText = shardSettingsText(o.seed, o.gamesPerChunk, o.settings);
   if (existsSync(settingsFile)) {
     const old = readFileSync(settingsFile, 'utf8');
     if (old !== settingsText) {
@@ -117,8 +117,6 @@ export const runDatagen = (o: DatagenRunOptions): Result<DatagenProgress, KishiE
   const existing = scanShard(o.out, game, o.shardIndex, o.shardCount, o.seed);
   if (existing.isErr) return Result.err(existing.error);
   const { keys } = existing.value;
-  const rb = RECORD_BYTES[game];
-  const write = recordWriter(game);
   const start = performance.now();
   let positions = existing.value.positions;
   let chunk = existing.value.chunks;
@@ -142,30 +140,14 @@ export const runDatagen = (o: DatagenRunOptions): Result<DatagenProgress, KishiE
     };
   };
   while (positions < o.targetPositions && (o.maxChunks === undefined || written < o.maxChunks)) {
-    let buf = new Uint8Array(rb * 4096);
-    let count = 0;
-    let chunkGames = 0;
-    for (let j = 0; j < o.gamesPerChunk; j++) {
-      if (o.shouldStop?.() === true) return Result.ok(progress());
-      const index = (chunk * o.gamesPerChunk + j) * o.shardCount + o.shardIndex;
-      const g = playDatagenGame(index, o.seed, o.settings, o.openings, o.makeBoard, o.search, write);
-      chunkGames++;
-      nodes += g.nodes;
-      for (let i = 0; i < g.count; i++) {
-        if (!keys.add(positionKey(g.records, i * rb, game))) {
-          duplicates++;
-          continue;
-        }
-        if ((count + 1) * rb > buf.length) {
-          const grown = new Uint8Array(buf.length * 2);
-          grown.set(buf);
-          buf = grown;
-        }
-        buf.set(g.records.subarray(i * rb, (i + 1) * rb), count * rb);
-        count++;
-      }
-    }
-    const bytes = chunkBytes({ game, chunkIndex: chunk, shardIndex: o.shardIndex, shardCount: o.shardCount, games: chunkGames, seed: o.seed >>> 0 }, buf.subarray(0, count * rb));
+    const raw = playChunkGames(chunk, o, o.shouldStop);
+    if (raw === undefined) return Result.ok(progress());
+    nodes += raw.nodes;
+    const kept = dedupChunk(raw, keys);
+    duplicates += kept.duplicates;
+    const count = kept.count;
+    const chunkGames = raw.games;
+    const bytes = chunkBytes({ game, chunkIndex: chunk, shardIndex: o.shardIndex, shardCount: o.shardCount, games: chunkGames, seed: o.seed >>> 0 }, kept.records);
     try {
       writeFileAtomic(join(o.out, chunkFileName(game, o.shardIndex, o.shardCount, chunk)), bytes, { keepPrevious: false });
     } catch (e) {

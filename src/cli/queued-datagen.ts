@@ -1,0 +1,69 @@
+/**
+ * `kishi datagen --queue URL`: the shard's chunks played by `kishi worker`s (src/queue/), collected
+ * into `--out` exactly as a local run writes them. Ctrl-C stops collecting; the jobs stay queued
+ * and the same command later collects their results.
+ */
+import type { DatagenGameSettings } from '../learning/datagen/datagen-game.js';
+import type { DatagenChoices } from '../learning/datagen/datagen-setup.js';
+import { datagenFiles } from '../learning/datagen/datagen-setup.js';
+import { parseQueueUrl } from '../queue/connection.js';
+import { runQueuedDatagen } from '../queue/datagen-producer.js';
+import { ProducerQueue } from '../queue/producer-queue.js';
+import { formatDatagenResult, formatQueuedDatagenProgress } from '../queue/progress.js';
+import { makeStamp } from '../queue/stamp.js';
+
+export interface QueuedDatagenCli {
+  readonly out: string;
+  readonly seed: number;
+  readonly shardIndex: number;
+  readonly shardCount: number;
+  readonly gamesPerChunk: number;
+  readonly targetPositions: number;
+  readonly maxChunks?: number;
+  readonly choices: DatagenChoices;
+  readonly settings: DatagenGameSettings;
+}
+
+/** Runs the producer; the exit code (0 done, 1 failure, 2 bad usage, 130 interrupted). */
+export async function runQueuedDatagenCli(url: string, queueName: string, o: QueuedDatagenCli): Promise<number> {
+  const conn = parseQueueUrl(url);
+  if (conn.isErr) {
+    console.error(conn.error.message);
+    return 2;
+  }
+  const stamp = makeStamp(datagenFiles(o.choices));
+  if ('missing' in stamp) {
+    console.error(`cannot read ${stamp.missing}`);
+    return 1;
+  }
+  const queue = new ProducerQueue(conn.value, queueName, (m) => console.error(`warning: ${m}`));
+  const abort = new AbortController();
+  const onSignal = (): void => {
+    console.error('stopping: the queued jobs stay in Redis; run the same command again to collect them');
+    abort.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  console.error(`datagen ${o.settings.game} over queue ${queueName} at ${conn.value.display}: ${JSON.stringify(o.settings)}, shard ${o.shardIndex}/${o.shardCount}, seed ${o.seed}, out ${o.out}`);
+  try {
+    const r = await runQueuedDatagen({
+      ...o,
+      stamp: stamp.stamp,
+      queue,
+      signal: abort.signal,
+      onProgress: (p) => console.error(formatQueuedDatagenProgress(p)),
+      onResult: (r) => console.error(formatDatagenResult(r)),
+      onWarning: (m) => console.error(`warning: ${m}`),
+    });
+    if (r.isErr) {
+      console.error(r.error.message);
+      return r.error.code === 'ERR_ABORTED' ? 130 : 1;
+    }
+    console.error(`done: ${formatQueuedDatagenProgress(r.value)}`);
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await queue.close();
+  }
+}

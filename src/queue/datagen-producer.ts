@@ -1,0 +1,281 @@
+/**
+ * `kishi datagen --queue`: the producer of one shard. Workers play chunks (any worker, any order);
+ * the producer keeps the shard's files exactly as a local `kishi datagen` would write them.
+ *
+ * 1. As in the local run: the shard's settings file must match, the chunks on disk (0..k-1) are
+ *    checked and fill the deduplication set.
+ * 2. Results received but not yet applied wait in `<out>/.queue/` (one JSON file per chunk,
+ *    written atomically), so a producer killed between receiving and applying loses nothing;
+ *    results for chunks already applied are dropped there.
+ * 3. A window of chunks k.. is kept on the queue as jobs whose ids derive from the run (seed,
+ *    shard, settings, files) and the chunk index: re-adding one that exists is a no-op, so a
+ *    restarted producer finds the jobs (and results) of its previous life. A job that vanished
+ *    (Redis restarted without persistence, or a result expired) is added again: chunks are
+ *    deterministic, so computing one twice costs time, never correctness.
+ * 4. A finished job's records (a separate Redis key, jobs.ts `payloadKey`) are written to
+ *    `.queue/`, then the key and the job are deleted: chunk records live in Redis only between a
+ *    worker finishing and the producer's next poll (at most a day when the producer is away).
+ * 5. Results are applied in chunk order: deduplicated against the shard so far (chunk-play.ts),
+ *    written as the chunk file (atomic rename), the waiting file removed. Stop at the target
+ *    positions or chunk count; the jobs still queued beyond it are deleted.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { KishiError, Result } from '../core/result.js';
+import { removeFilesWhere, writeFileAtomic } from '../learning/atomic-write.js';
+import { chunkBytes, chunkFileName } from '../learning/datagen/chunk.js';
+import { dedupChunk, shardSettingsFileName, shardSettingsText } from '../learning/datagen/chunk-play.js';
+import type { DatagenGameSettings } from '../learning/datagen/datagen-game.js';
+import { scanShard } from '../learning/datagen/datagen-run.js';
+import type { DatagenChoices } from '../learning/datagen/datagen-setup.js';
+import { datagenJobId, runKey, unpackBytes, type DatagenJob, type DatagenJobResult } from './jobs.js';
+import type { JobStore } from './job-store.js';
+import type { JobStamp } from './stamp.js';
+
+export interface QueuedDatagenOptions {
+  readonly out: string;
+  readonly seed: number;
+  readonly shardIndex: number;
+  readonly shardCount: number;
+  readonly gamesPerChunk: number;
+  readonly targetPositions: number;
+  /** Stop after applying this many chunks in this run. */
+  readonly maxChunks?: number;
+  readonly choices: DatagenChoices;
+  readonly settings: DatagenGameSettings;
+  readonly stamp: JobStamp;
+  readonly queue: JobStore;
+  /** Jobs kept queued ahead of the next chunk to apply (default: twice the live workers' slots, at least 4). */
+  readonly window?: number;
+  /** Poll period, ms (default 500). */
+  readonly pollMs?: number;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: QueuedDatagenProgress) => void;
+  /** One line per collected job: which worker played which chunk, how fast. */
+  readonly onResult?: (r: DatagenJobResult) => void;
+  readonly onWarning?: (m: string) => void;
+}
+
+export interface QueuedDatagenProgress {
+  readonly positions: number;
+  readonly target: number;
+  readonly resumedPositions: number;
+  /** Chunks in the shard. */
+  readonly chunks: number;
+  /** Chunks applied by this run. */
+  readonly chunksDone: number;
+  readonly games: number;
+  readonly positionsPerSecond: number;
+  readonly etaSeconds: number;
+  readonly duplicates: number;
+  /** Jobs queued or in progress. */
+  readonly outstanding: number;
+  readonly workers: number;
+  /** Jobs that had vanished from Redis and were added again. */
+  readonly readded: number;
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve();
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done);
+  });
+
+/** The run key: everything that determines the chunks' bytes. */
+export const datagenRunKey = (o: Pick<QueuedDatagenOptions, 'seed' | 'shardIndex' | 'shardCount' | 'gamesPerChunk' | 'settings' | 'stamp'>): string =>
+  runKey('datagen', o.seed >>> 0, o.shardIndex, o.shardCount, o.gamesPerChunk, o.settings, o.stamp);
+
+export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<QueuedDatagenProgress, KishiError>> {
+  const game = o.settings.game;
+  const fail = (code: string, m: string): Result<never, KishiError> => Result.err(new KishiError(code, m));
+  // Step 1.
+  const pendingDir = join(o.out, '.queue');
+  try {
+    mkdirSync(pendingDir, { recursive: true });
+  } catch (e) {
+    return fail('ERR_OUTPUT', `cannot create ${pendingDir}: ${(e as Error).message}`);
+  }
+  removeFilesWhere(o.out, (n) => n.startsWith('.') && n.includes('.kdg.tmp-'));
+  removeFilesWhere(pendingDir, (n) => n.startsWith('.') && n.includes('.tmp-'));
+  const settingsFile = join(o.out, shardSettingsFileName(game, o.shardIndex, o.shardCount));
+  const settingsText = shardSettingsText(o.seed, o.gamesPerChunk, o.settings);
+  if (existsSync(settingsFile)) {
+    const old = readFileSync(settingsFile, 'utf8');
+    if (old !== settingsText) return fail('ERR_CHUNK', `${settingsFile} was written by a run with other settings:\n${old}this run:\n${settingsText}use another --out (or the same settings) so the shard stays uniform`);
+  } else {
+    try {
+      writeFileAtomic(settingsFile, settingsText, { keepPrevious: false });
+    } catch (e) {
+      return fail('ERR_OUTPUT', `cannot write ${settingsFile}: ${(e as Error).message}`);
+    }
+  }
+  const existing = scanShard(o.out, game, o.shardIndex, o.shardCount, o.seed);
+  if (existing.isErr) return Result.err(existing.error);
+  const keys = existing.value.keys;
+  let next = existing.value.chunks;
+  const firstChunk = next;
+  let positions = existing.value.positions;
+
+  // Step 2.
+  const run = datagenRunKey(o);
+  const prefix = `${game}-s${o.shardIndex}of${o.shardCount}-${run}-c`;
+  const pendingName = (c: number): string => `${prefix}${String(c).padStart(7, '0')}.json`;
+  const pending = new Set<number>();
+  for (const n of readdirSync(pendingDir)) {
+    if (!n.startsWith(prefix) || !n.endsWith('.json')) continue;
+    const c = Number(n.slice(prefix.length, -5));
+    if (!Number.isInteger(c)) continue;
+    if (c < next) unlinkSync(join(pendingDir, n));
+    else pending.add(c);
+  }
+
+  const t0 = performance.now();
+  let made = 0;
+  let games = 0;
+  let duplicates = 0;
+  let readded = 0;
+  let workers = 0;
+  const outstanding = new Set<number>();
+  const limit = o.maxChunks !== undefined ? firstChunk + o.maxChunks : Infinity;
+  const finished = (): boolean => positions >= o.targetPositions || next >= limit;
+  const progress = (): QueuedDatagenProgress => {
+    const s = Math.max(1e-3, (performance.now() - t0) / 1000);
+    const rate = made / s;
+    return {
+      positions,
+      target: o.targetPositions,
+      resumedPositions: existing.value.positions,
+      chunks: next,
+      chunksDone: next - firstChunk,
+      games,
+      positionsPerSecond: rate,
+      etaSeconds: rate > 0 ? Math.max(0, o.targetPositions - positions) / rate : Infinity,
+      duplicates,
+      outstanding: outstanding.size,
+      workers,
+      readded,
+    };
+  };
+  const job = (chunk: number): DatagenJob => ({
+    kind: 'datagen',
+    stamp: o.stamp,
+    choices: o.choices,
+    settings: o.settings,
+    seed: o.seed >>> 0,
+    shardIndex: o.shardIndex,
+    shardCount: o.shardCount,
+    gamesPerChunk: o.gamesPerChunk,
+    chunk,
+  });
+
+  let lastWorkerCheck = -Infinity;
+  let window = o.window ?? 4;
+  const refusalsSeen = new Set<string>();
+  while (!finished()) {
+    if (o.signal?.aborted === true) return fail('ERR_ABORTED', `stopped at chunk ${next}; the queued jobs stay in Redis and a rerun with the same options collects them`);
+    if (performance.now() - lastWorkerCheck > 5000) {
+      lastWorkerCheck = performance.now();
+      const live = await o.queue.workers();
+      workers = live.length;
+      if (o.window === undefined) window = Math.max(4, 2 * live.reduce((a, w) => a + w.concurrency, 0));
+      for (const w of live) {
+        if (w.lastRefusal !== undefined && w.lastRefusal.startsWith('dg-') && !refusalsSeen.has(`${w.id}|${w.lastRefusal}`)) {
+          refusalsSeen.add(`${w.id}|${w.lastRefusal}`);
+          o.onWarning?.(`worker ${w.id} refuses jobs: ${w.lastRefusal}`);
+        }
+      }
+    }
+    // Step 3: keep the window queued.
+    for (let c = next; c < Math.min(next + window, limit); c++) {
+      if (pending.has(c) || outstanding.has(c)) continue;
+      await o.queue.ensure('datagen', datagenJobId(run, c), job(c));
+      outstanding.add(c);
+    }
+    // Step 4: collect.
+    let progressed = false;
+    for (const c of [...outstanding].sort((a, b) => a - b)) {
+      const id = datagenJobId(run, c);
+      const look = await o.queue.look(id);
+      if (look.state === 'pending') continue;
+      if (look.state === 'missing') {
+        readded++;
+        o.onWarning?.(`job ${id} (chunk ${c}) is gone from Redis; adding it again`);
+        await o.queue.ensure('datagen', id, job(c));
+        continue;
+      }
+      if (look.state === 'failed') return fail('ERR_QUEUE_JOB', `chunk ${c} failed on the workers: ${look.reason}`);
+      const r = look.result;
+      if (r.kind !== 'datagen' || r.chunk !== c) return fail('ERR_QUEUE_JOB', `job ${id} returned ${r.kind} chunk ${(r as { chunk?: number }).chunk}, not datagen chunk ${c}`);
+      const payload = await o.queue.payload(r.payloadKey);
+      if (payload === undefined) {
+        // Expired, or lost with a Redis restart: compute it again.
+        readded++;
+        o.onWarning?.(`the records of chunk ${c} are gone from Redis; queueing the chunk again`);
+        await o.queue.remove(id);
+        await o.queue.ensure('datagen', id, job(c));
+        continue;
+      }
+      writeFileAtomic(join(pendingDir, pendingName(c)), JSON.stringify({ ...r, records: payload.toString('base64') }), { keepPrevious: false });
+      pending.add(c);
+      outstanding.delete(c);
+      await o.queue.deletePayload(r.payloadKey);
+      await o.queue.remove(id);
+      o.onResult?.(r);
+      progressed = true;
+    }
+    // Step 5: apply in order.
+    while (pending.has(next) && !finished()) {
+      const file = join(pendingDir, pendingName(next));
+      let r: DatagenJobResult & { records: string };
+      try {
+        r = JSON.parse(readFileSync(file, 'utf8')) as DatagenJobResult & { records: string };
+      } catch (e) {
+        // A damaged waiting file (disk trouble): drop it, the job is added again.
+        o.onWarning?.(`${file}: unreadable (${(e as Error).message}); the chunk is queued again`);
+        unlinkSync(file);
+        pending.delete(next);
+        break;
+      }
+      const records = unpackBytes(Buffer.from(r.records, 'base64'));
+      const kept = dedupChunk({ game, records, count: r.count }, keys);
+      const bytes = chunkBytes({ game, chunkIndex: next, shardIndex: o.shardIndex, shardCount: o.shardCount, games: r.games, seed: o.seed >>> 0 }, kept.records);
+      try {
+        writeFileAtomic(join(o.out, chunkFileName(game, o.shardIndex, o.shardCount, next)), bytes, { keepPrevious: false });
+      } catch (e) {
+        return fail('ERR_OUTPUT', `cannot write chunk ${next} to ${o.out}: ${(e as Error).message}`);
+      }
+      unlinkSync(file);
+      pending.delete(next);
+      next++;
+      positions += kept.count;
+      made += kept.count;
+      games += r.games;
+      duplicates += kept.duplicates;
+      progressed = true;
+      o.onProgress?.(progress());
+    }
+    if (!progressed && !finished()) await sleep(o.pollMs ?? 500, o.signal);
+  }
+  // Done: jobs beyond the end are not wanted any more. One a worker holds cannot be deleted now:
+  // it is marked, and the worker drops its records instead of storing them.
+  for (const c of outstanding) {
+    const id = datagenJobId(run, c);
+    const look = await o.queue.look(id);
+    if (look.state === 'done' && look.result.kind === 'datagen') await o.queue.deletePayload(look.result.payloadKey);
+    if (!(await o.queue.remove(id))) await o.queue.discard(id);
+  }
+  for (const c of pending) {
+    try {
+      unlinkSync(join(pendingDir, pendingName(c)));
+    } catch {
+      // already gone
+    }
+  }
+  return Result.ok(progress());
+}

@@ -1,0 +1,33 @@
+/**
+ * What a producer needs of the queue (the seam between the producers' logic and BullMQ/Redis):
+ * `ProducerQueue` is the real one; tests drive the producers with an in-memory store.
+ */
+import type { JobKind, QueueJob, QueueJobResult } from './jobs.js';
+import type { WorkerHeartbeat } from './worker-heartbeat.js';
+
+/** Where a job stands, seen from its producer. */
+export type JobLook =
+  | { readonly state: 'missing' }
+  | { readonly state: 'pending' }
+  | { readonly state: 'done'; readonly result: QueueJobResult }
+  | { readonly state: 'failed'; readonly reason: string };
+
+export interface JobStore {
+  /** The queue's name (keys of blobs). */
+  readonly name: string;
+  /** Adds the job unless one with this id exists. */
+  ensure(kind: JobKind, id: string, data: QueueJob): Promise<void>;
+  /** Where the job stands. */
+  look(id: string): Promise<JobLook>;
+  /** Deletes a job; false when a worker holds it. */
+  remove(id: string): Promise<boolean>;
+  /** Marks a job a worker holds as unwanted (its worker stores no payload). */
+  discard(id: string): Promise<void>;
+  /** A payload a worker stored; undefined when it is gone. */
+  payload(key: string): Promise<Buffer | undefined>;
+  deletePayload(key: string): Promise<void>;
+  /** Stores a blob unless it is there; refreshes its expiry either way. */
+  putBlob(key: string, bytes: Uint8Array, ttlSeconds: number): Promise<void>;
+  /** The live workers' heartbeats. */
+  workers(): Promise<WorkerHeartbeat[]>;
+}

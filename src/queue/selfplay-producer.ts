@@ -1,0 +1,152 @@
+/**
+ * `kishi train alphazero --queue`: the loop's self-play step (a `SelfplayRunner`, loop.ts) played by
+ * queue workers. The generation's network (ONNX + manifest) is stored in Redis once under its
+ * SHA-256 (a day's expiry, refreshed at every call); the games are cut into jobs of `gamesPerChunk`
+ * games whose ids derive from the settings, the net's hash and the first game index; each job's
+ * chunk file comes back as a payload and is written into the self-play directory in game order
+ * (atomic rename), so the directory never has a gap and the loop's resume (`scanSelfplayChunks`)
+ * works as for a local run. Collected results wait in `<outDir>/.queue/` until their turn.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { KishiError, Result } from '../core/result.js';
+import { writeFileAtomic } from '../learning/atomic-write.js';
+import type { LoopSelfplayOptions, LoopSelfplayReport, SelfplayRunner } from '../learning/alphazero/loop.js';
+import type { SelfplayGameSummary } from '../learning/alphazero/selfplay-game.js';
+import { manifestPathOf } from '../nn/manifest.js';
+import { resolveModelPath } from '../player/weights-file.js';
+import { blobKey, PAYLOAD_TTL_S, runKey, selfplayJobId, unpackBytes, type SelfplayJob, type SelfplayJobResult } from './jobs.js';
+import type { JobStore } from './job-store.js';
+import { QUEUE_KEY_PREFIX } from './queue-names.js';
+import { makeStamp } from './stamp.js';
+
+export interface QueuedSelfplayOptions {
+  readonly queue: JobStore;
+  /** Jobs in flight at once (default: twice the live workers' slots, at least 2). */
+  readonly parallel?: number;
+  readonly pollMs?: number;
+  readonly onResult?: (r: SelfplayJobResult) => void;
+  readonly onWarning?: (m: string) => void;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
+  return async (o: LoopSelfplayOptions): Promise<Result<LoopSelfplayReport, KishiError>> => {
+    const t0 = performance.now();
+    const made = makeStamp([]);
+    if ('missing' in made) return Result.err(new KishiError('ERR_QUEUE', `cannot read ${made.missing}`));
+    // 1. The net, by hash.
+    let model = o.model;
+    if (!o.model.startsWith('mock:')) {
+      const path = resolveModelPath(o.model);
+      let onnx: Buffer;
+      let manifest: Buffer;
+      try {
+        onnx = readFileSync(path);
+        manifest = readFileSync(manifestPathOf(path));
+      } catch (e) {
+        return Result.err(new KishiError('ERR_MODEL', `cannot read the network ${path} or its manifest: ${(e as Error).message}`));
+      }
+      model = createHash('sha256').update(onnx).update(manifest).digest('hex');
+      await q.queue.putBlob(blobKey(QUEUE_KEY_PREFIX, q.queue.name, model), onnx, PAYLOAD_TTL_S);
+      await q.queue.putBlob(blobKey(QUEUE_KEY_PREFIX, q.queue.name, `${model}.manifest`), manifest, PAYLOAD_TTL_S);
+    }
+    const options: SelfplayJob['options'] = {
+      game: o.game,
+      concurrentGames: o.concurrentGames,
+      playouts: o.playouts,
+      ...(o.fastPlayouts !== undefined ? { fastPlayouts: o.fastPlayouts } : {}),
+      ...(o.fullSearchShare !== undefined ? { fullSearchShare: o.fullSearchShare } : {}),
+      temperatureMoves: o.temperatureMoves,
+      ...(o.resignValue !== undefined ? { resignValue: o.resignValue } : {}),
+      ...(o.maxPlies !== undefined ? { maxPlies: o.maxPlies } : {}),
+      seed: o.seed,
+      phase: o.phase,
+      ...(o.meta !== undefined ? { meta: o.meta } : {}),
+    };
+    const run = runKey('selfplay', options, model, o.gamesPerChunk, made.stamp);
+    // 2. The batches.
+    const batches: { first: number; games: number }[] = [];
+    for (let first = o.firstGameIndex; first < o.firstGameIndex + o.games; first += o.gamesPerChunk) {
+      batches.push({ first, games: Math.min(o.gamesPerChunk, o.firstGameIndex + o.games - first) });
+    }
+    const pendingDir = join(o.outDir, '.queue');
+    mkdirSync(pendingDir, { recursive: true });
+    const pendingName = (first: number): string => `${selfplayJobId(run, first)}.json`;
+    const live = await q.queue.workers();
+    const parallel = q.parallel ?? Math.max(2, 2 * live.reduce((a, w) => a + w.concurrency, 0));
+    const job = (b: { first: number; games: number }): SelfplayJob => ({ kind: 'selfplay', stamp: made.stamp, options, model, firstGameIndex: b.first, games: b.games });
+    let next = 0;
+    const outstanding = new Set<number>();
+    const waiting = new Set<number>(readdirSync(pendingDir).flatMap((n) => batches.findIndex((b) => pendingName(b.first) === n)).filter((k) => k >= 0));
+    const report = { games: 0, positions: 0, nnEvals: 0, nnMs: 0, checked: 0, wrong: 0 };
+    const stop = async (): Promise<void> => {
+      for (const k of outstanding) if (!(await q.queue.remove(selfplayJobId(run, batches[k]!.first)))) await q.queue.discard(selfplayJobId(run, batches[k]!.first));
+    };
+    while (next < batches.length) {
+      if (o.signal?.aborted === true) {
+        await stop();
+        break;
+      }
+      for (let k = next; k < Math.min(batches.length, next + parallel); k++) {
+        if (outstanding.has(k) || waiting.has(k)) continue;
+        await q.queue.ensure('selfplay', selfplayJobId(run, batches[k]!.first), job(batches[k]!));
+        outstanding.add(k);
+      }
+      let progressed = false;
+      for (const k of [...outstanding].sort((a, b) => a - b)) {
+        const id = selfplayJobId(run, batches[k]!.first);
+        const look = await q.queue.look(id);
+        if (look.state === 'pending') continue;
+        if (look.state === 'failed') return Result.err(new KishiError('ERR_QUEUE_JOB', `self-play games ${batches[k]!.first}.. failed on the workers: ${look.reason}`));
+        const payload = look.state === 'done' && look.result.kind === 'selfplay' ? await q.queue.payload(look.result.payloadKey) : undefined;
+        if (look.state === 'missing' || payload === undefined) {
+          q.onWarning?.(`job ${id} or its chunk is gone from Redis; adding it again`);
+          await q.queue.remove(id);
+          await q.queue.ensure('selfplay', id, job(batches[k]!));
+          continue;
+        }
+        const r = look.result as SelfplayJobResult;
+        writeFileAtomic(join(pendingDir, pendingName(batches[k]!.first)), JSON.stringify({ ...r, bytes: payload.toString('base64') }), { keepPrevious: false });
+        await q.queue.deletePayload(r.payloadKey);
+        await q.queue.remove(id);
+        outstanding.delete(k);
+        waiting.add(k);
+        q.onResult?.(r);
+        progressed = true;
+      }
+      // 3. In game order into the self-play directory.
+      while (waiting.has(next)) {
+        const file = join(pendingDir, pendingName(batches[next]!.first));
+        const r = JSON.parse(readFileSync(file, 'utf8')) as SelfplayJobResult & { bytes: string };
+        writeFileAtomic(join(o.outDir, r.file), unpackBytes(Buffer.from(r.bytes, 'base64')), { keepPrevious: false });
+        unlinkSync(file);
+        waiting.delete(next);
+        for (const s of r.summaries) o.onGame?.(s as SelfplayGameSummary);
+        report.games += r.games;
+        report.positions += r.positions;
+        report.nnEvals += r.nnEvals;
+        report.nnMs += r.nnMs;
+        report.checked += r.resignFalsePositives.checked;
+        report.wrong += r.resignFalsePositives.wrong;
+        next++;
+        progressed = true;
+      }
+      if (!progressed) await sleep(q.pollMs ?? 500);
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    if (existsSync(pendingDir) && next >= batches.length) for (const n of readdirSync(pendingDir)) if (n.startsWith(`sp-${run}-`)) unlinkSync(join(pendingDir, n));
+    return Result.ok({
+      games: report.games,
+      positions: report.positions,
+      seconds,
+      gamesPerHour: (report.games * 3600) / Math.max(1e-3, seconds),
+      nnEvals: report.nnEvals,
+      nnMs: report.nnMs,
+      resignFalsePositives: { checked: report.checked, wrong: report.wrong },
+      aborted: next < batches.length,
+    });
+  };
+}

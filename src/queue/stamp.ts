@@ -1,0 +1,69 @@
+/**
+ * What a job requires of the worker that runs it: the same project version and queue protocol, and
+ * byte-identical copies of the files the job reads (evaluation weights, networks, opening books),
+ * named by path and SHA-256. A worker whose stamp differs refuses the job and says why (a
+ * datagen chunk from other weights would silently corrupt the data set; a match game with another
+ * engine build would measure something else).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot, resolveModelPath } from '../player/weights-file.js';
+
+/** Version of the job and result formats of this folder; bumped on any incompatible change. */
+export const QUEUE_PROTOCOL = 1;
+
+export interface JobStamp {
+  /** package.json `version` of the producer. */
+  readonly project: string;
+  readonly protocol: number;
+  /** Path as the user gave it (resolved like the models: working directory, then package root) -> SHA-256 hex. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+let cachedVersion: string | undefined;
+
+/** This installation's package.json version. */
+export const projectVersion = (): string => {
+  if (cachedVersion === undefined) {
+    try {
+      cachedVersion = String((JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? 'unknown');
+    } catch {
+      cachedVersion = 'unknown';
+    }
+  }
+  return cachedVersion;
+};
+
+/** SHA-256 of a file as the models resolve it; undefined when it cannot be read. */
+export const fileSha256 = (path: string): string | undefined => {
+  try {
+    return createHash('sha256').update(readFileSync(resolveModelPath(path))).digest('hex');
+  } catch {
+    return undefined;
+  }
+};
+
+/** The stamp of a job reading `files`, from this installation; the first unreadable file is named. */
+export const makeStamp = (files: readonly string[]): { stamp: JobStamp } | { missing: string } => {
+  const out: Record<string, string> = {};
+  for (const f of files) {
+    const h = fileSha256(f);
+    if (h === undefined) return { missing: f };
+    out[f] = h;
+  }
+  return { stamp: { project: projectVersion(), protocol: QUEUE_PROTOCOL, files: out } };
+};
+
+/** Why this worker cannot run a job with `stamp`, or undefined when it can. */
+export const stampMismatch = (stamp: JobStamp | undefined, version: string = projectVersion()): string | undefined => {
+  if (stamp === undefined) return 'the job carries no version stamp';
+  if (stamp.protocol !== QUEUE_PROTOCOL) return `queue protocol ${stamp.protocol} in the job, ${QUEUE_PROTOCOL} on this worker`;
+  if (stamp.project !== version) return `project version ${stamp.project} in the job, ${version} on this worker`;
+  for (const [file, sha] of Object.entries(stamp.files)) {
+    const mine = fileSha256(file);
+    if (mine === undefined) return `${file} is missing on this worker`;
+    if (mine !== sha) return `${file} differs (sha256 ${sha.slice(0, 12)}… in the job, ${mine.slice(0, 12)}… on this worker)`;
+  }
+  return undefined;
+};

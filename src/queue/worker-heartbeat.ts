@@ -1,0 +1,21 @@
+/**
+ * The record a worker publishes every few seconds under `kishi:<queue>:worker:<id>` (expiring 30 s
+ * after its last refresh): the live workers for `kishi queue status` and the producers.
+ */
+export interface WorkerHeartbeat {
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly version: string;
+  readonly concurrency: number;
+  readonly startedAt: string;
+  readonly jobsDone: number;
+  readonly jobsFailed: number;
+  readonly active: readonly string[];
+  readonly positions: number;
+  readonly games: number;
+  readonly refused: number;
+  readonly lastRefusal?: string;
+  readonly at: string;
+}
+

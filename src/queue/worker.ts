@@ -1,0 +1,199 @@
+/**
+ * `kishi worker`: takes jobs of every kind from the queue and runs them with this machine's cores.
+ *
+ * 1. Before a job runs, its stamp (stamp.ts) is checked: another project version, queue protocol
+ *    or a differing file (weights, network, book) means this worker refuses it: the job goes back
+ *    to the queue (delayed a few seconds, attempts not counted, BullMQ's `DelayedError` pattern),
+ *    the refusal is logged with its reason and published in the heartbeat, so `kishi queue status`
+ *    and the producer show it.
+ * 2. Datagen chunks run on threads (thread-pool.ts) so that the event loop stays free to renew the
+ *    job locks; self-play runs its own threads (runSelfplay); match games run engine processes.
+ *    Chunk bytes go to a payload key (jobs.ts), everything else is the job's value.
+ * 3. A heartbeat key per worker (id, host, version, slots, jobs done, refusals) expires 30 s after
+ *    the worker stops refreshing it: the list of live workers without CLIENT LIST rights.
+ * 4. Stopping: the first SIGINT/SIGTERM lets the jobs in progress finish and takes no new ones (a
+ *    datagen chunk may take minutes); the second exits at once, and BullMQ's stalled-job check on
+ *    the other workers hands the abandoned jobs out again after the lock expires.
+ */
+import { hostname } from 'node:os';
+import { DelayedError, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type winston from 'winston';
+import { playRemoteGames } from '../match/remote-play.js';
+import type { QueueConnection } from './connection.js';
+import { discardKey, packBytes, payloadKey, PAYLOAD_TTL_S, workerKeyPrefix, type DatagenJob, type DatagenJobResult, type MatchJob, type MatchJobResult, type QueueJob, type QueueJobResult } from './jobs.js';
+import { projectVersion, stampMismatch } from './stamp.js';
+import { DatagenThreadPool } from './thread-pool.js';
+import type { WorkerHeartbeat } from './worker-heartbeat.js';
+import { QUEUE_KEY_PREFIX } from './queue-names.js';
+import { runSelfplayJob } from './selfplay-job.js';
+
+export interface WorkerOptions {
+  readonly connection: QueueConnection;
+  readonly queueName: string;
+  /** Jobs at once (datagen threads). */
+  readonly concurrency: number;
+  /** BullMQ lock of a job, ms: a dead worker's job is handed out again after about this long (default 30000). */
+  readonly lockDurationMs?: number;
+  /** How often this worker looks for stalled jobs, ms (default 15000). */
+  readonly stalledIntervalMs?: number;
+  readonly log: winston.Logger;
+  /** Worker id in logs and status (default host-pid). */
+  readonly id?: string;
+  /** For tests: the project version this worker claims. */
+  readonly version?: string;
+}
+
+/** Delay before a refused job is offered again, ms. */
+const REFUSE_DELAY_MS = 5000;
+const HEARTBEAT_MS = 5000;
+const HEARTBEAT_TTL_S = 30;
+
+export interface RunningWorker {
+  readonly id: string;
+  /** Resolves when the worker has stopped. */
+  readonly done: Promise<void>;
+  /** Graceful stop (`force`: abandon the jobs in progress). */
+  stop(force?: boolean): Promise<void>;
+}
+
+export function startWorker(o: WorkerOptions): RunningWorker {
+  const id = o.id ?? `${hostname()}-${process.pid}`;
+  const version = o.version ?? projectVersion();
+  const pool = new DatagenThreadPool(o.concurrency);
+  const active = new Set<string>();
+  const stats = { jobsDone: 0, jobsFailed: 0, positions: 0, games: 0, refused: 0, lastRefusal: undefined as string | undefined };
+  const startedAt = new Date().toISOString();
+  const refusedLogged = new Set<string>();
+  // A plain connection for payloads and the heartbeat (BullMQ's own connections block on job fetches).
+  const beat = new Redis(o.connection.options);
+  beat.on('error', () => {});
+
+  const refuse = async (job: Job, token: string | undefined, why: string): Promise<never> => {
+    stats.refused++;
+    stats.lastRefusal = `${job.id}: ${why}`;
+    const key = `${job.name}|${why}`;
+    if (!refusedLogged.has(key)) {
+      refusedLogged.add(key);
+      o.log.warn(`refusing ${job.name} job ${job.id}: ${why}; it goes back to the queue for a matching worker (update this worker's checkout)`);
+    }
+    void heartbeat();
+    await job.moveToDelayed(Date.now() + REFUSE_DELAY_MS, token);
+    throw new DelayedError();
+  };
+
+  const runDatagen = async (job: Job, d: DatagenJob, token: string | undefined): Promise<DatagenJobResult> => {
+    const r = await pool.play(d);
+    if (r.type === 'refuse') return refuse(job, token, r.message);
+    if (r.type === 'error') throw new Error(r.message);
+    stats.positions += r.count;
+    stats.games += r.games;
+    const packed = packBytes(r.records);
+    const pk = payloadKey(QUEUE_KEY_PREFIX, o.queueName, String(job.id));
+    // Its producer finished without it: store nothing.
+    if ((await beat.exists(discardKey(QUEUE_KEY_PREFIX, o.queueName, String(job.id)))) === 1) {
+      o.log.info(`datagen chunk ${r.chunk}: no longer wanted by its producer, records dropped`);
+      return { kind: 'datagen', worker: id, chunk: r.chunk, games: r.games, nodes: r.nodes, count: r.count, payloadKey: '', payloadBytes: 0, ms: Math.round(r.ms) };
+    }
+    await beat.set(pk, packed, 'EX', PAYLOAD_TTL_S);
+    o.log.info(`datagen chunk ${r.chunk} (shard ${d.shardIndex}/${d.shardCount}): ${r.games} games, ${r.count} positions before dedup, ${packed.length} bytes, ${(r.ms / 1000).toFixed(1)} s`);
+    return { kind: 'datagen', worker: id, chunk: r.chunk, games: r.games, nodes: r.nodes, count: r.count, payloadKey: pk, payloadBytes: packed.length, ms: Math.round(r.ms) };
+  };
+
+  const runMatch = async (d: MatchJob): Promise<MatchJobResult> => {
+    const t0 = performance.now();
+    const records = await playRemoteGames(d.settings, d.games, (m) => o.log.warn(m));
+    stats.games += records.length;
+    const ms = performance.now() - t0;
+    o.log.info(`match games ${d.games.map((g) => g.id).join(', ')}: ${records.map((r) => `${r.players.first}-${r.players.second} ${r.end.winner ?? 'draw'} (${r.end.reason})`).join('; ')}, ${(ms / 1000).toFixed(1)} s`);
+    return { kind: 'match', worker: id, records, ms: Math.round(ms) };
+  };
+
+  const processor = async (job: Job<QueueJob, QueueJobResult>, token?: string): Promise<QueueJobResult> => {
+    const d = job.data;
+    const why = stampMismatch(d.stamp, version);
+    if (why !== undefined) return refuse(job, token, why);
+    active.add(String(job.id));
+    try {
+      switch (d.kind) {
+        case 'datagen':
+          return await runDatagen(job, d, token);
+        case 'match':
+          return await runMatch(d);
+        case 'selfplay': {
+          const r = await runSelfplayJob(beat, o.queueName, String(job.id), id, d);
+          stats.games += r.games;
+          stats.positions += r.positions;
+          o.log.info(`self-play games ${d.firstGameIndex}..${d.firstGameIndex + d.games - 1}: ${r.positions} positions, ${r.payloadBytes} bytes, ${(r.ms / 1000).toFixed(1)} s`);
+          return r;
+        }
+        default:
+          throw new UnrecoverableError(`unknown job kind ${JSON.stringify((d as { kind?: unknown }).kind)}`);
+      }
+    } finally {
+      active.delete(String(job.id));
+    }
+  };
+
+  const worker = new Worker<QueueJob, QueueJobResult>(o.queueName, processor, {
+    connection: o.connection.options as ConnectionOptions,
+    prefix: QUEUE_KEY_PREFIX,
+    concurrency: o.concurrency,
+    lockDuration: o.lockDurationMs ?? 30_000,
+    stalledInterval: o.stalledIntervalMs ?? 15_000,
+    // A job whose worker died is handed out again this often before it fails for good.
+    maxStalledCount: 5,
+    name: id,
+  });
+  worker.on('completed', () => stats.jobsDone++);
+  worker.on('failed', (job, err) => {
+    if (err instanceof DelayedError || err.name === 'DelayedError') return;
+    stats.jobsFailed++;
+    o.log.warn(`job ${job?.id ?? '?'} failed: ${err.message}`);
+  });
+  // Reconnection never gives up: say so once per message every 30 s, not at every retry.
+  const said = new Map<string, number>();
+  worker.on('error', (err) => {
+    if (Date.now() - (said.get(err.message) ?? -Infinity) < 30_000) return;
+    said.set(err.message, Date.now());
+    o.log.warn(`queue connection: ${err.message} (retrying)`);
+  });
+
+  const key = `${workerKeyPrefix(QUEUE_KEY_PREFIX, o.queueName)}${id}`;
+  async function heartbeat(): Promise<void> {
+    const h: WorkerHeartbeat = {
+      id,
+      host: hostname(),
+      pid: process.pid,
+      version,
+      concurrency: o.concurrency,
+      startedAt,
+      ...stats,
+      active: [...active],
+      at: new Date().toISOString(),
+    };
+    await beat.set(key, JSON.stringify(h), 'EX', HEARTBEAT_TTL_S).catch(() => {});
+  }
+  void heartbeat();
+  const timer = setInterval(() => void heartbeat(), HEARTBEAT_MS);
+  o.log.info(`worker ${id} (kishi ${version}) takes jobs from ${o.connection.display} queue ${o.queueName} with ${o.concurrency} slot(s)`);
+
+  let resolveDone: () => void = () => {};
+  const done = new Promise<void>((r) => (resolveDone = r));
+  let stopping: Promise<void> | undefined;
+  const stop = (force = false): Promise<void> => {
+    if (stopping !== undefined && !force) return stopping;
+    stopping = (async () => {
+      clearInterval(timer);
+      // With no job in progress there is nothing to wait for (and Redis may be the reason we stop).
+      await worker.close(force || active.size === 0);
+      await pool.close();
+      await Promise.race([beat.del(key).catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
+      beat.disconnect();
+      o.log.info(`worker ${id} stopped: ${stats.jobsDone} jobs done, ${stats.refused} refused`);
+      resolveDone();
+    })();
+    return stopping;
+  };
+  return { id, done, stop };
+}
