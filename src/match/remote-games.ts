@@ -8,7 +8,7 @@ import type { GameKind, Side } from '../core/game.js';
 import type { AdjudicationRules } from './adjudication.js';
 import type { MatchVariant } from './game-factory.js';
 import type { GameRecord } from './game-record.js';
-import type { EngineSpec } from './engine/engine-spec.js';
+import type { EngineSpec } from '../engines/engine-spec.js';
 import type { Opening } from './openings.js';
 import type { TimeControl } from './time-control.js';
 

@@ -5,7 +5,7 @@
 import type { GameRecord } from './game-record.js';
 import { playGame } from './game-runner.js';
 import { processFactory } from './match-runner.js';
-import type { MatchEngine } from './engine/match-engine.js';
+import type { MatchEngine } from '../engines/match-engine.js';
 import type { RemoteGameSpec, RemoteMatchSettings } from './remote-games.js';
 
 /**

@@ -168,6 +168,12 @@ export class AlphaBetaEngine {
         ab.hardMs = Math.max(1, Math.floor(budget.hardMs - Math.min(100, budget.hardMs * 0.05)));
       }
     }
+    // The clock ran while the request reached this search (see GoRequest.sentAt).
+    const lag = request.sentAt !== undefined ? Math.max(0, Date.now() - request.sentAt) : 0;
+    if (lag > 0 && ab.hardMs !== undefined && request.ponder !== true) {
+      ab.hardMs = Math.max(1, ab.hardMs - lag);
+      if (ab.softMs !== undefined) ab.softMs = Math.max(1, Math.min(ab.softMs, ab.hardMs) - Math.min(lag, ab.softMs / 2));
+    }
     if (request.ponder === true) ab.ponder = true;
     if (request.multiPv !== undefined && request.multiPv > 1) ab.multiPv = request.multiPv;
     if (infinite || request.ponder === true) ab.noEarlyMateStop = true;

@@ -187,7 +187,19 @@ export class MctsEngine {
     return request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, this.game));
   }
 
+  /** The time limits less the time the request took to reach the search (see GoRequest.sentAt). */
   private timeLimits(request: GoRequest, board: MctsBoard, limits: NonNullable<GoRequest['limits']>): MctsLimits {
+    const t = this.plannedLimits(request, board, limits);
+    const lag = request.sentAt !== undefined ? Math.max(0, Date.now() - request.sentAt) : 0;
+    if (lag === 0 || t.hardMs === undefined || request.ponder === true) return t;
+    const hardMs = Math.max(1, t.hardMs - lag);
+    const cut = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : Math.max(1, Math.min(ms, hardMs) - Math.min(lag, ms / 2)));
+    const softMs = cut(t.softMs);
+    const extendMs = cut(t.extendMs);
+    return { ...t, hardMs, ...(softMs !== undefined ? { softMs } : {}), ...(extendMs !== undefined ? { extendMs } : {}) };
+  }
+
+  private plannedLimits(request: GoRequest, board: MctsBoard, limits: NonNullable<GoRequest['limits']>): MctsLimits {
     if (limits.movetimeMs !== undefined) return { softMs: Math.max(1, limits.movetimeMs), hardMs: Math.max(1, limits.movetimeMs), earlyStop: false };
     if (request.clock === undefined || limits.nodes !== undefined || limits.depth !== undefined) return {};
     const side: Side = board.sideToMove() === 0 ? 'first' : 'second';

@@ -38,6 +38,14 @@ export interface GoRequest {
    * Ignored under `limits` and while pondering; external engines never see it (they get `clock`).
    */
   readonly budget?: TimeBudget;
+  /**
+   * When the move's clock started for us (`Date.now()`, ms since the epoch): the front-end stamps it as
+   * the request arrives (a UCI/USI `go`, our turn in the Thinker), `WorkerPlayer.go` otherwise. The
+   * player takes the time the request spent reaching its search (queues, the thread hand-off, the board
+   * set-up: tens of ms on a loaded machine) off its time limits, so that it answers within the clock
+   * as the server or GUI measures it.
+   */
+  readonly sentAt?: number;
   /** Hard limits; override time planning when present. */
   readonly limits?: SearchLimits;
   /** Think on the opponent's time from this position (the move after `moves` is the guess). */

@@ -75,6 +75,7 @@ export abstract class WorkerPlayer implements Player {
   }
 
   go(request: GoRequest, onInfo?: (info: SearchInfo) => void): Promise<GoResult> {
+    const sentAt = Date.now();
     this.queuedGoes++;
     let started = false;
     const start = (): void => {
@@ -90,7 +91,7 @@ export abstract class WorkerPlayer implements Player {
         this.stopPending = false;
         this.ponderhitPending = false;
       },
-      (id) => ({ type: 'go', id, request }),
+      (id) => ({ type: 'go', id, request: request.sentAt !== undefined ? request : { ...request, sentAt } }),
       onInfo,
     );
     // A `go` that never reached the worker (closed, no worker) is no longer queued either.

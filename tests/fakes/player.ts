@@ -112,7 +112,10 @@ export function firstLegal(opts: FirstLegalOptions = {}) {
 
 export class FakePlayer implements Player {
   readonly name: string;
+  /** The requests as the front-end built them, less the time stamp `sentAt` (kept in `sentAts`). */
   readonly requests: GoRequest[] = [];
+  /** Each request's `sentAt` (undefined when the front-end set none). */
+  readonly sentAts: (number | undefined)[] = [];
   stops = 0;
   ponderhits = 0;
   /** Ponder searches ended by `stop` (a ponder miss). */
@@ -142,7 +145,9 @@ export class FakePlayer implements Player {
     this.stopWord = false;
     this.ponderhitWord = false;
     const index = this.requests.length;
-    this.requests.push(request);
+    const { sentAt, ...rest } = request;
+    this.requests.push(rest);
+    this.sentAts.push(sentAt);
     this.goAt.push(Date.now());
     const fail = this.opts.fail;
     if (fail !== undefined) throw typeof fail === 'string' ? new Error(fail) : fail;

@@ -130,6 +130,7 @@ export class Thinker {
       ...(turn.time.clock ? { clock: turn.time.clock } : {}),
       ...(limits && Object.keys(limits).length > 0 ? { limits } : {}),
       ...(plan.budget ? { budget: plan.budget } : {}),
+      sentAt: turn.startedAt ?? Date.now(),
     };
     const search = this.start(player, request, false);
     this.arm(search, turn, plan);

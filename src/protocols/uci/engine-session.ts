@@ -392,12 +392,14 @@ export class EngineSession {
       });
       return;
     }
+    // The GUI's clock runs from this line on (GoRequest.sentAt).
+    const sentAt = Date.now();
     const plain = goRequestOf(
       command,
       { game: this.dialect.game, variant: position.variant, start: position.start, moves: position.moves },
       this.dialect.clockWords,
     );
-    const request = this.settings.multiPv > 1 && command.mate === undefined ? { ...plain, multiPv: this.settings.multiPv } : plain;
+    const request = { ...(this.settings.multiPv > 1 && command.mate === undefined ? { ...plain, multiPv: this.settings.multiPv } : plain), sentAt };
     const job = new SearchJob(request, this.dialect.protocol === 'usi' && command.mate !== undefined);
     this.jobs.push(job);
     this.enqueue('go', () => this.run(job, position));

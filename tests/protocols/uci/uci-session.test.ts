@@ -235,6 +235,7 @@ describe('UCI positions', () => {
 describe('UCI searching', () => {
   it('maps every go form to the GoRequest the Player gets', async () => {
     const h = harness(uciDialect);
+    const t0 = Date.now();
     h.send('position startpos moves d2d4');
     const forms = [
       'go wtime 1000 btime 2000 winc 10 binc 20 movestogo 7',
@@ -253,6 +254,9 @@ describe('UCI searching', () => {
       { ...p, limits: { movetimeMs: 40 } },
       { ...p, limits: { depth: 3 } },
     ]);
+    // Each request carries the moment its `go` line arrived: the GUI's clock runs from there.
+    for (const at of h.player().sentAts) expect(at).toBeGreaterThanOrEqual(t0);
+    for (const at of h.player().sentAts) expect(at).toBeLessThanOrEqual(Date.now());
   });
 
   it('answers isready at once during a search, and stop ends it with a bestmove', async () => {
