@@ -32,6 +32,12 @@ const MASTER_MAGIC = 'KNUM';
 const MASTER_VERSION = 1;
 const MASTER_HEADER = 14;
 
+/**
+ * The identity of a network file: the CRC-32 of its bytes before its own checksum. (Not of the whole
+ * file: a CRC over a message followed by its CRC is the same constant for every message.)
+ */
+const networkId = (networkBytes: Uint8Array): number => crc32(networkBytes, 0, Math.max(0, networkBytes.length - 4));
+
 /** The master copy's file beside a network file. */
 export const masterPath = (networkFile: string): string => `${networkFile}.master`;
 
@@ -42,7 +48,7 @@ export const serializeMaster = (theta: Float64Array, networkBytes: Uint8Array): 
   for (let i = 0; i < 4; i++) out[i] = MASTER_MAGIC.charCodeAt(i);
   v.setUint16(4, MASTER_VERSION, true);
   v.setUint32(6, theta.length, true);
-  v.setUint32(10, crc32(networkBytes, 0, networkBytes.length), true);
+  v.setUint32(10, networkId(networkBytes), true);
   for (let i = 0; i < theta.length; i++) v.setFloat64(MASTER_HEADER + 8 * i, theta[i]!, true);
   v.setUint32(out.length - 4, crc32(out, 0, out.length - 4), true);
   return out;
@@ -59,7 +65,7 @@ export const parseMaster = (bytes: Uint8Array, networkBytes: Uint8Array, size: n
   if (n !== size) return bad(`${n} parameters, the network has ${size}`);
   if (bytes.length !== MASTER_HEADER + 8 * n + 4) return bad(`${bytes.length} bytes, expected ${MASTER_HEADER + 8 * n + 4}`);
   if (v.getUint32(bytes.length - 4, true) !== crc32(bytes, 0, bytes.length - 4)) return bad('checksum mismatch');
-  if (v.getUint32(10, true) !== crc32(networkBytes, 0, networkBytes.length)) return bad('belongs to another version of the network file');
+  if (v.getUint32(10, true) !== networkId(networkBytes)) return bad('belongs to another version of the network file');
   const theta = new Float64Array(n);
   for (let i = 0; i < n; i++) theta[i] = v.getFloat64(MASTER_HEADER + 8 * i, true);
   return Result.ok(theta);
