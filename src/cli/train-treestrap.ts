@@ -68,7 +68,7 @@ export interface TreestrapCliOptions {
   timeLimit?: string;
   out: string;
   progress: boolean;
-  model: 'linear' | 'nnue';
+  model?: 'linear' | 'nnue';
   network?: string;
 }
 
@@ -106,7 +106,7 @@ export function resolveTreestrapOptions(
     if (c.value.baseMs === undefined || c.value.movesPerSession !== 0) return Result.err(usage(`--tc wants a Fischer clock base+increment in seconds, e.g. 60+1; got ${JSON.stringify(tcText)}`));
     clock = { baseMs: c.value.baseMs, incMs: c.value.incMs };
   }
-  if (o.model === 'linear' && o.network !== undefined) return Result.err(usage('--network goes with --model nnue'));
+  if (o.model !== 'nnue' && o.network !== undefined) return Result.err(usage('--network goes with --model nnue'));
   if (o.model === 'nnue' && given('init')) return Result.err(usage('--model nnue starts from the network (--network); --init is for the linear model'));
   const settings: TrainSettings = {
     game: o.game,

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runTrainTdLeaf } from '../../../src/cli/train-tdleaf.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { ChessLinearEval } from '../../../src/eval/linear/chess-eval.js';
 import { CHESS_FEATURES } from '../../../src/eval/linear/chess-features.js';
@@ -138,5 +139,34 @@ describe('online TD-Leaf into the network (engine.chessEval: nnue)', () => {
     writeFileSync(file, serializeNetwork(start));
     expect(parseMaster(new Uint8Array(readFileSync(masterPath(file))), new Uint8Array(readFileSync(file)), master.length).isErr).toBe(true);
     expect(parseNetwork(new Uint8Array(readFileSync(file)), file).isOk).toBe(true);
+  });
+});
+
+describe('kishi train tdleaf --model nnue', () => {
+  it('writes a new network with its manifest and master copy, never over its input or the live network', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kishi-tdnnue-cli-'));
+    const start = randomNetwork('chess', 16, 'screlu', 14);
+    const file = writeNetwork(dir, start);
+    writeScript(join(dir, 'logs'), 'a', { ...TOY_GAME, gameId: 'a' });
+    writeScript(join(dir, 'logs'), 'b', { ...TOY_GAME, gameId: 'b', startedAt: '2026-01-02T00:00:00.000Z' });
+    const lines: string[] = [];
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`E ${l}`) };
+    const out = join(dir, 'learnt.bin');
+    const base = { logs: join(dir, 'logs'), game: 'chess', weights: file, top: '3', config: join(dir, 'none.yaml'), minMoves: '1', model: 'nnue' };
+    expect(runTrainTdLeaf({ ...base, out }, io)).toBe(0);
+    expect(lines.join('\n')).toContain('learnt from 2 game(s)');
+    expect(lines.join('\n')).toMatch(/w1\.\d+\.\d+|w2\.|b1\./);
+    const learnt = loadNnueFile(out, 'chess').unwrap();
+    expect(Array.from(learnt.net.l2w)).not.toEqual(Array.from(start.l2w));
+    expect((learnt.manifest as unknown as { learning: { method: string; games: number } }).learning).toMatchObject({ method: 'tdleaf', games: 2 });
+    expect(parseMaster(new Uint8Array(readFileSync(masterPath(out))), learnt.bytes, dequantise(start).length).isOk).toBe(true);
+    // Never the input, never the network the config plays with.
+    expect(runTrainTdLeaf({ ...base, out: file }, io)).toBe(2);
+    const config = join(dir, 'kishi.yaml');
+    writeFileSync(config, `engine: {chessNnue: "${out}"}\n`);
+    expect(runTrainTdLeaf({ ...base, config, out }, io)).toBe(2);
+    expect(lines.at(-1)).toContain('it is the chess network the bot plays with');
+    // A linear weights file is not a network.
+    expect(runTrainTdLeaf({ ...base, weights: join(dir, 'logs', 'a.jsonl'), out: join(dir, 'x.bin') }, io)).toBe(2);
   });
 });
