@@ -139,15 +139,7 @@ export async function onGameFinished(logFile: string, config: OnlineConfig): Pro
       learntGames(weightsFile),
     );
     const report = summary.games[0];
-    if (report === undefined || !report.used) {
-      const p = report?.problem;
-      return {
-        ...base,
-        status: 'skipped',
-        reason: report?.skipped ?? 'no game',
-        problems: p ? [...problems, formatGameLogProblem({ file: logFile, line: p.line, message: p.message, fatal: false } satisfies GameLogProblem)] : problems,
-      };
-    }
+    if (report === undefined || !report.used) return skippedOutcome(report, logFile, base, problems);
     const fs = featureSetOf(game);
     const changed = topChanges(fs, before, theta, fs.size).length;
     const prev = loaded.value.manifest.provenance;
