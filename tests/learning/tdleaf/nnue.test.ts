@@ -152,7 +152,7 @@ describe('kishi train tdleaf --model nnue', () => {
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`E ${l}`) };
     const out = join(dir, 'learnt.bin');
-    const base = { logs: join(dir, 'logs'), game: 'chess', weights: file, top: '3', config: join(dir, 'none.yaml'), minMoves: '1', model: 'nnue' };
+    const base = { logs: join(dir, 'logs'), game: 'chess', weights: file, top: '3', config: join(dir, 'none.yaml'), minMoves: '1', model: 'nnue', alpha: '0.05' };
     expect(runTrainTdLeaf({ ...base, out }, io)).toBe(0);
     expect(lines.join('\n')).toContain('learnt from 2 game(s)');
     expect(lines.join('\n')).toMatch(/w1\.\d+\.\d+|w2\.|b1\./);
