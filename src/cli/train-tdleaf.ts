@@ -2,6 +2,7 @@
  * `kishi train tdleaf`: TD-Leaf(lambda) over the logs of our own games (src/learning/tdleaf/).
  *
  *   kishi train tdleaf --logs records --game chess --weights models/chess-linear.json --out models/chess-tdleaf.json
+ *   kishi train tdleaf --logs records --game chess --model nnue --weights models/chess-nnue.bin --out runs/chess-tdleaf.bin
  *       [--lambda 0.7] [--alpha 1000] [--beta 0.002554] [--prune-blunders 150] [--max-change 0]
  *       [--min-rating R] [--max-rating R] [--time-control 180+2,blitz] [--since 2026-01-01] [--until 2026-02-01]
  *       [--min-moves 5] [--top 20] [--dry-run] [--config config/kishi.yaml]
@@ -26,7 +27,10 @@ import { serializeWeights } from '../eval/linear/weights.js';
 import { formatGameLogProblem, readGameLogDir } from '../records/game-log-reader.js';
 import { previousVersionPath, writeFileAtomic } from '../learning/atomic-write.js';
 import { parseDateOption } from '../learning/tdleaf/game-filter.js';
-import { liveWeightsPath } from '../learning/tdleaf/online.js';
+import { paramNames } from '../eval/nnue/float-network.js';
+import type { LinearWeights } from '../eval/linear/weights.js';
+import { loadTrainableNetwork, startedFrom, writeLearntNetwork, type LoadedTrainable } from '../learning/nnue/network-files.js';
+import { liveNetworkPath } from '../learning/tdleaf/online.js';
 import { topChanges, trainTdLeaf } from '../learning/tdleaf/trainer.js';
 import { featureSetOf, loadWeightsFile, resolveModelPath } from '../player/weights-file.js';
 
@@ -49,6 +53,8 @@ export interface TrainTdLeafCliOptions {
   top: string;
   dryRun?: boolean;
   config: string;
+  /** `linear` (default) or `nnue`: --weights is then a network file, --out a new one. */
+  model?: string;
 }
 
 /** Where the command writes (stdout lines, stderr lines). */
@@ -67,6 +73,8 @@ export function runTrainTdLeaf(o: TrainTdLeafCliOptions, io: TrainIo, argv: read
   };
   if (!(GAME_KINDS as readonly string[]).includes(o.game)) return usage(`--game must be chess or shogi, not ${JSON.stringify(o.game)}`);
   const game = o.game as GameKind;
+  const model = o.model ?? 'linear';
+  if (model !== 'linear' && model !== 'nnue') return usage(`--model must be linear or nnue, not ${JSON.stringify(model)}`);
   let config: KishiConfig;
   if (existsSync(o.config)) {
     const c = loadConfig(o.config);
@@ -82,7 +90,7 @@ export function runTrainTdLeaf(o: TrainTdLeafCliOptions, io: TrainIo, argv: read
   };
   const values = {
     lambda: num(o.lambda, '--lambda', L.lambda, 0, 1),
-    alpha: num(o.alpha, '--alpha', L.alpha, 0),
+    alpha: num(o.alpha, '--alpha', model === 'nnue' ? L.nnueAlpha : L.alpha, 0),
     beta: num(o.beta, '--beta', L.beta, Number.MIN_VALUE),
     prune: num(o.pruneBlunders, '--prune-blunders', L.pruneBlundersCp, 0),
     cap: num(o.maxChange, '--max-change', 0, 0),
@@ -102,15 +110,25 @@ export function runTrainTdLeaf(o: TrainTdLeafCliOptions, io: TrainIo, argv: read
   if (o.out !== undefined) {
     const out = resolve(o.out);
     if (out === inFile) return usage(`refusing to overwrite the input weights ${inFile} in place: write a new file with --out`);
-    if (out === liveWeightsPath(config, game))
-      return usage(`refusing to overwrite ${out}: it is the ${game} weights the bot plays with (engine.${game}Weights in ${o.config})`);
+    const live = model === 'nnue' ? liveNetworkPath(config, game) : resolveModelPath(game === 'chess' ? config.engine.chessWeights : config.engine.shogiWeights);
+    if (out === live) return usage(`refusing to overwrite ${out}: it is the ${game} ${model === 'nnue' ? 'network' : 'weights'} the bot plays with (engine.${game}${model === 'nnue' ? 'Nnue' : 'Weights'} in ${o.config})`);
   }
   if (!existsSync(o.logs)) return usage(`--logs ${o.logs}: no such directory`);
 
-  const weights = loadWeightsFile(inFile, game);
-  if (weights.isErr) return usage(weights.error.message);
-  const before = weights.value.theta;
-  const theta = before.slice();
+  let start: { kind: 'linear'; weights: LinearWeights } | { kind: 'nnue'; loaded: LoadedTrainable };
+  if (model === 'nnue') {
+    const t = loadTrainableNetwork(inFile, game);
+    if (t.isErr) return usage(t.error.message);
+    if (t.value.masterProblem !== undefined) io.err(`warning: ${t.value.masterProblem}: starting from the integer weights`);
+    start = { kind: 'nnue', loaded: t.value };
+  } else {
+    const weights = loadWeightsFile(inFile, game);
+    if (weights.isErr) return usage(weights.error.message);
+    start = { kind: 'linear', weights: weights.value };
+  }
+  const network = start.kind === 'nnue' ? start.loaded.trainable : undefined;
+  const before = start.kind === 'nnue' ? start.loaded.trainable.theta.slice() : start.weights.theta;
+  const theta = network !== undefined ? network.theta : before.slice();
 
   const { logs, problems } = readGameLogDir(o.logs);
   for (const p of problems) io.err(`warning: ${formatGameLogProblem(p)}`);
@@ -122,6 +140,7 @@ export function runTrainTdLeaf(o: TrainTdLeafCliOptions, io: TrainIo, argv: read
     pruneBlundersCp: n.prune,
     maxChangePerGameCp: n.cap,
     minMoves: n.minMoves,
+    ...(network !== undefined ? { network } : {}),
     filter: {
       game,
       networkTimeLossMs: L.networkTimeLossMs,
@@ -135,7 +154,7 @@ export function runTrainTdLeaf(o: TrainTdLeafCliOptions, io: TrainIo, argv: read
   for (const g of summary.games) if (g.problem) io.err(`warning: ${g.file}:${g.problem.line}: ${g.problem.message}: game skipped`);
 
   const files = new Set([...logs.map((l) => l.file), ...problems.filter((p) => p.fatal).map((p) => p.file)]).size;
-  io.out(`kishi train tdleaf: ${game}, ${files} log file(s) in ${o.logs}, weights ${inFile}`);
+  io.out(`kishi train tdleaf: ${game}, ${files} log file(s) in ${o.logs}, ${model === 'nnue' ? 'network' : 'weights'} ${inFile}`);
   io.out(`  TD-Leaf(lambda=${n.lambda}), alpha=${n.alpha}, beta=${n.beta}/cp, prune blunders > ${n.prune} cp, cap ${n.cap > 0 ? `${n.cap} cp/game` : 'none'}`);
   io.out(`  learnt from ${summary.used} game(s), ${summary.samples} positions, ${summary.pruned} difference(s) pruned as opponent blunders`);
   const unusable = problems.filter((p) => p.fatal).length;
@@ -143,7 +162,7 @@ export function runTrainTdLeaf(o: TrainTdLeafCliOptions, io: TrainIo, argv: read
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   if (skippedText !== '' || unusable > 0) io.out(`  skipped: ${[skippedText, unusable > 0 ? `unreadable ${unusable}` : ''].filter((s) => s !== '').join(', ')}`);
-  const fs = featureSetOf(game);
+  const fs = network !== undefined ? { names: paramNames(network.layout), size: network.layout.size } : featureSetOf(game);
   const changes = topChanges(fs, before, theta, n.top);
   if (changes.length > 0) {
     io.out(`  largest weight changes (of ${topChanges(fs, before, theta, fs.size).length} changed):`);
@@ -159,25 +178,22 @@ export function runTrainTdLeaf(o: TrainTdLeafCliOptions, io: TrainIo, argv: read
     return 0;
   }
   const out = resolve(o.out!);
-  const prev = weights.value.manifest.provenance;
   const notes = [
     `TD-Leaf(lambda=${n.lambda}), alpha=${n.alpha}, beta=${n.beta}/cp, prune=${n.prune}cp, cap=${n.cap}cp/game`,
-    `from ${inFile} (${prev.method}${prev.date ? `, ${prev.date}` : ''})`,
+    `from ${inFile} (${start.kind === 'linear' ? `${start.weights.manifest.provenance.method}${start.weights.manifest.provenance.date ? `, ${start.weights.manifest.provenance.date}` : ''}` : start.loaded.fromMaster ? 'with its float master copy' : 'integer weights'})`,
     `logs ${resolve(o.logs)}: ${summary.used} games, ${summary.samples} positions`,
     ...(n.minRating !== undefined || n.maxRating !== undefined ? [`opponent rating ${n.minRating ?? '-'}..${n.maxRating ?? '-'}`] : []),
     ...(timeControls !== undefined ? [`time controls ${timeControls.join(',')}`] : []),
     ...(since !== undefined || until !== undefined ? [`dates ${since?.toISOString() ?? '-'}..${until?.toISOString() ?? '-'}`] : []),
   ].join('; ');
   try {
-    writeFileAtomic(
-      out,
-      serializeWeights(
-        fs,
-        theta,
-        { method: 'tdleaf', command: `kishi ${argv.join(' ')}`, games: summary.used, date: new Date().toISOString(), notes },
-        weights.value.manifest.evalGrain,
-      ),
-    );
+    const date = new Date().toISOString();
+    if (start.kind === 'nnue') {
+      const manifest = start.loaded.loaded.manifest;
+      writeLearntNetwork(out, start.loaded.trainable, manifest, { method: 'tdleaf', games: summary.used, date, notes: `kishi ${argv.join(' ')}; ${notes}`, startedFrom: startedFrom(manifest) });
+    } else {
+      writeFileAtomic(out, serializeWeights(featureSetOf(game), theta, { method: 'tdleaf', command: `kishi ${argv.join(' ')}`, games: summary.used, date, notes }, start.weights.manifest.evalGrain));
+    }
   } catch (e) {
     io.err(`kishi train tdleaf: cannot write ${out}: ${(e as Error).message}`);
     return 1;
@@ -192,10 +208,11 @@ export function register(train: Command): void {
     .description('TD-Leaf(lambda) over the logs of our own games: a new weights file')
     .requiredOption('--logs <dir>', 'directory of game logs (*.jsonl, searched recursively)')
     .addOption(new Option('-g, --game <game>', 'which game to learn').choices([...GAME_KINDS]).makeOptionMandatory())
-    .requiredOption('--weights <file>', 'weights to start from (kishi-linear-weights JSON)')
-    .option('-o, --out <file>', 'new weights file (never the input, never the weights in use)')
+    .requiredOption('--weights <file>', 'weights to start from (kishi-linear-weights JSON; with --model nnue a network .bin, its float master copy .bin.master used when it belongs to it)')
+    .option('-o, --out <file>', 'new weights file (never the input, never the weights in use); --model nnue: a .bin, written with its manifest and master copy')
+    .addOption(new Option('--model <model>', 'what is learned: the linear evaluation or the network evaluation (float master copy, re-quantised after every game)').choices(['linear', 'nnue']).default('linear'))
     .option('--lambda <x>', 'TD-Leaf lambda, 0..1 (default: config learning.lambda, 0.7)')
-    .option('--alpha <x>', 'step size on the centipawn scale (default: learning.alpha; KnightCap 1.0 = 10000)')
+    .option('--alpha <x>', 'step size on the centipawn scale (default: learning.alpha; KnightCap 1.0 = 10000); --model nnue: learning.nnueAlpha')
     .option('--beta <x>', 'squashing tanh(beta * cp), per centipawn (default: learning.beta = atanh(0.25)/100)')
     .option('--prune-blunders <cp>', 'ignore gains after unpredicted opponent moves that jumped the score by more than this, centipawns; 0: off')
     .option('--max-change <cp>', 'largest change of one weight per game, centipawns; 0: no cap (default 0)')

@@ -1,7 +1,9 @@
 /**
- * `kishi train treestrap`: learn linear evaluation weights from self-play with TreeStrap
- * (src/learning/treestrap; Veness et al. 2009), for chess or shogi.
+ * `kishi train treestrap`: learn linear evaluation weights, or the network evaluation's
+ * (`--model nnue`), from self-play with TreeStrap (src/learning/treestrap; Veness et al. 2009), for
+ * chess or shogi.
  *
+ *   kishi train treestrap --game chess --model nnue --network models/chess-nnue.bin --nodes 2000 --eta 1e-9 --out runs/ts-nnue
  *   kishi train treestrap --game chess --method treestrap-ab --init random --games 200 --nodes 20000 --out runs/ts-ab
  *   kishi train treestrap --game shogi --init material --games 100 --tc 6+0.1 --out runs/ts-shogi
  *   kishi train treestrap --out runs/ts-ab --games 400          continue the run in runs/ts-ab up to 400 games
@@ -9,7 +11,9 @@
  * Writes into --out: checkpoint.json (resume state), weights.json (the current weights, a weights
  * file with provenance that `EvalFile` / the engine config accept), games.jsonl, curve.json (Elo
  * against the fixed references; `kishi plot <out>/curve.json`), curve.vl.json (+ curve.svg when
- * vega is installed) and snapshots/ (the weights at each evaluation point).
+ * vega is installed) and snapshots/ (the weights at each evaluation point). With `--model nnue` the
+ * weights are weights.bin + weights.manifest.json (what `engine.chessNnue` accepts) and the float
+ * master copy weights.bin.master; the evaluation reference `material` is then the start network.
  * Ctrl-C stops after the current game (checkpointed); a second Ctrl-C quits at once (the last
  * checkpoint stays valid). Exit codes: 0 done or stopped, 1 runtime failure, 2 bad usage or an
  * unusable/mismatching checkpoint.
@@ -24,7 +28,7 @@ import { GAME_KINDS, type GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import type { TrainSettings } from '../learning/treestrap/checkpoint.js';
 import { fitSnapshots } from '../learning/treestrap/ratings.js';
-import { DEFAULT_FROZEN, INIT_KINDS, PAPER_MIN_DEPTH, PAPER_STEP_SIZES, TREESTRAP_METHODS, type InitKind, type TreestrapMethod } from '../learning/treestrap/methods.js';
+import { DEFAULT_FROZEN, INIT_KINDS, NNUE_DEFAULT_FROZEN, PAPER_MIN_DEPTH, PAPER_STEP_SIZES, TREESTRAP_METHODS, type InitKind, type TreestrapMethod } from '../learning/treestrap/methods.js';
 import { TABLE_WALKS, UPDATE_SETS, type TableWalk, type UpdateSet } from '../learning/treestrap/table-delta.js';
 import { REFERENCES, runTraining, type Reference, type TrainerProgress } from '../learning/treestrap/trainer.js';
 import { parseNumber } from '../core/key-values.js';
@@ -64,6 +68,8 @@ export interface TreestrapCliOptions {
   timeLimit?: string;
   out: string;
   progress: boolean;
+  model?: 'linear' | 'nnue';
+  network?: string;
 }
 
 /** The default clock when no limit is given: the paper's 1 min + 1 s, scaled down ten times. */
@@ -100,10 +106,12 @@ export function resolveTreestrapOptions(
     if (c.value.baseMs === undefined || c.value.movesPerSession !== 0) return Result.err(usage(`--tc wants a Fischer clock base+increment in seconds, e.g. 60+1; got ${JSON.stringify(tcText)}`));
     clock = { baseMs: c.value.baseMs, incMs: c.value.incMs };
   }
+  if (o.model !== 'nnue' && o.network !== undefined) return Result.err(usage('--network goes with --model nnue'));
+  if (o.model === 'nnue' && given('init')) return Result.err(usage('--model nnue starts from the network (--network); --init is for the linear model'));
   const settings: TrainSettings = {
     game: o.game,
     method: o.method,
-    init: o.init,
+    init: o.model === 'nnue' ? 'network' : o.init,
     eta: eta.unwrap(),
     minDepth: minDepth.unwrap(),
     walk: o.walk,
@@ -118,14 +126,15 @@ export function resolveTreestrapOptions(
     bookSize: bookSize.unwrap(),
     ...(bookPlies !== undefined ? { bookPlies: bookPlies.unwrap() } : {}),
     ...(errorClip !== undefined ? { errorClip: errorClip.unwrap() } : {}),
-    frozen: o.freeze === 'none' ? [] : o.freeze.split(',').map((x) => x.trim()).filter((x) => x !== ''),
+    frozen: o.freeze === 'none' ? [] : o.model === 'nnue' && !given('freeze') ? [...NNUE_DEFAULT_FROZEN] : o.freeze.split(',').map((x) => x.trim()).filter((x) => x !== ''),
+    ...(o.model === 'nnue' ? { model: 'nnue' as const, network: o.network ?? `models/${o.game}-nnue.bin` } : {}),
   };
   // The settings named on the command line must agree with a checkpoint being resumed.
   const explicit: Partial<Record<keyof TrainSettings, unknown>> = {};
   const map: [keyof TreestrapCliOptions, keyof TrainSettings][] = [
     ['game', 'game'], ['method', 'method'], ['init', 'init'], ['eta', 'eta'], ['minDepth', 'minDepth'], ['walk', 'walk'], ['update', 'update'],
     ['depth', 'depth'], ['nodes', 'nodes'], ['tc', 'clock'], ['maxPlies', 'maxPlies'], ['hash', 'hashMb'], ['seed', 'seed'],
-    ['book', 'book'], ['bookSize', 'bookSize'], ['bookPlies', 'bookPlies'], ['freeze', 'frozen'], ['errorClip', 'errorClip'],
+    ['book', 'book'], ['bookSize', 'bookSize'], ['bookPlies', 'bookPlies'], ['freeze', 'frozen'], ['errorClip', 'errorClip'], ['model', 'model'], ['network', 'network'],
   ];
   for (const [cli, key] of map) if (given(cli)) explicit[key] = settings[key];
   return Result.ok({ settings, explicit: explicit as Partial<TrainSettings>, games: games.unwrap() });
@@ -260,7 +269,7 @@ export async function treestrapCommand(o: TreestrapCliOptions, given: (key: keyo
     if (curve.isOk && curve.value.kind === 'kishi-curve' && curve.value.data.chart !== undefined && curve.value.data.points.length > 0) {
       console.log(await plotCurve(o.out, { ...curve.value.data, chart: curve.value.data.chart }));
     }
-    console.log(`weights: ${join(o.out, 'weights.json')}`);
+    console.log(ck.settings.model === 'nnue' ? `network: ${join(o.out, 'weights.bin')} (manifest weights.manifest.json, float master copy weights.bin.master)` : `weights: ${join(o.out, 'weights.json')}`);
     return 0;
   } finally {
     process.off('SIGINT', onSigint);
@@ -281,7 +290,7 @@ export function register(train: Command): void {
     .option('--eta <x>', 'step size (default: the paper\'s, 5e-7 treestrap-ab, 1e-6 treestrap-minimax, 1e-5 rootstrap-ab; centipawn scale)')
     .option('--min-depth <d>', 'the paper\'s d: table entries searched shallower are not updated', String(PAPER_MIN_DEPTH))
     .addOption(new Option('--walk <walk>', 'table walk: successors the search made, or every successor (Algorithm 2 verbatim; same entries, slower)').choices([...TABLE_WALKS]).default('searched'))
-    .option('--freeze <features>', 'features whose weights are not learned, comma-separated names or prefixes ending in * (material.*), or none; tempo soaks up the side-to-move bias of the bounds (methods.ts)', DEFAULT_FROZEN.join(','))
+    .option('--freeze <features>', 'features whose weights are not learned, comma-separated names or prefixes ending in * (material.*), or none; tempo soaks up the side-to-move bias of the bounds (methods.ts); --model nnue: parameter names (w1.<feature>.<unit>, b1.*, w2.*, b2), default b2', DEFAULT_FROZEN.join(','))
     .addOption(new Option('--update <set>', 'table entries updated: all (the paper), quiet ones (not in check, not reached by a capture or promotion) or calm ones (quiet, and the best move is not a capture or promotion either); quiet and calm need --walk searched').choices([...UPDATE_SETS]).default('all'))
     .option('--error-clip <cp>', 'clip each node\'s error to +-cp in the update (Huber loss; mate bounds at +-9999 otherwise dominate); default: no clip, as the paper')
     .option('--hash <mb>', 'transposition table of the training search, MiB', '16')
@@ -298,6 +307,8 @@ export function register(train: Command): void {
     .option('--checkpoint-every <n>', 'games between checkpoints', '1')
     .option('--time-limit <s>', 'stop (checkpointed) after this many seconds; run again to continue')
     .requiredOption('-o, --out <dir>', 'run directory (checkpoint, weights, curve); an existing checkpoint there is resumed')
+    .addOption(new Option('--model <model>', 'what is learned: the linear evaluation, or the network evaluation (float master copy, re-quantised after every update)').choices(['linear', 'nnue']).default('linear'))
+    .option('--network <file>', '--model nnue: the network to start from (its float master copy .bin.master when one belongs to it); default models/<game>-nnue.bin')
     .option('--no-progress', 'no progress bar or per-game lines');
   cmd.action(async (opts: TreestrapCliOptions) => {
     process.exitCode = await treestrapCommand(opts, (key) => cmd.getOptionValueSource(key) === 'cli', process.argv);

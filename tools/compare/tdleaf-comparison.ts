@@ -13,6 +13,12 @@
  *       [--ladder 'name=sf-0,cmd=/usr/games/stockfish,option.Skill Level=0;...'] [--tc 10+0.1] [--byoyomi MS] [--treestrap FILE|auto]
  *       [--alpha 1000] [--lambda 0.7] [--cap 10] [--openings data/openings/chess-balanced.epd] [--seed 1]
  *       [--kishi-nodes N] [--phases before,learn,after,treestrap] [--after-name kishi-after] [--merge A/report.json,B/report.json]
+ *       [--model nnue]
+ *
+ * `--model nnue`: Kishi plays with the network evaluation and online TD-Leaf learns into the network
+ * (`engine.<game>Eval: nnue`; `--weights` is then a network .bin, default `models/<game>-nnue.bin`,
+ * `--alpha` sets `learning.nnueAlpha`); the learnt network is `<out>/<game>-after.bin` with its
+ * manifest and float master copy. The TreeStrap phase is linear only.
  *
  * `--kishi-nodes` gives Kishi a fixed number of nodes per move instead of the clock (give the ladder
  * `nodes=` in its specs too): on a loaded machine, clocks measure the scheduler (engines losing on time
@@ -25,7 +31,7 @@
  * 95% intervals. Output: `<out>/report.json`, `<out>/ratings.txt`, the weights after learning, the
  * learning games' logs and the weights history.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../../src/config/load.js';
@@ -49,6 +55,9 @@ import { parseClockText } from '../../src/match/time-control.js';
 import { AlphaBetaEngine, SIGNAL_WORDS } from '../../src/player/alphabeta-engine.js';
 import type { GoRequest, GoResult, Player } from '../../src/player/player.js';
 import { loadWeightsFile, resolveModelPath } from '../../src/player/weights-file.js';
+import type { NnueNetwork } from '../../src/eval/nnue/network.js';
+import { masterPath } from '../../src/learning/nnue/network-files.js';
+import { loadNnueFile, nnueManifestPath } from '../../src/player/nnue-file.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -70,10 +79,23 @@ const { values: a } = parseArgs({
     phases: { type: 'string', default: 'before,learn,after,treestrap' },
     merge: { type: 'string' },
     'after-name': { type: 'string', default: 'kishi-after' },
+    model: { type: 'string', default: 'linear' },
   },
 });
 
 const game = a.game as GameKind;
+const nnue = a.model === 'nnue';
+if (!nnue && a.model !== 'linear') throw new Error(`--model must be linear or nnue, not ${a.model}`);
+/** The model files of a weights path: the file itself, or a network with its manifest and master copy. */
+const modelFiles = (file: string): string[] => (nnue ? [file, nnueManifestPath(file), masterPath(file)] : [file]);
+/** Copies a model (a network with its manifest, and its master copy when there is one). */
+const copyModel = (from: string, to: string): void => {
+  const src = modelFiles(from);
+  modelFiles(to).forEach((dst, i) => {
+    if (i < 2 || existsSync(src[i]!)) copyFileSync(src[i]!, dst);
+  });
+};
+const ext = nnue ? 'bin' : 'json';
 const out = resolve(a.out!);
 mkdirSync(join(out, 'logs'), { recursive: true });
 const log = (line: string): void => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -118,9 +140,10 @@ class InlinePlayer implements Player {
     name: string,
     theta: Float64Array,
     private readonly record?: Map<string, GoResult>,
+    network?: NnueNetwork,
   ) {
     this.name = name;
-    this.engine = new AlphaBetaEngine({ game, theta, hashMb: 16, moveOverheadMs: 50 });
+    this.engine = new AlphaBetaEngine({ game, theta, hashMb: 16, moveOverheadMs: 50, ...(network !== undefined ? { nnue: network } : {}) });
   }
   supports(g: GameKind): boolean {
     return g === game;
@@ -146,6 +169,12 @@ const kishiEntry = (name: string, weightsFile: string, record?: Map<string, GoRe
   spec: { name, command: 'kishi-inline', args: [], options: {}, time: {}, kishi: false },
   tc: kishiTc,
   factory: async () => {
+    if (nnue) {
+      const n = loadNnueFile(weightsFile, game);
+      if (n.isErr) throw n.error;
+      const theta = loadWeightsFile(`models/${game}-linear.json`, game).unwrap().theta;
+      return Result.ok(new PlayerEngine(new InlinePlayer(name, theta, record, n.value.net), { game, variant: 'standard', name }) as MatchEngine) as Result<MatchEngine, never>;
+    }
     const w = loadWeightsFile(weightsFile, game);
     if (w.isErr) throw w.error;
     const engine: MatchEngine = new PlayerEngine(new InlinePlayer(name, w.value.theta, record), { game, variant: 'standard', name });
@@ -245,16 +274,18 @@ async function main(): Promise<void> {
   const seed = Number(a.seed);
   const learnGames = Number(a['learn-games']);
   const evalGames = Number(a['eval-games']);
-  const start = resolveModelPath(a.weights ?? `models/${game}-linear.json`);
-  const live = join(out, `${game}-live.json`);
-  copyFileSync(start, live);
+  const start = resolveModelPath(a.weights ?? `models/${game}-${nnue ? 'nnue.bin' : 'linear.json'}`);
+  const live = join(out, `${game}-live.${ext}`);
+  copyModel(start, live);
   const defaults = parseConfig('').unwrap();
   const config: OnlineConfig = {
-    engine: { ...defaults.engine, [game === 'chess' ? 'chessWeights' : 'shogiWeights']: live },
+    engine: nnue
+      ? { ...defaults.engine, [game === 'chess' ? 'chessEval' : 'shogiEval']: 'nnue', [game === 'chess' ? 'chessNnue' : 'shogiNnue']: live }
+      : { ...defaults.engine, [game === 'chess' ? 'chessEval' : 'shogiEval']: 'linear', [game === 'chess' ? 'chessWeights' : 'shogiWeights']: live },
     learning: {
       ...defaults.learning,
       online: true,
-      ...(a.alpha !== undefined ? { alpha: Number(a.alpha) } : {}),
+      ...(a.alpha !== undefined ? (nnue ? { nnueAlpha: Number(a.alpha) } : { alpha: Number(a.alpha) }) : {}),
       ...(a.lambda !== undefined ? { lambda: Number(a.lambda) } : {}),
       ...(a.cap !== undefined ? { maxChangePerGameCp: Number(a.cap) } : {}),
     },
@@ -263,8 +294,8 @@ async function main(): Promise<void> {
 
   const phases = new Set(a.phases!.split(','));
   // 1. Before: the starting weights, fixed.
-  const before = join(out, `${game}-before.json`);
-  copyFileSync(start, before);
+  const before = join(out, `${game}-before.${ext}`);
+  copyModel(start, before);
   const results: PairingResult[] = [];
   if (phases.has('before')) {
     log(`measuring kishi-before (${evalGames} games per ladder engine)`);
@@ -314,8 +345,8 @@ async function main(): Promise<void> {
     log(`  learn game ${g} vs ${opp.name} (kishi ${ourSide}): ${result} (${r.end.reason}); ${res.status}${res.reason ? ` ${res.reason}` : ''}${res.largestChange !== undefined ? `, largest change ${res.largestChange.toFixed(2)} cp` : ''}`);
     if (g % 10 === 0) partial({ phase: 'learning', learnt: g, learningResults: tally, results });
   }
-  const after = join(out, `${game}-after.json`);
-  copyFileSync(live, after);
+  const after = join(out, `${game}-after.${ext}`);
+  copyModel(live, after);
 
   // 3. After: the learnt weights, fixed, on the same openings.
   if (phases.has('after')) {
@@ -324,7 +355,7 @@ async function main(): Promise<void> {
     partial({ phase: 'after', learningResults: tally, results });
   }
   // 4. TreeStrap's weights on the same footing, when given (`auto`: the shipped weights, read now, when TreeStrap made them).
-  const treestrap = phases.has('treestrap') ? treestrapWeights(a.treestrap) : { why: 'phase not run' };
+  const treestrap = phases.has('treestrap') && !nnue ? treestrapWeights(a.treestrap) : { why: nnue ? 'linear only' : 'phase not run' };
   if (treestrap.file !== undefined) {
     const copy = join(out, `${game}-treestrap.json`);
     copyFileSync(treestrap.file, copy);

@@ -35,6 +35,22 @@ export class ChessNnue {
     return n;
   }
 
+  /**
+   * The active feature rows of the side to move's perspective into `us` and the opponent's into
+   * `them` (the float forward pass of learning, float-network.ts); returns their common count.
+   */
+  static activeFeatures(board: FastChessBoard, us: Int32Array, them: Int32Array): number {
+    const n = ChessNnue.pieceCodes(board, us);
+    const pu = board.turn * 1024;
+    const pt = (board.turn ^ 1) * 1024;
+    for (let k = 0; k < n; k++) {
+      const code = us[k]!;
+      them[k] = CHESS_FEATURE_OF[pt + code]!;
+      us[k] = CHESS_FEATURE_OF[pu + code]!;
+    }
+    return n;
+  }
+
   /** Full refresh from the board (set-up, or a board changed behind the stack's back). */
   attach(board: FastChessBoard): void {
     this.stack.reset(this.codes, ChessNnue.pieceCodes(board, this.codes));

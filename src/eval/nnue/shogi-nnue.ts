@@ -42,6 +42,22 @@ export class ShogiNnue {
     return n;
   }
 
+  /**
+   * The active feature rows of the side to move's perspective into `us` and the opponent's into
+   * `them` (the float forward pass of learning, float-network.ts); returns their common count.
+   */
+  static activeFeatures(board: FastShogiBoard, us: Int32Array, them: Int32Array): number {
+    const n = ShogiNnue.pieceCodes(board, us);
+    const pu = board.turn * SHOGI_CODES;
+    const pt = (board.turn ^ 1) * SHOGI_CODES;
+    for (let k = 0; k < n; k++) {
+      const code = us[k]!;
+      them[k] = SHOGI_FEATURE_OF[pt + code]!;
+      us[k] = SHOGI_FEATURE_OF[pu + code]!;
+    }
+    return n;
+  }
+
   attach(board: FastShogiBoard): void {
     this.stack.reset(this.codes, ShogiNnue.pieceCodes(board, this.codes));
   }

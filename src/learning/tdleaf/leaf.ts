@@ -8,7 +8,10 @@
  * search that keeps its principal variation (the engine's own rules: stand pat, captures and
  * promotions, every evasion in check) with the current weights: the evaluation of that quiet leaf is
  * the score the search reported (exactly, when the weights are those it played with and its
- * quiescence did not prune), and its features are the gradient of that score. A leaf decided by the
+ * quiescence did not prune), and its features are the gradient of that score. With a network
+ * evaluation the leaf is found with the integer network the engine plays, and its value and
+ * gradient come from the float master copy (float-network.ts; equal to the integer output up to
+ * rounding), the gradient by backpropagation. A leaf decided by the
  * rules (mate, stalemate, repetition, fifty moves) has a fixed value and no gradient.
  */
 import type { GameKind, Side } from '../../core/game.js';
@@ -17,6 +20,9 @@ import { CHESS_FEATURES } from '../../eval/linear/chess-features.js';
 import { ShogiLinearEval } from '../../eval/linear/shogi-eval.js';
 import { SHOGI_FEATURES } from '../../eval/linear/shogi-features.js';
 import { SparseVector } from '../../eval/linear/sparse.js';
+import { ChessNnue } from '../../eval/nnue/chess-nnue.js';
+import { ShogiNnue } from '../../eval/nnue/shogi-nnue.js';
+import type { TrainableNetwork } from '../../eval/nnue/trainable.js';
 import { ChessSearchBoard } from '../../search/alphabeta/chess-board.js';
 import { EVAL_LIMIT, MATE, MAX_PLY } from '../../search/alphabeta/score.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
@@ -28,20 +34,27 @@ import type { LeafSample } from './td-lambda.js';
 /** The chess variants the internal board plays. */
 const CHESS_VARIANTS = ['standard', 'chess960', 'fromPosition'];
 
-/** A game's linear evaluation over its search board, with theta shared by reference. */
+/** A game's evaluation over its search board (linear, or a network), with theta shared by reference. */
 export interface LeafEvaluator {
   readonly game: GameKind;
   readonly theta: Float64Array;
   /** A search board at `start` (`startpos` or FEN/SFEN), or why not. */
   board(start: string, variant: string): SearchBoard | string;
-  /** phi(s) of the board's position from the first player's view, into `out` (cleared first). */
-  features(board: SearchBoard, out: SparseVector): void;
-  /** Call after changing theta. */
+  /**
+   * H(s) of the board's position from the first player's view at theta, and its gradient dH/dtheta
+   * into `out` (cleared first): phi(s) for the linear evaluation, backpropagation for a network.
+   */
+  gradient(board: SearchBoard, out: SparseVector): number;
+  /** Call after changing theta (a network is re-quantised). */
   refresh(): void;
 }
 
-/** The evaluator of `game` over `theta` (used by reference). */
-export function leafEvaluator(game: GameKind, theta: Float64Array): LeafEvaluator {
+/**
+ * The evaluator of `game` over `theta` (used by reference): the linear evaluation, or with `network`
+ * (whose master copy must be `theta`) the network, the boards searching with its integer weights.
+ */
+export function leafEvaluator(game: GameKind, theta: Float64Array, network?: TrainableNetwork): LeafEvaluator {
+  if (network !== undefined) return networkLeafEvaluator(game, theta, network);
   if (game === 'chess') {
     const ev = new ChessLinearEval(theta);
     return {
@@ -52,9 +65,10 @@ export function leafEvaluator(game: GameKind, theta: Float64Array): LeafEvaluato
         const b = ChessSearchBoard.fromText(start, [], ev, variant === 'chess960');
         return b.isOk ? b.value : b.error.message;
       },
-      features: (board, out) => {
+      gradient: (board, out) => {
         out.clear();
         CHESS_FEATURES.extract((board as ChessSearchBoard).board, out);
+        return out.dot(theta);
       },
       refresh: () => ev.refresh(),
     };
@@ -68,11 +82,40 @@ export function leafEvaluator(game: GameKind, theta: Float64Array): LeafEvaluato
       const b = ShogiSearchBoard.fromText(start, [], ev);
       return b.isOk ? b.value : b.error.message;
     },
-    features: (board, out) => {
+    gradient: (board, out) => {
       out.clear();
       SHOGI_FEATURES.extract((board as ShogiSearchBoard).board, out);
+      return out.dot(theta);
     },
     refresh: () => ev.refresh(),
+  };
+}
+
+/** The network's evaluator: boards with the integer network, H and its gradient from the float master copy. */
+function networkLeafEvaluator(game: GameKind, theta: Float64Array, network: TrainableNetwork): LeafEvaluator {
+  if (network.theta !== theta) throw new Error('the network\'s master copy must be theta');
+  if (network.game !== game) throw new Error(`a ${network.game} network for a ${game} game`);
+  // The boards carry a linear evaluator that the network replaces.
+  const chess = game === 'chess' ? new ChessLinearEval(new Float64Array(CHESS_FEATURES.size)) : undefined;
+  const shogi = game === 'shogi' ? new ShogiLinearEval(new Float64Array(SHOGI_FEATURES.size)) : undefined;
+  return {
+    game,
+    theta,
+    board: (start, variant) => {
+      if (chess !== undefined) {
+        if (!CHESS_VARIANTS.includes(variant)) return `variant ${variant} is not supported`;
+        const b = ChessSearchBoard.fromText(start, [], chess, variant === 'chess960', new ChessNnue(network.net));
+        return b.isOk ? b.value : b.error.message;
+      }
+      if (variant !== 'standard') return `variant ${variant} is not supported`;
+      const b = ShogiSearchBoard.fromText(start, [], shogi!, new ShogiNnue(network.net));
+      return b.isOk ? b.value : b.error.message;
+    },
+    gradient: (board, out) => {
+      out.clear();
+      return network.value((board as ChessSearchBoard | ShogiSearchBoard).board, out);
+    },
+    refresh: () => network.sync(),
   };
 }
 
@@ -82,7 +125,7 @@ export interface ResolvedLeaf {
   readonly moves: readonly number[];
   /** H(leaf) from the root mover's view, centipawns, or the terminal value's centipawn stand-in. */
   readonly value: number;
-  /** phi(leaf) from the root mover's view; empty when terminal. */
+  /** dH(leaf)/dtheta from the root mover's view (phi(leaf) for the linear evaluation); empty when terminal. */
   readonly features: Map<number, number>;
   /** Fixed squashed value from the root mover's view, for a leaf decided by the rules. */
   readonly terminal?: number;
@@ -174,11 +217,9 @@ export function resolveLeaf(board: SearchBoard, pvMoves: readonly number[], ev: 
     result = { moves: played, value: terminal * EVAL_LIMIT, features: new Map(), terminal, text };
   } else {
     const phi = new SparseVector();
-    ev.features(board, phi);
+    const value = sign * ev.gradient(board, phi);
     const features = new Map<number, number>();
     for (const [i, v] of phi.toMap()) features.set(i, sign * v);
-    let value = 0;
-    for (const [i, v] of features) value += ev.theta[i]! * v;
     result = { moves: played, value, features, text };
   }
   for (let i = 0; i < played.length; i++) board.unmake();

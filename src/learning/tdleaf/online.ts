@@ -1,7 +1,9 @@
 /**
  * Online TD-Leaf(λ), as KnightCap learnt on FICS: after each finished game on any server, the live
- * weights (`engine.chessWeights` / `engine.shogiWeights`) move by that game's TD-Leaf update, and the
- * next game plays with them.
+ * weights move by that game's TD-Leaf update, and the next game plays with them: the network
+ * (`engine.chessNnue` / `engine.shogiNnue`, its float master copy beside it) when the game plays with
+ * the network evaluation (`engine.<game>Eval: nnue`), else the linear weights (`engine.chessWeights` /
+ * `engine.shogiWeights`).
  *
  * The hook: a server calls `onGameFinished(logFile, config)` once the game's log has its result line
  * (the `.jsonl` file exists). It never throws; it answers what it did. Safeguards:
@@ -23,11 +25,12 @@ import type { KishiConfig } from '../../config/schema.js';
 import type { GameKind } from '../../core/game.js';
 import { serializeWeights, type WeightsProvenance } from '../../eval/linear/weights.js';
 import { featureSetOf, loadWeightsFile, resolveModelPath } from '../../player/weights-file.js';
-import type { GameLogProblem } from '../../records/game-log-reader.js';
+import type { GameLogProblem, ReadGameLog } from '../../records/game-log-reader.js';
+import { loadTrainableNetwork, startedFrom, writeLearntNetwork, type LearningRecord } from '../nnue/network-files.js';
 import { formatGameLogProblem, readGameLogFile } from '../../records/game-log-reader.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { SkipReason } from './game-filter.js';
-import { gameKey, topChanges, trainTdLeaf } from './trainer.js';
+import { gameKey, topChanges, trainTdLeaf, type GameReport } from './trainer.js';
 
 export type OnlineConfig = Pick<KishiConfig, 'engine' | 'learning'>;
 
@@ -44,9 +47,16 @@ export interface OnlineOutcome {
   readonly problems: readonly string[];
 }
 
-/** The live weights file of a game. */
+/** Whether `game` plays with (and so learns into) the network evaluation: `engine.<game>Eval: nnue`. */
+export const learnsNetwork = (config: Pick<KishiConfig, 'engine'>, game: GameKind): boolean => (game === 'chess' ? config.engine.chessEval : config.engine.shogiEval) === 'nnue';
+
+/** The network file of a game (`engine.chessNnue` / `engine.shogiNnue`). */
+export const liveNetworkPath = (config: Pick<KishiConfig, 'engine'>, game: GameKind): string =>
+  resolveModelPath(game === 'chess' ? config.engine.chessNnue : config.engine.shogiNnue);
+
+/** The live model file of a game, the one online learning changes: the network when the game plays with it, else the linear weights. */
 export const liveWeightsPath = (config: Pick<KishiConfig, 'engine'>, game: GameKind): string =>
-  resolveModelPath(game === 'chess' ? config.engine.chessWeights : config.engine.shogiWeights);
+  learnsNetwork(config, game) ? liveNetworkPath(config, game) : resolveModelPath(game === 'chess' ? config.engine.chessWeights : config.engine.shogiWeights);
 
 /** The history of games learnt into a weights file. */
 export const historyPath = (weightsFile: string): string => `${weightsFile}.tdleaf-history.jsonl`;
@@ -108,6 +118,7 @@ export async function onGameFinished(logFile: string, config: OnlineConfig): Pro
   const game = log.header.game;
   const weightsFile = liveWeightsPath(config, game);
   const base = { game, gameId: log.header.gameId, weightsFile };
+  if (learnsNetwork(config, game)) return serialised(weightsFile, () => learnIntoNetwork(log, logFile, config, base, problems));
   return serialised(weightsFile, (): OnlineOutcome => {
     const loaded = loadWeightsFile(weightsFile, game);
     if (loaded.isErr) return { ...base, status: 'error', reason: loaded.error.message, problems };
@@ -128,15 +139,7 @@ export async function onGameFinished(logFile: string, config: OnlineConfig): Pro
       learntGames(weightsFile),
     );
     const report = summary.games[0];
-    if (report === undefined || !report.used) {
-      const p = report?.problem;
-      return {
-        ...base,
-        status: 'skipped',
-        reason: report?.skipped ?? 'no game',
-        problems: p ? [...problems, formatGameLogProblem({ file: logFile, line: p.line, message: p.message, fatal: false } satisfies GameLogProblem)] : problems,
-      };
-    }
+    if (report === undefined || !report.used) return skippedOutcome(report, logFile, base, problems);
     const fs = featureSetOf(game);
     const changed = topChanges(fs, before, theta, fs.size).length;
     const prev = loaded.value.manifest.provenance;
@@ -160,4 +163,66 @@ export async function onGameFinished(logFile: string, config: OnlineConfig): Pro
     }
     return { ...base, status: 'updated', largestChange: report.largestChange ?? 0, changedWeights: changed, problems };
   });
+}
+
+/** A game's TD-Leaf report that says it was not learnt from, as an outcome. */
+const skippedOutcome = (report: GameReport | undefined, logFile: string, base: Partial<OnlineOutcome>, problems: readonly string[]): OnlineOutcome => {
+  const p = report?.problem;
+  return {
+    ...base,
+    status: 'skipped',
+    reason: report?.skipped ?? 'no game',
+    problems: p ? [...problems, formatGameLogProblem({ file: logFile, line: p.line, message: p.message, fatal: false } satisfies GameLogProblem)] : problems,
+  };
+};
+
+/**
+ * The network variant of `onGameFinished` (the game plays with `engine.<game>Eval: nnue`): the live
+ * network's float master copy (or its dequantised weights the first time) moves by the game's TD-Leaf
+ * update (step size `learning.nnueAlpha`; the cap per parameter is `maxChangePerGameCp` / SCALE), and
+ * the network, its manifest and master copy are replaced atomically (src/learning/nnue/network-files.ts).
+ */
+function learnIntoNetwork(log: ReadGameLog, logFile: string, config: OnlineConfig, base: { game: GameKind; gameId: string; weightsFile: string }, problems: readonly string[]): OnlineOutcome {
+  const L = config.learning;
+  const file = base.weightsFile;
+  const loaded = loadTrainableNetwork(file, base.game);
+  if (loaded.isErr) return { ...base, status: 'error', reason: loaded.error.message, problems };
+  const t = loaded.value.trainable;
+  const before = t.theta.slice();
+  const summary = trainTdLeaf(
+    [log],
+    t.theta,
+    {
+      lambda: L.lambda,
+      alpha: L.nnueAlpha,
+      beta: L.beta,
+      pruneBlundersCp: L.pruneBlundersCp,
+      maxChangePerGameCp: L.maxChangePerGameCp,
+      minMoves: L.minMoves,
+      network: t,
+      filter: { game: base.game, ratingFloor: L.ratingFloor, networkTimeLossMs: L.networkTimeLossMs },
+    },
+    learntGames(file),
+  );
+  const report = summary.games[0];
+  if (report === undefined || !report.used) return skippedOutcome(report, logFile, base, problems);
+  let changed = 0;
+  for (let i = 0; i < before.length; i++) if (t.theta[i] !== before[i]) changed++;
+  const manifest = loaded.value.loaded.manifest;
+  const prev = (manifest as { learning?: LearningRecord }).learning;
+  const date = new Date().toISOString();
+  const learning: LearningRecord = {
+    method: 'tdleaf-online',
+    games: (prev?.method === 'tdleaf-online' ? (prev.games ?? 0) : 0) + 1,
+    date,
+    notes: `TD-Leaf(lambda=${L.lambda}) online into the network, alpha=${L.nnueAlpha}, beta=${L.beta}/cp, prune=${L.pruneBlundersCp}cp, cap=${L.maxChangePerGameCp}cp/game (per parameter x SCALE); last game ${gameKey(log)}`,
+    startedFrom: startedFrom(manifest),
+  };
+  try {
+    writeLearntNetwork(file, t, manifest, learning);
+    appendFileSync(historyPath(file), `${JSON.stringify({ game: gameKey(log), file: logFile, at: date, samples: report.samples, result: report.result, largestChange: report.largestChange, changed })}\n`);
+  } catch (e) {
+    return { ...base, status: 'error', reason: `cannot write ${file}: ${(e as Error).message}`, problems };
+  }
+  return { ...base, status: 'updated', largestChange: report.largestChange ?? 0, changedWeights: changed, problems };
 }

@@ -5,6 +5,7 @@
  * learning (one game at a time). Pure apart from the logs it is given: it reads and writes nothing.
  */
 import type { FeatureSet } from '../../eval/linear/feature-registry.js';
+import type { TrainableNetwork } from '../../eval/nnue/trainable.js';
 import type { ReadGameLog } from '../../records/game-log-reader.js';
 import type { GameFilter, SkipReason } from './game-filter.js';
 import { skipReason } from './game-filter.js';
@@ -18,6 +19,13 @@ export interface TdLeafTrainOptions extends TdLeafParams {
   readonly maxChangePerGameCp: number;
   /** Games with fewer of our searched moves are skipped. */
   readonly minMoves: number;
+  /**
+   * Learn a network evaluation instead of the linear one: theta is then its float master copy
+   * (`network.theta`), re-quantised after every game. The cap `maxChangePerGameCp` then bounds each
+   * parameter's change times the network's SCALE (the most a change of one output weight or bias
+   * can move the output, in centipawns), and `largestChange` is reported on that scale.
+   */
+  readonly network?: TrainableNetwork;
 }
 
 /** What happened to one game. */
@@ -56,7 +64,8 @@ export function trainTdLeaf(
   opts: TdLeafTrainOptions,
   alreadyLearnt: ReadonlySet<string> = new Set(),
 ): TrainSummary {
-  const ev = leafEvaluator(opts.filter.game, theta);
+  const ev = leafEvaluator(opts.filter.game, theta, opts.network);
+  const unit = opts.network !== undefined ? opts.network.net.scale : 1;
   const games: GameReport[] = [];
   const skipped: Partial<Record<SkipReason, number>> = {};
   let samplesTotal = 0;
@@ -82,7 +91,7 @@ export function trainTdLeaf(
     }
     const result = resultForUs(log)!;
     const update = tdLeafUpdate(replay.samples, result, opts);
-    const largestChange = applyDelta(theta, update.delta, opts.maxChangePerGameCp);
+    const largestChange = applyDelta(theta, update.delta, opts.maxChangePerGameCp / unit) * unit;
     ev.refresh();
     const pruned = update.steps.filter((s) => s.pruned).length;
     samplesTotal += replay.samples.length;
@@ -114,7 +123,7 @@ export interface WeightChange {
 }
 
 /** The `top` largest changes between two weight vectors, largest first (ties by name). */
-export function topChanges<B>(featureSet: FeatureSet<B>, before: Float64Array, after: Float64Array, top: number): WeightChange[] {
+export function topChanges<B>(featureSet: Pick<FeatureSet<B>, 'names' | 'size'>, before: Float64Array, after: Float64Array, top: number): WeightChange[] {
   const out: WeightChange[] = [];
   for (let i = 0; i < featureSet.size; i++) {
     const d = after[i]! - before[i]!;

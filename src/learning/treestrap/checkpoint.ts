@@ -57,6 +57,10 @@ export interface TrainSettings {
   readonly errorClip?: number;
   /** Names of the features whose weights are not learned. */
   readonly frozen: readonly string[];
+  /** What theta is: the linear evaluation's weights (absent: linear, older checkpoints) or a network's float parameters. */
+  readonly model?: 'linear' | 'nnue';
+  /** `--model nnue`: the network file the run started from (its master copy when one belongs to it). */
+  readonly network?: string;
 }
 
 /** Plain SGD: no moments to keep, only the step count and the step size. */
@@ -156,7 +160,7 @@ export const parseCheckpoint = (text: string, file: string): Result<CheckpointBo
 };
 
 /** Writes `text` to `file` atomically (src/learning/atomic-write.ts), without keeping a `.prev`. */
-export const writeFileAtomic = (file: string, text: string): void => writeAtomic(file, text, { keepPrevious: false });
+export const writeFileAtomic = (file: string, data: string | Uint8Array): void => writeAtomic(file, data, { keepPrevious: false });
 
 /** Saves a checkpoint atomically. */
 export const saveCheckpoint = (file: string, body: CheckpointBody): void => writeFileAtomic(file, formatCheckpoint(body));

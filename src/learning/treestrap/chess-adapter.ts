@@ -9,9 +9,10 @@ import type { FeatureSet } from '../../eval/linear/feature-registry.js';
 import { chessMaterialTheta } from '../../eval/linear/material.js';
 import { BISHOP, KNIGHT, PAWN, QUEEN, ROOK } from '../../games/chess/fast/piece.js';
 import type { SparseVector } from '../../eval/linear/sparse.js';
+import { serializeWeights, type WeightsProvenance } from '../../eval/linear/weights.js';
 import { ChessSearchBoard } from '../../search/alphabeta/chess-board.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
-import type { GameEnd, TrainingAdapter } from './training-adapter.js';
+import type { EnginePlayer, GameEnd, ModelFile, TrainingAdapter } from './training-adapter.js';
 
 export class ChessTrainingAdapter implements TrainingAdapter {
   readonly game = 'chess' as const;
@@ -29,6 +30,19 @@ export class ChessTrainingAdapter implements TrainingAdapter {
 
   features(board: SearchBoard, out: SparseVector): void {
     this.evaluator.features((board as ChessSearchBoard).board, out);
+  }
+
+  gradient(board: SearchBoard, out: SparseVector): number {
+    this.features(board, out);
+    return out.dot(this.theta);
+  }
+
+  enginePlayer(theta: Float64Array): EnginePlayer {
+    return { theta };
+  }
+
+  modelFiles(theta: Float64Array, provenance: WeightsProvenance): readonly ModelFile[] {
+    return [{ suffix: '.json', data: serializeWeights(this.featureSet, theta, provenance) }];
   }
 
   refresh(boards: readonly SearchBoard[]): void {

@@ -5,6 +5,7 @@
  * swapped. The result is a learning-curve point: the pentanomial Elo with its 95% interval.
  */
 import type { GameKind } from '../../core/game.js';
+import type { NnueNetwork } from '../../eval/nnue/network.js';
 import { Result } from '../../core/result.js';
 import type { EngineFailure } from '../../engines/engine-client.js';
 import type { MatchEngine } from '../../engines/match-engine.js';
@@ -30,7 +31,10 @@ export interface EvalSettings {
 
 export interface WeightsPlayer {
   readonly name: string;
+  /** Linear weights. */
   readonly theta: Float64Array;
+  /** A network evaluation (the linear weights then go unused). */
+  readonly nnue?: NnueNetwork;
 }
 
 /** Plays `learner` against `reference`; resolves the match summary (from the learner's view). */
@@ -46,7 +50,7 @@ export const evaluationMatch = async (game: GameKind, learner: WeightsPlayer, re
   const entry = (p: WeightsPlayer): MatchEngineEntry => ({
     spec: { name: p.name, command: 'inline', args: [], options: {}, time: {}, kishi: false },
     tc,
-    factory: async () => Result.ok<MatchEngine, EngineFailure>(new InlineEngine(p.name, game, p.theta)),
+    factory: async () => Result.ok<MatchEngine, EngineFailure>(new InlineEngine(p.name, game, p.theta, 16, p.nnue)),
   });
   return runMatch({
     game,

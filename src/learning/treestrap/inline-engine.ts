@@ -1,11 +1,12 @@
 /**
- * A Kishi alpha-beta engine with given weights, run synchronously in this thread, behind the match
+ * A Kishi alpha-beta engine with given weights (linear, or a network), run synchronously in this thread, behind the match
  * runner's `MatchEngine`: the trainer's evaluation matches need no child processes, no compiled
  * worker and no weights files. Meant for fixed-node (or fixed-depth) matches: a search blocks the
  * event loop, so clocks are not enforced while it runs.
  */
 import { performance } from 'node:perf_hooks';
 import type { GameKind } from '../../core/game.js';
+import type { NnueNetwork } from '../../eval/nnue/network.js';
 import { Result } from '../../core/result.js';
 import type { KishiError } from '../../core/result.js';
 import type { EngineGoRequest, EngineReply, MatchEngine } from '../../engines/match-engine.js';
@@ -22,8 +23,9 @@ export class InlineEngine implements MatchEngine {
     private readonly game: GameKind,
     theta: Float64Array,
     hashMb = 16,
+    nnue?: NnueNetwork,
   ) {
-    this.engine = new AlphaBetaEngine({ game, theta: Float64Array.from(theta), hashMb, moveOverheadMs: 0 });
+    this.engine = new AlphaBetaEngine({ game, theta: Float64Array.from(theta), hashMb, moveOverheadMs: 0, ...(nnue !== undefined ? { nnue } : {}) });
   }
 
   alive(): boolean {

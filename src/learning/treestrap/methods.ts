@@ -43,3 +43,11 @@ export const RANDOM_INIT_SCALE = 1;
  * Meep's five feature groups had no such feature.
  */
 export const DEFAULT_FROZEN: readonly string[] = ['tempo'];
+
+/**
+ * The network's counterpart of `tempo` (`--model nnue`): the output bias b2. The network's output is
+ * from the side to move's view, so from the first player's view b2 is exactly a side-to-move bonus,
+ * and the bounds' side-to-move bias pulls it the same way (2 games of TreeStrap from the shipped
+ * chess net moved it by 20 centipawns).
+ */
+export const NNUE_DEFAULT_FROZEN: readonly string[] = ['b2'];

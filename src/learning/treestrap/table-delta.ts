@@ -61,7 +61,7 @@ export interface TableDeltaVisit {
   /** Bounds on the training scale, first player's view. */
   readonly lower: number;
   readonly upper: number;
-  /** H(s) = phi(s) . theta (first player's view), before the update. */
+  /** H(s) (first player's view), before the update. */
   readonly h: number;
   /** delta_a + delta_b (0: the weights did not move for this entry). */
   readonly error: number;
@@ -81,14 +81,12 @@ export const deltaFromTransTbl = (
   options: TableDeltaOptions,
   onVisit?: (v: TableDeltaVisit) => void,
 ): number => {
-  const theta = adapter.theta;
   const quietOnly = options.update === 'quiet' || options.update === 'calm';
   const calm = options.update === 'calm';
   const visit = (node: TableNode, noisy = false): void => {
     if (quietOnly && noisy) return;
     if (calm && node.move !== 0 && node.board.tacticalOrder(node.move) > 0) return;
-    adapter.features(node.board, scratch);
-    const h = scratch.dot(theta);
+    const h = adapter.gradient(node.board, scratch);
     const b = firstPlayerBounds(toTrainingScore(node.lower), toTrainingScore(node.upper), node.sign);
     const error = acc.visit(scratch, h, b.lower, b.upper, options.eta);
     onVisit?.({ ply: node.ply, depth: node.depth, lower: b.lower, upper: b.upper, h, error });

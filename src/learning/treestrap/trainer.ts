@@ -21,12 +21,13 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
-import { serializeWeights, type WeightsProvenance } from '../../eval/linear/weights.js';
+import type { WeightsProvenance } from '../../eval/linear/weights.js';
 import { stringifyResultJson } from '../../core/json.js';
 import { trainingGamesChart } from '../../plot/specs.js';
 import { seededRng } from '../../core/rng.js';
 import { featureSetOf } from '../../player/weights-file.js';
-import { createTrainingAdapter } from './adapter-factory.js';
+import { loadTrainableNetwork } from '../nnue/network-files.js';
+import { createTrainingAdapter, type StartNetwork } from './adapter-factory.js';
 import { loadCheckpoint, saveCheckpoint, writeFileAtomic, type CheckpointBody, type CurvePointRecord, type PairingRecord, type TrainSettings } from './checkpoint.js';
 import { fitSnapshots, snapshotName, type SnapshotRating } from './ratings.js';
 import { curvePoint, evaluationMatch } from './evaluation.js';
@@ -97,8 +98,17 @@ const CHECKPOINT = 'checkpoint.json';
 
 /** Settings fields that must agree between a checkpoint and an explicit command line. */
 const FIXED_KEYS: readonly (keyof TrainSettings)[] = [
-  'game', 'method', 'init', 'eta', 'minDepth', 'walk', 'update', 'depth', 'nodes', 'clock', 'maxPlies', 'hashMb', 'seed', 'book', 'bookSize', 'bookPlies', 'frozen', 'errorClip',
+  'game', 'method', 'init', 'eta', 'minDepth', 'walk', 'update', 'depth', 'nodes', 'clock', 'maxPlies', 'hashMb', 'seed', 'book', 'bookSize', 'bookPlies', 'frozen', 'errorClip', 'model', 'network',
 ];
+
+/** The start network of a `model: nnue` run (its float master copy when one belongs to the file). */
+const startNetwork = (s: TrainSettings): Result<StartNetwork | undefined, KishiError> => {
+  if ((s.model ?? 'linear') === 'linear') return Result.ok(undefined);
+  if (s.network === undefined) return Result.err(new KishiError('ERR_USAGE', 'model nnue needs the start network file'));
+  const t = loadTrainableNetwork(s.network, s.game);
+  if (t.isErr) return Result.err(t.error);
+  return Result.ok({ start: t.value.trainable, manifest: t.value.loaded.manifest });
+};
 
 const isDue = (every: 'log' | number, games: number): boolean => {
   if (every === 'log') return games > 0 && (games & (games - 1)) === 0;
@@ -141,6 +151,8 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
   if (loaded.isErr) return Result.err(loaded.error);
   let body: CheckpointBody;
   const resumed = loaded.value !== undefined;
+  const network = startNetwork(loaded.value?.settings ?? o.settings);
+  if (network.isErr) return Result.err(network.error);
   if (loaded.value !== undefined) {
     body = loaded.value;
     for (const key of FIXED_KEYS) {
@@ -153,11 +165,12 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
       }
     }
   } else {
-    const probe = createTrainingAdapter(o.settings.game, new Float64Array(featureSetOf(o.settings.game).size));
-    const theta = o.settings.init === 'material' ? probe.materialTheta() : randomTheta(probe.featureSet.size, o.settings.seed);
+    const probe = network.value !== undefined ? createTrainingAdapter(o.settings.game, network.value.start.theta.slice(), network.value) : createTrainingAdapter(o.settings.game, new Float64Array(featureSetOf(o.settings.game).size));
+    // A network starts from itself (its master copy): random weights would throw the supervised net away.
+    const theta = o.settings.init === 'material' || network.value !== undefined ? probe.materialTheta() : randomTheta(probe.featureSet.size, o.settings.seed);
     // Frozen features start (and stay) at 0 when the start is random.
     const fixed = frozenIndices(probe.featureSet.names, o.settings.frozen);
-    if (o.settings.init !== 'material' && fixed.isOk) for (const i of fixed.value) theta[i] = 0;
+    if (o.settings.init === 'random' && fixed.isOk) for (const i of fixed.value) theta[i] = 0;
     const now = new Date().toISOString();
     body = {
       settings: o.settings,
@@ -177,7 +190,7 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
   }
   const s = body.settings;
   const theta = Float64Array.from(body.theta);
-  const adapter = createTrainingAdapter(s.game, theta);
+  const adapter = createTrainingAdapter(s.game, theta, network.value);
   if (adapter.featureSet.version !== body.featureSet || adapter.featureSet.size !== body.features) {
     return Result.err(new KishiError('ERR_CHECKPOINT', `${ckFile} holds weights for feature set ${body.featureSet} (${body.features}), this build has ${adapter.featureSet.version} (${adapter.featureSet.size})`));
   }
@@ -221,11 +234,14 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
       `not learned: ${s.frozen.length > 0 ? s.frozen.join(', ') : 'none'}`,
     ].join('; '),
   });
-  const writeWeights = (file: string): void => writeFileAtomic(file, serializeWeights(adapter.featureSet, theta, provenance()));
+  /** The model files of theta at `base` + each file's suffix (`weights.json`; or `weights.bin` with its manifest and master copy). */
+  const writeWeights = (base: string): void => {
+    for (const f of adapter.modelFiles(theta, provenance())) writeFileAtomic(`${base}${f.suffix}`, f.data);
+  };
   const save = (): void => {
     body = { ...body, theta: Array.from(theta), updatedAt: new Date().toISOString() };
     saveCheckpoint(ckFile, body);
-    writeWeights(join(o.outDir, 'weights.json'));
+    writeWeights(join(o.outDir, 'weights'));
   };
   const writeCurve = (): void => {
     const rated = ratings().map((r) => ({ x: r.x, series: ratingLabel, elo: r.rating, low: r.low, high: r.high, games: r.games }));
@@ -276,8 +292,8 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     for (const [name, refTheta] of opponents) {
       const m = await evaluationMatch(
         s.game,
-        { name: me, theta },
-        { name, theta: refTheta },
+        { name: me, ...adapter.enginePlayer(theta) },
+        { name, ...adapter.enginePlayer(refTheta) },
         { games: plan.games, nodes: plan.nodes, openings: book.value.openings, seed: s.seed + 1000 + body.gamesDone, maxMoves: plan.maxMoves },
       );
       const p = curvePoint(m, body.gamesDone, `vs ${name.startsWith('games-') ? 'previous' : name}`);
@@ -286,7 +302,7 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
       log(`after ${body.gamesDone} games: vs ${name} +${p.wins} =${p.draws} -${p.losses}, Elo ${fmt(p.elo)} [${fmt(p.low)}, ${fmt(p.high)}]`);
     }
     mkdirSync(join(o.outDir, 'snapshots'), { recursive: true });
-    writeWeights(join(o.outDir, 'snapshots', `games-${String(body.gamesDone).padStart(5, '0')}.json`));
+    writeWeights(join(o.outDir, 'snapshots', `games-${String(body.gamesDone).padStart(5, '0')}`));
     body = {
       ...body,
       curve: [...body.curve, ...points],

@@ -116,14 +116,13 @@ export class TrainingSearch {
       work.clear();
       const phi = this.phi;
       const adapter = this.adapter;
-      const theta = adapter.theta;
       const r = this.minimax.search(board, limits, {
         iterationStart: () => work.clear(),
         node: (b, _ply, value) => {
-          adapter.features(b, phi);
+          const h = adapter.gradient(b, phi);
           const v = toTrainingScore(value);
           const vw = b.sideToMove() === 0 ? v : -v;
-          work.visit(phi, phi.dot(theta), vw, vw, eta);
+          work.visit(phi, h, vw, vw, eta);
         },
         iterationDone: () => {
           acc.delta.set(work.delta);

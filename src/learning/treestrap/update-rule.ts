@@ -11,6 +11,8 @@
  * sente), the view phi(s) is written in; bounds from the side to move's view are turned around by
  * {@link firstPlayerBounds}. Updates are summed into a {@link DeltaAccumulator} and applied after
  * the whole tree has been visited, so every H(s) uses the weights the search used.
+ * With a network evaluation (`--model nnue`) phi(s) is the gradient dH(s)/dtheta (nnue-adapter.ts):
+ * the rule is gradient descent on the squared violations, for any differentiable H.
  * Pure: no I/O.
  */
 import type { SparseVector } from '../../eval/linear/sparse.js';

@@ -20,7 +20,7 @@ function setup(learning: Partial<OnlineConfig['learning']> = {}): { dir: string;
   const weights = join(dir, 'chess-live.json');
   writeChessWeights(weights, MATERIAL);
   const config: OnlineConfig = {
-    engine: { ...defaults.engine, chessWeights: weights },
+    engine: { ...defaults.engine, chessEval: 'linear', chessWeights: weights },
     learning: { ...defaults.learning, online: true, minMoves: 1, ...learning },
   };
   return { dir, weights, config, original: readFileSync(weights, 'utf8') };

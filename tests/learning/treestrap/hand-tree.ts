@@ -115,6 +115,19 @@ export class HandTreeAdapter implements TrainingAdapter {
     for (const [i, v] of Object.entries(this.nodes[b.node]!.phi)) out.add(Number(i), v);
   }
 
+  gradient(board: SearchBoard, out: SparseVector): number {
+    this.features(board, out);
+    return out.dot(this.theta);
+  }
+
+  enginePlayer(theta: Float64Array): { theta: Float64Array } {
+    return { theta };
+  }
+
+  modelFiles(): never[] {
+    return [];
+  }
+
   refresh(): void {
     this.refreshed++;
   }

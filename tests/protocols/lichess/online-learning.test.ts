@@ -39,7 +39,7 @@ describe('online learning on lichess (kishi run, local lichess server)', () => {
           `lichess: {enabled: true, url: "${server.url}"}`,
           'log: {transcripts: false}',
           `records: {dir: "${join(dir, 'records')}"}`,
-          `engine: {chessWeights: "${weights}"}`,
+          `engine: {chessEval: linear, chessWeights: "${weights}"}`,
           'learning: {online: true, minMoves: 1}',
         ].join('\n'),
       ).unwrap();
