@@ -21,6 +21,7 @@ import { canDeclare } from '../games/shogi/entering-king.js';
 import { parseShogiSfen } from '../games/shogi/sfen.js';
 import type { Evaluator } from '../nn/evaluator.js';
 import { ChessMctsBoard } from '../search/mcts/chess-mcts-board.js';
+import type { LeafEvaluator } from '../search/mcts/leaf-evaluator.js';
 import type { MctsBoard } from '../search/mcts/mcts-board.js';
 import { defaultMctsOptions, type MctsOptions } from '../search/mcts/options.js';
 import { qToCentipawns } from '../search/mcts/score.js';
@@ -35,7 +36,8 @@ export const MCTS_SIGNAL_PONDERHIT = 1;
 
 export interface MctsEngineSettings {
   readonly game: GameKind;
-  readonly evaluator: Evaluator;
+  /** The batched net (ONNX ResNet) or the CPU networks evaluated inside the descent. */
+  readonly evaluator: Evaluator | LeafEvaluator;
   readonly moveOverheadMs: number;
   readonly options?: Partial<MctsOptions>;
   /** Milliseconds between progress `info` reports (default 1000). */
