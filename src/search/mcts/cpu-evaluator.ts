@@ -7,7 +7,7 @@
  *   evaluation (the "cheap tactical guard" of hybrid MCTS engines: a leaf in the middle of an
  *   exchange is not valued as if the recapture never came), then mapped to an expected score with
  *   the trainer's fitted sigmoid scale K: `v = 2 sigmoid(cp / K) - 1 = tanh(cp / 2K)`. A leaf in
- *   check gets the static value (its evasions are the tree's business).
+ *   check gets the best of its evasions, each valued by the quiescence search after it.
  * - Policy: when no trained policy network is given, a softmax over a one-ply look-ahead: each
  *   move's logit is the network's value of the position after it (one incremental accumulator
  *   update, no board move), lowered by what the static exchange evaluation says the mover then
@@ -101,7 +101,10 @@ export abstract class CpuEvaluator implements LeafEvaluator {
 
   evaluate(moves: Int32Array, n: number, priors: Float32Array): number {
     const s = this.settings;
-    const cp = s.qsearchPlies > 0 && !this.inCheck() ? this.qsearch(-1e9, 1e9, 0) : this.staticEval();
+    let cp: number;
+    if (s.qsearchPlies === 0) cp = this.staticEval();
+    else if (this.inCheck()) cp = this.evasions(moves, n);
+    else cp = this.qsearch(-1e9, 1e9, 0);
     if (this.logits.length < n) this.logits = new Float32Array(Math.max(n, 256));
     const logits = this.logits;
     let max = -Infinity;
@@ -127,6 +130,25 @@ export abstract class CpuEvaluator implements LeafEvaluator {
     const norm = 1 / sum;
     for (let i = 0; i < n; i++) priors[i]! *= norm;
     return Math.tanh(cp / (2 * s.k));
+  }
+
+  /**
+   * In check: the best evasion by the quiescence value of the position after it (a leaf in check
+   * valued by its static evaluation misses the piece the check wins and the mate it threatens).
+   */
+  private evasions(moves: Int32Array, n: number): number {
+    this.staticEval();
+    let best = -1e9;
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      this.nnMake(m);
+      this.boardMake(m);
+      const v = -this.qsearch(-1e9, -best, 1);
+      this.boardUnmake();
+      this.nnUnmake();
+      if (v > best) best = v;
+    }
+    return best;
   }
 
   /** Fail-soft quiescence search over non-losing captures, in centipawns for the side to move. */

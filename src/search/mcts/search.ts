@@ -36,8 +36,11 @@ import { FLAG_PENDING, FLAG_TERMINAL, Tree } from './tree.js';
 
 /** Longest path from the root the search follows. */
 const MAX_PATH = 512;
-/** Playouts between the stop checks with a leaf evaluator (tens of microseconds each). */
-const LEAF_CHUNK = 64;
+/**
+ * Playouts between the stop checks with a leaf evaluator (tens of microseconds each alone, ten
+ * times that on a loaded machine: 64 overran the clock by milliseconds in 5 s + 0.05 s games).
+ */
+const LEAF_CHUNK = 16;
 
 export interface MctsLimits {
   /** Stop after this many playouts in this run (a playout is one visit added at the root). */

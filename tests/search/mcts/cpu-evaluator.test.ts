@@ -2,7 +2,7 @@
  * MCTS on the CPU networks (src/search/mcts/cpu-evaluator.ts): the one-ply policy gives every legal
  * move, and only those, a prior equal to the softmax of a from-scratch network evaluation of the
  * position after it (castling, en passant, promotions, shogi drops and promotions included); the
- * value is the network's (static, or quiescence-resolved); the accumulators follow the descent of
+ * value is the network's (static, or quiescence-resolved, in check the best evasion); the accumulators follow the descent of
  * a real search (every leaf's incremental evaluation equals a fresh one, the root is restored);
  * the search with it finds a mate in one and wins a hanging queen; broken network files and
  * tuning strings fail with clear errors.
@@ -150,7 +150,7 @@ describe('one-ply policy', () => {
 });
 
 describe('value', () => {
-  test('the quiescence search resolves a hanging queen; in check the static value stays', () => {
+  test('the quiescence search resolves a hanging queen; in check, the best evasion', () => {
     const net = randomNetwork('chess', 16, 'screlu', 7);
     const fen = '4k3/8/5q2/8/8/8/6PP/5Q1K w - - 0 1';
     const stat = new ChessCpuEvaluator(net, settings);
@@ -168,8 +168,15 @@ describe('value', () => {
     const want = Math.max(freshChess(net, fen), afterCapture);
     expect(value(quiet, fen)).toBeCloseTo(Math.tanh(want / (2 * K)), 12);
     expect(value(stat, fen)).toBeCloseTo(Math.tanh(freshChess(net, fen) / (2 * K)), 12);
-    const check = '4k3/8/8/8/8/8/4q1PP/5Q1K w - - 0 1';
-    expect(value(quiet, check)).toBeCloseTo(Math.tanh(freshChess(net, check) / (2 * K)), 12);
+    // In check: the best evasion by the value after it (one quiescence ply: the static value there).
+    const check = '4k3/8/8/8/8/5R2/6PP/q6K w - - 0 1';
+    const oneQ = new ChessCpuEvaluator(net, { ...settings, qsearchPlies: 1 });
+    const cb = ChessMctsBoard.fromText(check, []).unwrap();
+    const evasions = cb.board.legalMoves();
+    expect(evasions.map((m) => cb.moveToText(m))).toEqual(['f3f1']);
+    const best = Math.max(...evasions.map((m) => -chessChild(net, cb)(m)));
+    expect(value(oneQ, check)).toBeCloseTo(Math.tanh(best / (2 * K)), 12);
+    expect(value(stat, check)).toBeCloseTo(Math.tanh(freshChess(net, check) / (2 * K)), 12);
   });
 });
 
