@@ -1,7 +1,8 @@
 /**
  * The MCTS engine behind the Player API: turns one `GoRequest` into a `GoResult` with a PUCT search
- * (src/search/mcts/) over an `Evaluator`. The worker thread (mcts-worker.ts) runs it next to its
- * onnxruntime session; tests run it inline with a mock evaluator.
+ * (src/search/mcts/) over an `Evaluator` (the ResNet) or a `LeafEvaluator` (the CPU networks,
+ * mcts-cpu-nets.ts). The worker thread (mcts-worker.ts) runs it next to its onnxruntime session or
+ * its CPU networks; tests run it inline with a mock evaluator.
  *
  * Per request: set up the position; answer terminal positions (`resign`), the shogi
  * entering-king declaration (`win`) and single legal moves at once; reuse the tree when the
