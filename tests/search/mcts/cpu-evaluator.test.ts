@@ -20,6 +20,7 @@ import { SEE_VALUE, see as chessSee } from '../../../src/games/chess/fast/see.js
 import { FastShogiBoard } from '../../../src/games/shogi/fast/fast-board.js';
 import { SEE_BOARD_VALUE, SEE_CAPTURE_VALUE, see as shogiSee } from '../../../src/games/shogi/fast/see.js';
 import { cpuTuningFromEnv, loadCpuEvaluator } from '../../../src/player/mcts-cpu-nets.js';
+import { createMctsPlayer } from '../../../src/player/mcts-factory.js';
 import { nnueOutputOf } from '../../../src/player/nnue-file.js';
 import { ChessCpuEvaluator } from '../../../src/search/mcts/chess-cpu-evaluator.js';
 import { ChessMctsBoard } from '../../../src/search/mcts/chess-mcts-board.js';
@@ -278,6 +279,12 @@ describe('network files and tuning', () => {
     );
     const ok = loadCpuEvaluator(join(dir, 'rnd.bin'), 'chess');
     expect(ok.isOk && ok.value.settings.k).toBe(250);
+    // `search: mcts` refuses the same files at creation, as it does a broken ONNX model.
+    const refused = createMctsPlayer({ moveOverheadMs: 0, chessModel: join(dir, 'bad.bin') }, 'chess');
+    expect(refused.isErr && refused.error.code).toBe('ERR_MODEL');
+    expect(createMctsPlayer({ moveOverheadMs: 0, chessModel: join(dir, 'nok.bin') }, 'chess').isErr).toBe(true);
+    const made = createMctsPlayer({ moveOverheadMs: 0, chessModel: 'models/chess-nnue.bin' }, 'chess');
+    expect(made.isOk && made.value.settings.modelPath).toMatch(/chess-nnue\.bin$/);
   });
 
   test('KISHI_MCTS_CPU overrides, and rejects what it does not know', () => {
