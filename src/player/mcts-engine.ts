@@ -1,7 +1,8 @@
 /**
  * The MCTS engine behind the Player API: turns one `GoRequest` into a `GoResult` with a PUCT search
- * (src/search/mcts/) over an `Evaluator`. The worker thread (mcts-worker.ts) runs it next to its
- * onnxruntime session; tests run it inline with a mock evaluator.
+ * (src/search/mcts/) over an `Evaluator` (the ResNet) or a `LeafEvaluator` (the CPU networks,
+ * mcts-cpu-nets.ts). The worker thread (mcts-worker.ts) runs it next to its onnxruntime session or
+ * its CPU networks; tests run it inline with a mock evaluator.
  *
  * Per request: set up the position; answer terminal positions (`resign`), the shogi
  * entering-king declaration (`win`) and single legal moves at once; reuse the tree when the
@@ -21,6 +22,7 @@ import { canDeclare } from '../games/shogi/entering-king.js';
 import { parseShogiSfen } from '../games/shogi/sfen.js';
 import type { Evaluator } from '../nn/evaluator.js';
 import { ChessMctsBoard } from '../search/mcts/chess-mcts-board.js';
+import type { LeafEvaluator } from '../search/mcts/leaf-evaluator.js';
 import type { MctsBoard } from '../search/mcts/mcts-board.js';
 import { defaultMctsOptions, type MctsOptions } from '../search/mcts/options.js';
 import { qToCentipawns } from '../search/mcts/score.js';
@@ -35,7 +37,8 @@ export const MCTS_SIGNAL_PONDERHIT = 1;
 
 export interface MctsEngineSettings {
   readonly game: GameKind;
-  readonly evaluator: Evaluator;
+  /** The batched net (ONNX ResNet) or the CPU networks evaluated inside the descent. */
+  readonly evaluator: Evaluator | LeafEvaluator;
   readonly moveOverheadMs: number;
   readonly options?: Partial<MctsOptions>;
   /** Milliseconds between progress `info` reports (default 1000). */

@@ -16,6 +16,7 @@ import { checkModelFiles } from '../nn/model-file.js';
 import type { AlphaBetaPlayer } from './alphabeta-player.js';
 import { AutoPlayer } from './auto-player.js';
 import { DRAW_SCORE_ENV, MODEL_ENV } from '../search/mcts/options.js';
+import { checkCpuNetFiles, isCpuNetPath } from './mcts-cpu-nets.js';
 import { MctsPlayer } from './mcts-player.js';
 import type { Player } from './player.js';
 import { resolveModelPath } from './weights-file.js';
@@ -32,14 +33,18 @@ export { MODEL_ENV };
 
 /**
  * The model path for `game` (resolved): the config's, or, when the config names none (UCI/USI
- * `ModelFile` empty), `KISHI_MCTS_MODEL` if set, else the INT8 net
- * `models/<game>-int8.onnx` if it exists (2-4x faster, see models/README.md), else `models/<game>.onnx`.
+ * `ModelFile` empty), `KISHI_MCTS_MODEL` if set, else the CPU networks `models/<game>-nnue.bin`
+ * (mcts-cpu-nets.ts; far stronger on a CPU than the ResNet, see models/README.md) if they exist,
+ * else the INT8 ResNet `models/<game>-int8.onnx` if it exists, else `models/<game>.onnx`. A `.bin`
+ * path selects the CPU networks, an `.onnx` one the ResNet.
  */
 export const modelPathOf = (config: NnPlayerConfig, game: GameKind, env: NodeJS.ProcessEnv = process.env): string => {
   const named = game === 'chess' ? config.chessModel : config.shogiModel;
   if (named !== undefined) return resolveModelPath(named);
   const fromEnv = env[MODEL_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== '') return resolveModelPath(fromEnv.trim());
+  const cpu = resolveModelPath(`models/${game}-nnue.bin`);
+  if (existsSync(cpu)) return cpu;
   const int8 = resolveModelPath(`models/${game}-int8.onnx`);
   return existsSync(int8) ? int8 : resolveModelPath(`models/${game}.onnx`);
 };
@@ -61,7 +66,7 @@ export const drawScoreFromEnv = (env: NodeJS.ProcessEnv = process.env): Result<n
  */
 export const createMctsPlayer = (config: NnPlayerConfig, game: GameKind): Result<MctsPlayer, KishiError> => {
   const path = modelPathOf(config, game);
-  const check = checkModelFiles(path, game);
+  const check = isCpuNetPath(path) ? checkCpuNetFiles(path, game) : checkModelFiles(path, game);
   if (check.isErr) return Result.err(check.error);
   const fromEnv = drawScoreFromEnv();
   if (fromEnv.isErr) return Result.err(fromEnv.error);

@@ -1,7 +1,8 @@
 /**
  * Worker-thread entry of the MCTS player: loads the model (its own onnxruntime session, one ORT
- * thread), owns one `MctsEngine` and answers the messages of `MctsPlayer` (mcts-player.ts) with the
- * alpha-beta worker's protocol (worker-protocol.ts, served by worker-entry.ts). `session.run` blocks the thread that calls it,
+ * thread; or the CPU networks of an NNUE `.bin` path, mcts-cpu-nets.ts), owns one `MctsEngine` and
+ * answers the messages of `MctsPlayer` (mcts-player.ts) with the alpha-beta worker's protocol
+ * (worker-protocol.ts, served by worker-entry.ts). `session.run` blocks the thread that calls it,
  * which is why the search and the net live here and not on the thread that reads the network.
  *
  * Start-up: the first reply is `ready` (id 0) when the model loaded, or `error` (id 0) with
@@ -9,8 +10,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { GameKind } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
+import type { Evaluator } from '../nn/evaluator.js';
 import { loadModel } from '../nn/model-file.js';
+import type { LeafEvaluator } from '../search/mcts/leaf-evaluator.js';
 import type { MctsOptions } from '../search/mcts/options.js';
+import { cpuTuningFromEnv, isCpuNetPath, loadCpuEvaluator } from './mcts-cpu-nets.js';
 import { MctsEngine } from './mcts-engine.js';
 import type { WorkerReply } from './worker-protocol.js';
 import { serveWorker } from './worker-entry.js';
@@ -18,7 +23,7 @@ import { serveWorker } from './worker-entry.js';
 /** `workerData` of the MCTS worker. */
 export interface MctsWorkerInit {
   readonly game: GameKind;
-  /** Resolved path of the ONNX model (its manifest lies next to it). */
+  /** Resolved path of the ONNX model, or of the NNUE `.bin` of the CPU networks (its manifest lies next to it). */
   readonly modelPath: string;
   readonly moveOverheadMs: number;
   /** Shared control words: [stop, ponderhit] (Int32). */
@@ -32,14 +37,26 @@ const port = parentPort!;
 const reply = (r: WorkerReply): void => port.postMessage(r);
 const signal = new Int32Array(init.signal);
 
-const loaded = await loadModel(init.modelPath, init.game, {
-  maxBatch: Math.max(1, init.options?.batchSize ?? 16),
-  cacheEntries: init.cacheEntries ?? 100_000,
-});
+/** The evaluator: the CPU networks for an NNUE `.bin` path (mcts-cpu-nets.ts), else the ONNX model. */
+const load = async (): Promise<Result<{ evaluator: Evaluator | LeafEvaluator; options: Partial<MctsOptions> }, KishiError>> => {
+  if (isCpuNetPath(init.modelPath)) {
+    const tuning = cpuTuningFromEnv();
+    if (tuning.isErr) return Result.err(tuning.error);
+    const ev = loadCpuEvaluator(init.modelPath, init.game, tuning.value.evaluator);
+    return ev.isErr ? Result.err(ev.error) : Result.ok({ evaluator: ev.value, options: { ...init.options, ...tuning.value.options } });
+  }
+  const model = await loadModel(init.modelPath, init.game, {
+    maxBatch: Math.max(1, init.options?.batchSize ?? 16),
+    cacheEntries: init.cacheEntries ?? 100_000,
+  });
+  return model.isErr ? Result.err(model.error) : Result.ok({ evaluator: model.value.evaluator, options: init.options ?? {} });
+};
+
+const loaded = await load();
 if (loaded.isErr) {
   reply({ type: 'error', id: 0, code: loaded.error.code, message: loaded.error.message });
 } else {
-  const engine = new MctsEngine({ game: init.game, evaluator: loaded.value.evaluator, moveOverheadMs: init.moveOverheadMs, options: init.options ?? {} });
+  const engine = new MctsEngine({ game: init.game, evaluator: loaded.value.evaluator, moveOverheadMs: init.moveOverheadMs, options: loaded.value.options });
   serveWorker(port, {
     go: (request, onInfo) => engine.go(request, signal, onInfo),
     newGame: () => engine.newGame(),

@@ -99,11 +99,11 @@ describe.skipIf(!built || !haveModels)('createPlayer: search kinds and broken mo
       const r = await p.go(request);
       expect(legal(request, r.move), r.move).toBe(true);
       expect(r.info!.nodes).toBe(48);
-      // No model path named (the UCI/USI front-ends): the INT8 net when it is shipped.
+      // No model path named (the UCI/USI front-ends): the CPU networks (NNUE) when they are shipped.
       const { chessModel: _c, shogiModel: _s, ...unnamed } = base({ search: 'mcts' });
       const q = make(unnamed, game) as MctsPlayer;
       expect(q.settings.modelPath).toBe(modelPathOf(unnamed, game));
-      if (existsSync(join(MODELS, `${game}-int8.onnx`)) && MODELS === 'models') expect(q.settings.modelPath).toMatch(new RegExp(`${game}-int8\\.onnx$`));
+      if (existsSync(join(MODELS, `${game}-nnue.bin`)) && MODELS === 'models') expect(q.settings.modelPath).toMatch(new RegExp(`${game}-nnue\\.bin$`));
       const s = await q.go(request);
       expect(legal(request, s.move), s.move).toBe(true);
       expect(s.info!.nodes).toBe(48);

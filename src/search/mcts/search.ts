@@ -22,8 +22,13 @@
  * played even from a uniform prior.
  *
  * The tree survives between moves: `advance` re-roots it at the position after the moves played.
+ *
+ * With a `LeafEvaluator` (CPU networks, leaf-evaluator.ts) steps 1-3 collapse into one: each leaf
+ * is evaluated, expanded and backed up as soon as the descent reaches it, on the board the
+ * evaluator attached (its accumulators follow the descent's make/unmake).
  */
 import type { Evaluator, NnInput, NnOutput } from '../../nn/evaluator.js';
+import { isLeafEvaluator, type LeafEvaluator } from './leaf-evaluator.js';
 import type { MctsBoard } from './mcts-board.js';
 import { cpuct, type MctsOptions } from './options.js';
 import { Rng } from './rng.js';
@@ -31,6 +36,11 @@ import { FLAG_PENDING, FLAG_TERMINAL, Tree } from './tree.js';
 
 /** Longest path from the root the search follows. */
 const MAX_PATH = 512;
+/**
+ * Playouts between the stop checks with a leaf evaluator (tens of microseconds each alone, ten
+ * times that on a loaded machine: 64 overran the clock by milliseconds in 5 s + 0.05 s games).
+ */
+const LEAF_CHUNK = 16;
 
 export interface MctsLimits {
   /** Stop after this many playouts in this run (a playout is one visit added at the root). */
@@ -87,7 +97,10 @@ export interface RootChild {
 
 export class MctsSearch {
   tree: Tree;
-  readonly evaluator: Evaluator;
+  /** The batched evaluator (undefined with a leaf evaluator). */
+  readonly evaluator: Evaluator | undefined;
+  /** The synchronous CPU evaluator (undefined with a batched one). */
+  readonly leaf: LeafEvaluator | undefined;
   readonly options: MctsOptions;
   private readonly rng: Rng;
   /** Set when the tree had no room for an expansion. */
@@ -110,6 +123,8 @@ export class MctsSearch {
   private inputs: { planes: Float32Array; moveIndices: Int32Array; moveCount: number; key: number }[] = [];
   private readonly probe: Int32Array;
   private readonly path = new Int32Array(MAX_PATH);
+  /** Priors of the leaf being expanded (leaf evaluator). */
+  private leafPriors = new Float32Array(0);
 
   // Statistics of the current run.
   private depthSum = 0;
@@ -118,13 +133,14 @@ export class MctsSearch {
   private evaluations = 0;
   private evalMs = 0;
 
-  constructor(evaluator: Evaluator, options: MctsOptions) {
-    this.evaluator = evaluator;
+  constructor(evaluator: Evaluator | LeafEvaluator, options: MctsOptions) {
+    this.evaluator = isLeafEvaluator(evaluator) ? undefined : evaluator;
+    this.leaf = isLeafEvaluator(evaluator) ? evaluator : undefined;
     this.options = options;
     this.tree = new Tree(options.maxEdges);
     this.rng = new Rng(options.seed);
-    this.slots = Math.max(1, Math.min(options.batchSize, evaluator.maxBatch));
-    this.planes = new Float32Array(this.slots * evaluator.spec.inputSize);
+    this.slots = this.evaluator === undefined ? 1 : Math.max(1, Math.min(options.batchSize, this.evaluator.maxBatch));
+    this.planes = new Float32Array(this.evaluator === undefined ? 0 : this.slots * this.evaluator.spec.inputSize);
     this.moves = new Int32Array(0);
     this.indices = new Int32Array(0);
     this.counts = new Int32Array(this.slots);
@@ -175,9 +191,11 @@ export class MctsSearch {
    * Searches from `board`'s current position, which must be the tree's root position and have a
    * legal move. Resolves when a limit is reached; the board is back at the root position then.
    */
-  async run(board: MctsBoard, limits: MctsLimits, onProgress?: (p: MctsProgress) => void, progressMs = 1000): Promise<MctsResult> {
+  async run(root: MctsBoard, limits: MctsLimits, onProgress?: (p: MctsProgress) => void, progressMs = 1000): Promise<MctsResult> {
     const start = performance.now();
     const t = this.tree;
+    const leaf = this.leaf;
+    const board = leaf === undefined ? root : leaf.attach(root);
     this.ensureBuffers(board.maxMoves);
     this.depthSum = 0;
     this.depthCount = 0;
@@ -192,7 +210,8 @@ export class MctsSearch {
     if (!t.isExpanded(0)) {
       const n = this.gatherRoot(board);
       if (n === 0) return this.result('terminal', start, visitsAtStart);
-      await this.evaluateBatch(1);
+      if (leaf === undefined) await this.evaluateBatch(1);
+      else this.evaluateLeaf(0);
       // The root's own expansion is not a playout.
       visitsAtStart = t.visits[0]!;
     }
@@ -219,8 +238,10 @@ export class MctsSearch {
       }
       // Never gather past the playout limit, so that node-limited searches are exact.
       const room = Math.min(this.slots, playoutLimit - playouts, visitLimit - t.visits[0]!);
-      const batch = this.gather(board, room);
-      if (batch > 0) await this.evaluateBatch(batch);
+      if (leaf === undefined) {
+        const batch = this.gather(board, room);
+        if (batch > 0) await this.evaluateBatch(batch);
+      } else this.gather(board, Math.min(room, LEAF_CHUNK));
       if (onProgress !== undefined && performance.now() >= nextProgress) {
         nextProgress = performance.now() + progressMs;
         onProgress(this.progress(start, visitsAtStart));
@@ -304,10 +325,11 @@ export class MctsSearch {
   private ensureBuffers(maxMoves: number): void {
     if (this.maxMoves >= maxMoves) return;
     this.maxMoves = maxMoves;
+    this.leafPriors = new Float32Array(maxMoves);
     this.moves = new Int32Array(this.slots * maxMoves);
     this.indices = new Int32Array(this.slots * maxMoves);
     // Views per slot, made once: the hot loops allocate nothing per leaf.
-    const inputSize = this.evaluator.spec.inputSize;
+    const inputSize = this.evaluator?.spec.inputSize ?? 0;
     this.moveViews = [];
     this.indexViews = [];
     this.inputs = [];
@@ -329,6 +351,7 @@ export class MctsSearch {
     this.depths[0] = 0;
     this.tree.virtual[0]!++;
     this.tree.flags[0]! |= FLAG_PENDING;
+    if (this.leaf !== undefined) return 1;
     board.encode(this.planes, 0);
     board.moveIndices(this.moves, n, this.indices);
     this.keys[0] = board.cacheKey();
@@ -340,7 +363,7 @@ export class MctsSearch {
     const t = this.tree;
     const o = this.options;
     const path = this.path;
-    const inputSize = this.evaluator.spec.inputSize;
+    const inputSize = this.evaluator?.spec.inputSize ?? 0;
     let batch = 0;
     let collisions = 0;
     let terminals = 0;
@@ -398,12 +421,18 @@ export class MctsSearch {
           const paths = this.paths;
           const at = slot * MAX_PATH;
           for (let d = 0; d <= depth; d++) paths[at + d] = path[d]!;
-          board.encode(this.planes, slot * inputSize);
-          board.moveIndices(moves, n, this.indexViews[slot]!);
-          this.keys[slot] = board.cacheKey();
           this.depthSum += depth;
           this.depthCount++;
-          batch++;
+          if (this.leaf !== undefined) {
+            // Evaluated, expanded and backed up at once, on the board at the leaf.
+            this.evaluateLeaf(slot);
+            terminals++;
+          } else {
+            board.encode(this.planes, slot * inputSize);
+            board.moveIndices(moves, n, this.indexViews[slot]!);
+            this.keys[slot] = board.cacheKey();
+            batch++;
+          }
         }
       }
       for (let d = 0; d < depth; d++) board.unmake();
@@ -511,13 +540,26 @@ export class MctsSearch {
       inputs[i] = input;
     }
     const t0 = performance.now();
-    const outputs = await this.evaluator.evaluate(inputs);
+    const outputs = await this.evaluator!.evaluate(inputs);
     this.evalMs += performance.now() - t0;
     this.evaluations += batch;
     for (let i = 0; i < batch; i++) this.expandAndBackup(i, outputs[i]!);
   }
 
+  /** Steps 2 and 3 for slot `slot` with the leaf evaluator; the board stands at the leaf. */
+  private evaluateLeaf(slot: number): void {
+    const n = this.counts[slot]!;
+    const priors = this.leafPriors;
+    const value = this.leaf!.evaluate(this.moveViews[slot]!, n, priors);
+    this.evaluations++;
+    this.expand(slot, priors, value);
+  }
+
   private expandAndBackup(slot: number, out: NnOutput): void {
+    this.expand(slot, out.priors, out.value);
+  }
+
+  private expand(slot: number, priors: Float32Array, value: number): void {
     const t = this.tree;
     const node = this.leaves[slot]!;
     const n = this.counts[slot]!;
@@ -531,18 +573,17 @@ export class MctsSearch {
         for (let i = 0; i < n; i++) edgeMove[first + i] = moves[from + i]!;
         const temp = this.options.policyTemperature;
         if (temp === 1) {
-          const priors = out.priors;
           const edgePrior = t.edgePrior;
           for (let i = 0; i < n; i++) edgePrior[first + i] = priors[i]!;
         }
         else {
           let sum = 0;
-          for (let i = 0; i < n; i++) sum += t.edgePrior[first + i] = Math.pow(out.priors[i]!, 1 / temp);
+          for (let i = 0; i < n; i++) sum += t.edgePrior[first + i] = Math.pow(priors[i]!, 1 / temp);
           for (let i = 0; i < n; i++) t.edgePrior[first + i] = sum > 0 ? t.edgePrior[first + i]! / sum : 1 / n;
         }
       } else this.full = true;
     }
-    this.backup(this.paths, this.depths[slot]!, out.value, slot * MAX_PATH);
+    this.backup(this.paths, this.depths[slot]!, value, slot * MAX_PATH);
   }
 
   /** Checks every root move for a position the rules end at once (mate, stalemate, repetition). */

@@ -1,0 +1,81 @@
+/**
+ * The CPU leaf evaluator of chess (cpu-evaluator.ts) over the internal board and the chess NNUE.
+ */
+import { ChessNnue } from '../../eval/nnue/chess-nnue.js';
+import type { NnueNetwork } from '../../eval/nnue/network.js';
+import type { FastChessBoard } from '../../games/chess/fast/board.js';
+import { SEE_VALUE, see } from '../../games/chess/fast/see.js';
+import { ChessMctsBoard } from './chess-mcts-board.js';
+import { CpuEvaluator, type CpuEvaluatorSettings } from './cpu-evaluator.js';
+import type { MctsBoard } from './mcts-board.js';
+
+const VALUE = Int32Array.from(SEE_VALUE);
+
+export class ChessCpuEvaluator extends CpuEvaluator {
+  readonly nnue: ChessNnue;
+  private board: FastChessBoard | undefined;
+
+  /** Throws when `net` is not a chess network (the loader checks that first). */
+  constructor(net: NnueNetwork, settings: CpuEvaluatorSettings) {
+    super(settings, 256);
+    this.nnue = new ChessNnue(net);
+  }
+
+  protected bind(board: MctsBoard): void {
+    if (!(board instanceof ChessMctsBoard)) throw new Error('the chess CPU evaluator needs a chess board');
+    this.board = board.board;
+    this.nnue.attach(board.board);
+  }
+
+  protected nnMake(m: number): void {
+    this.nnue.make(this.board!, m);
+  }
+
+  protected nnUnmake(): void {
+    this.nnue.unmake();
+  }
+
+  protected boardMake(m: number): void {
+    this.board!.makeMove(m);
+  }
+
+  protected boardUnmake(): void {
+    this.board!.unmakeMove();
+  }
+
+  protected staticEval(): number {
+    return this.nnue.stack.evaluate(this.board!.turn);
+  }
+
+  protected childEval(m: number): number {
+    const b = this.board!;
+    this.nnue.make(b, m);
+    const v = this.nnue.stack.evaluate(b.turn ^ 1);
+    this.nnue.unmake();
+    return v;
+  }
+
+  protected inCheck(): boolean {
+    return this.board!.inCheck();
+  }
+
+  protected captures(list: Int32Array): number {
+    return this.board!.generateMoves(list, true, 0);
+  }
+
+  protected order(m: number): number {
+    // Victim (promotions count as winning a queen's worth less a pawn), then the cheaper attacker.
+    const victim = (m >> 17) & 7;
+    const promo = (m >> 12) & 7;
+    return (victim + (promo !== 0 ? promo - 1 : 0)) * 8 + 7 - ((m >> 20) & 7);
+  }
+
+  protected see(m: number): number {
+    return see(this.board!, m);
+  }
+
+  protected gain(m: number): number {
+    const promo = (m >> 12) & 7;
+    return VALUE[(m >> 17) & 7]! + (promo !== 0 ? VALUE[promo]! - VALUE[1]! : 0);
+  }
+}

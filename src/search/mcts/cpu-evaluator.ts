@@ -1,0 +1,195 @@
+/**
+ * MCTS leaf evaluation with the alpha-beta engine's NNUE network on the CPU (as Monty and
+ * Princhess run small networks inside the descent instead of a ResNet on a GPU):
+ *
+ * - Value: the network's centipawns `cp` for the side to move, resolved by a short quiescence
+ *   search over captures (and chess promotions) that do not lose material by static exchange
+ *   evaluation (the "cheap tactical guard" of hybrid MCTS engines: a leaf in the middle of an
+ *   exchange is not valued as if the recapture never came), then mapped to an expected score with
+ *   the trainer's fitted sigmoid scale K: `v = 2 sigmoid(cp / K) - 1 = tanh(cp / 2K)`. A leaf in
+ *   check gets the best of its evasions, each valued by the quiescence search after it.
+ * - Policy: when no trained policy network is given, a softmax over a one-ply look-ahead: each
+ *   move's logit is the network's value of the position after it (one incremental accumulator
+ *   update, no board move), lowered by what the static exchange evaluation says the mover then
+ *   loses on its destination square (`min(0, SEE - immediate gain)`), at temperature
+ *   `priorTemperature * K` centipawns. With a policy network (src/eval/policy/), its softmax.
+ *
+ * The accumulators follow the descent: `attach` refreshes them at the root and the tracked board
+ * pushes one lazily computed entry per move (src/eval/nnue/accumulator-stack.ts), so a leaf costs
+ * a few entry updates rather than a full refresh.
+ */
+import type { MctsBoard } from './mcts-board.js';
+import { TrackedBoard, type LeafEvaluator } from './leaf-evaluator.js';
+
+/** Depth cap of the quiescence search (plies of captures). */
+const MAX_QPLY = 16;
+
+export interface CpuEvaluatorSettings {
+  /** Sigmoid scale of the network's centipawns (the trainer's fitted K, from the manifest). */
+  readonly k: number;
+  /** Softmax temperature of the one-ply policy, in units of K. */
+  readonly priorTemperature: number;
+  /** Plies of quiescence search for the value (0: the static evaluation). */
+  readonly qsearchPlies: number;
+}
+
+/**
+ * Defaults measured in `kishi match` (chess, 5 s + 0.05 s, models/README.md): prior temperature 0.8
+ * K +228 [+130, +375] over 0.4 K, 0.2 K -137 [-258, -41]; 8 quiescence plies +137 [+35, +269] over none.
+ */
+export const DEFAULT_CPU_EVALUATOR: Omit<CpuEvaluatorSettings, 'k'> = { priorTemperature: 0.8, qsearchPlies: 8 };
+
+/** A policy over the legal moves of the board the evaluator is attached to (src/eval/policy/). */
+export interface MovePolicy {
+  /** Writes a logit per move of `moves[0..n)` into `logits` (the side to move's moves). */
+  logits(moves: Int32Array, n: number, logits: Float32Array): void;
+}
+
+/**
+ * The game-independent part; `ChessCpuEvaluator` and `ShogiCpuEvaluator` (chess-cpu-evaluator.ts,
+ * shogi-cpu-evaluator.ts) supply the board, the network and the exchange evaluation.
+ */
+export abstract class CpuEvaluator implements LeafEvaluator {
+  readonly kind = 'leaf' as const;
+  readonly settings: CpuEvaluatorSettings;
+  /** Quiescence move lists and their ordering keys, one per ply. */
+  private readonly lists: Int32Array[] = [];
+  private readonly keys: Int32Array[] = [];
+  private logits = new Float32Array(0);
+  /** Quiescence nodes visited since construction (for benchmarks). */
+  qnodes = 0;
+  /** The policy network, when one is loaded. */
+  policy: MovePolicy | undefined;
+
+  constructor(settings: CpuEvaluatorSettings, maxMoves: number) {
+    if (!(settings.k > 0) || !(settings.priorTemperature > 0) || !(settings.qsearchPlies >= 0)) {
+      throw new Error(`CPU evaluator: bad settings ${JSON.stringify(settings)}`);
+    }
+    this.settings = settings;
+    for (let i = 0; i < MAX_QPLY; i++) {
+      this.lists.push(new Int32Array(maxMoves));
+      this.keys.push(new Int32Array(maxMoves));
+    }
+  }
+
+  /** Binds the game board inside `board` and refreshes the accumulators from it. */
+  protected abstract bind(board: MctsBoard): void;
+  /** Pushes move `m` onto the accumulators (before the board moves). */
+  protected abstract nnMake(m: number): void;
+  protected abstract nnUnmake(): void;
+  protected abstract boardMake(m: number): void;
+  protected abstract boardUnmake(): void;
+  /** The network's centipawns for the side to move (accumulators up to date with the board). */
+  protected abstract staticEval(): number;
+  /** The network's centipawns for the opponent after move `m` (pushed on the accumulators only). */
+  protected abstract childEval(m: number): number;
+  protected abstract inCheck(): boolean;
+  /** Captures (and chess promotions) into `list`; returns their count. */
+  protected abstract captures(list: Int32Array): number;
+  /** Quiescence ordering key of a capture (most valuable victim, least valuable attacker). */
+  protected abstract order(m: number): number;
+  /** Static exchange value of `m`. */
+  protected abstract see(m: number): number;
+  /** Material `m` wins on the spot (victim, promotion), in SEE units. */
+  protected abstract gain(m: number): number;
+
+  attach(board: MctsBoard): MctsBoard {
+    this.bind(board);
+    return new TrackedBoard(
+      board,
+      (m) => this.nnMake(m),
+      () => this.nnUnmake(),
+    );
+  }
+
+  evaluate(moves: Int32Array, n: number, priors: Float32Array): number {
+    const s = this.settings;
+    let cp: number;
+    if (s.qsearchPlies === 0) cp = this.staticEval();
+    else if (this.inCheck()) cp = this.evasions(moves, n);
+    else cp = this.qsearch(-1e9, 1e9, 0);
+    if (this.logits.length < n) this.logits = new Float32Array(Math.max(n, 256));
+    const logits = this.logits;
+    let max = -Infinity;
+    if (this.policy !== undefined) {
+      this.policy.logits(moves, n, logits);
+      for (let i = 0; i < n; i++) if (logits[i]! > max) max = logits[i]!;
+    } else {
+      const inv = 1 / (s.priorTemperature * s.k);
+      for (let i = 0; i < n; i++) {
+        const m = moves[i]!;
+        const loss = this.see(m) - this.gain(m);
+        const l = (-this.childEval(m) + (loss < 0 ? loss : 0)) * inv;
+        logits[i] = l;
+        if (l > max) max = l;
+      }
+    }
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      const e = Math.exp(logits[i]! - max);
+      priors[i] = e;
+      sum += e;
+    }
+    const norm = 1 / sum;
+    for (let i = 0; i < n; i++) priors[i]! *= norm;
+    return Math.tanh(cp / (2 * s.k));
+  }
+
+  /**
+   * In check: the best evasion by the quiescence value of the position after it (a leaf in check
+   * valued by its static evaluation misses the piece the check wins and the mate it threatens).
+   */
+  private evasions(moves: Int32Array, n: number): number {
+    this.staticEval();
+    let best = -1e9;
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      this.nnMake(m);
+      this.boardMake(m);
+      const v = -this.qsearch(-1e9, -best, 1);
+      this.boardUnmake();
+      this.nnUnmake();
+      if (v > best) best = v;
+    }
+    return best;
+  }
+
+  /** Fail-soft quiescence search over non-losing captures, in centipawns for the side to move. */
+  private qsearch(alpha: number, beta: number, ply: number): number {
+    this.qnodes++;
+    const stand = this.staticEval();
+    if (stand >= beta || ply >= this.settings.qsearchPlies || ply >= MAX_QPLY) return stand;
+    if (stand > alpha) alpha = stand;
+    let best = stand;
+    const list = this.lists[ply]!;
+    const keys = this.keys[ply]!;
+    const n = this.captures(list);
+    for (let i = 0; i < n; i++) keys[i] = this.order(list[i]!);
+    for (let i = 0; i < n; i++) {
+      let bi = i;
+      for (let j = i + 1; j < n; j++) if (keys[j]! > keys[bi]!) bi = j;
+      const m = list[bi]!;
+      if (bi !== i) {
+        list[bi] = list[i]!;
+        list[i] = m;
+        const k = keys[bi]!;
+        keys[bi] = keys[i]!;
+        keys[i] = k;
+      }
+      if (this.see(m) < 0) continue;
+      this.nnMake(m);
+      this.boardMake(m);
+      const score = -this.qsearch(-beta, -alpha, ply + 1);
+      this.boardUnmake();
+      this.nnUnmake();
+      if (score > best) {
+        best = score;
+        if (score > alpha) {
+          alpha = score;
+          if (score >= beta) break;
+        }
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The CPU leaf evaluator of shogi (cpu-evaluator.ts) over the internal board and the shogi NNUE.
+ * Drops are moves like any other: the one-ply policy values them by the network after the drop
+ * and the exchange evaluation of the dropped piece.
+ */
+import { ShogiNnue } from '../../eval/nnue/shogi-nnue.js';
+import type { NnueNetwork } from '../../eval/nnue/network.js';
+import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
+import { SEE_BOARD_VALUE, SEE_CAPTURE_VALUE, see } from '../../games/shogi/fast/see.js';
+import { MAX_MOVES } from '../../games/shogi/fast/board.js';
+import { CpuEvaluator, type CpuEvaluatorSettings } from './cpu-evaluator.js';
+import type { MctsBoard } from './mcts-board.js';
+import { ShogiMctsBoard } from './shogi-mcts-board.js';
+
+const CAPTURE = Int32Array.from(SEE_CAPTURE_VALUE);
+const PROMO_GAIN = Int32Array.from(SEE_BOARD_VALUE.map((v, t) => (t >= 1 && t <= 6 ? SEE_BOARD_VALUE[t + 8]! - v : 0)));
+const PROMOTE_FLAG = 1 << 16;
+
+export class ShogiCpuEvaluator extends CpuEvaluator {
+  readonly nnue: ShogiNnue;
+  private board: FastShogiBoard | undefined;
+
+  /** Throws when `net` is not a shogi network (the loader checks that first). */
+  constructor(net: NnueNetwork, settings: CpuEvaluatorSettings) {
+    super(settings, MAX_MOVES);
+    this.nnue = new ShogiNnue(net);
+  }
+
+  protected bind(board: MctsBoard): void {
+    if (!(board instanceof ShogiMctsBoard)) throw new Error('the shogi CPU evaluator needs a shogi board');
+    this.board = board.board;
+    this.nnue.attach(board.board);
+  }
+
+  protected nnMake(m: number): void {
+    this.nnue.make(this.board!, m);
+  }
+
+  protected nnUnmake(): void {
+    this.nnue.unmake();
+  }
+
+  protected boardMake(m: number): void {
+    this.board!.makeMove(m);
+  }
+
+  protected boardUnmake(): void {
+    this.board!.unmakeMove();
+  }
+
+  protected staticEval(): number {
+    return this.nnue.stack.evaluate(this.board!.turn);
+  }
+
+  protected childEval(m: number): number {
+    const b = this.board!;
+    this.nnue.make(b, m);
+    const v = this.nnue.stack.evaluate(b.turn ^ 1);
+    this.nnue.unmake();
+    return v;
+  }
+
+  protected inCheck(): boolean {
+    return this.board!.inCheck();
+  }
+
+  protected captures(list: Int32Array): number {
+    return this.board!.generateMoves(list, true);
+  }
+
+  protected order(m: number): number {
+    const b = this.board!.board;
+    const victim = b[(m >>> 8) & 255]! & 15;
+    const attacker = m >>> 17 !== 0 ? 0 : b[m & 255]! & 15;
+    return victim * 16 + 15 - attacker;
+  }
+
+  protected see(m: number): number {
+    return see(this.board!, m);
+  }
+
+  protected gain(m: number): number {
+    if (m >>> 17 !== 0) return 0;
+    const b = this.board!.board;
+    const victim = b[(m >>> 8) & 255]! & 15;
+    return CAPTURE[victim]! + ((m & PROMOTE_FLAG) !== 0 ? PROMO_GAIN[b[m & 255]! & 15]! : 0);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * MCTS playouts/s on the CPU networks (issue 19; src/search/mcts/cpu-evaluator.ts: NNUE value with
+ * a quiescence search, one-ply NNUE policy), one thread, against the same search on the shipped
+ * INT8 ResNet (onnxruntime, batch 16, no NN cache) on the same positions. Also the CPU nets with
+ * the static value (no quiescence) to show what the tactical guard costs. Target (issue 19):
+ * 100k playouts/s in chess on one thread. A network that is missing or invalid gets no row (logged).
+ */
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { GameKind } from '../../src/core/game.js';
+import { NetEvaluator } from '../../src/nn/evaluator.js';
+import { encodingOf } from '../../src/nn/manifest.js';
+import { OnnxRunner } from '../../src/nn/onnx-runner.js';
+import { loadCpuEvaluator } from '../../src/player/mcts-cpu-nets.js';
+import { resolveModelPath } from '../../src/player/weights-file.js';
+import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
+import type { LeafEvaluator } from '../../src/search/mcts/leaf-evaluator.js';
+import type { MctsBoard } from '../../src/search/mcts/mcts-board.js';
+import { defaultMctsOptions } from '../../src/search/mcts/options.js';
+import { MctsSearch } from '../../src/search/mcts/search.js';
+import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
+import type { BenchModule, BenchRow } from './lib/measure.js';
+import { rateRow } from './lib/measure.js';
+
+const POSITIONS: Record<GameKind, readonly { start: string; moves: string[] }[]> = {
+  chess: [
+    { start: 'startpos', moves: ['e2e4', 'c7c5', 'g1f3', 'd7d6'] },
+    { start: 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', moves: [] },
+  ],
+  shogi: [
+    { start: 'startpos', moves: ['7g7f', '3c3d', '2g2f'] },
+    { start: 'ln1g3nl/1r1sg1k2/p1pppsbpp/1p3pp2/7P1/2P1P1P2/PPBP1P2P/2S1GS1R1/LN1GK2NL b - 1', moves: [] },
+  ],
+};
+
+const boardOf = (game: GameKind, rep: number): MctsBoard => {
+  const p = POSITIONS[game][rep % POSITIONS[game].length]!;
+  return game === 'chess' ? ChessMctsBoard.fromText(p.start, p.moves).unwrap() : ShogiMctsBoard.fromText(p.start, p.moves).unwrap();
+};
+
+/** Playouts/s of one search of `playouts` from the rep's position, fresh tree. */
+const rate = async (game: GameKind, ev: LeafEvaluator | NetEvaluator, playouts: number, rep: number): Promise<number> => {
+  const board = boardOf(game, rep);
+  const search = new MctsSearch(ev, { ...defaultMctsOptions(game), batchSize: 16 });
+  const t0 = performance.now();
+  const r = await search.run(board, { playouts });
+  return (r.playouts * 1000) / (performance.now() - t0);
+};
+
+export const bench: BenchModule = {
+  name: 'mcts-cpu',
+  description: 'MCTS playouts/s with the CPU networks (NNUE value + one-ply policy) vs the INT8 ResNet',
+  async run(ctx) {
+    const rows: BenchRow[] = [];
+    const reps = Math.max(1, ctx.reps) * 2;
+    for (const game of ['chess', 'shogi'] as const) {
+      const cpu = loadCpuEvaluator(`models/${game}-nnue.bin`, game);
+      const stat = loadCpuEvaluator(`models/${game}-nnue.bin`, game, { qsearchPlies: 0 });
+      if (cpu.isErr || stat.isErr) {
+        ctx.log(`mcts-cpu ${game}: no CPU network (${cpu.isErr ? cpu.error.message : ''})`);
+        continue;
+      }
+      const playouts = ctx.quick ? 2000 : 20000;
+      let resnet: NetEvaluator | undefined;
+      const onnx = resolveModelPath(`models/${game}-int8.onnx`);
+      if (existsSync(onnx)) {
+        const runner = await OnnxRunner.create(onnx, encodingOf(game));
+        if (runner.isOk) resnet = new NetEvaluator(runner.value, 64);
+        else ctx.log(`mcts-cpu ${game}: ${runner.error.message}`);
+      }
+      ctx.log(`mcts-cpu ${game}: warm-up`);
+      for (let i = 0; i < POSITIONS[game].length; i++) {
+        await rate(game, cpu.value, playouts / 4, i);
+        await rate(game, stat.value, playouts / 4, i);
+        if (resnet !== undefined) await rate(game, resnet, 200, i);
+      }
+      const ours: number[] = [];
+      const noQ: number[] = [];
+      const base: number[] = [];
+      for (let i = 0; i < reps; i++) {
+        ctx.log(`mcts-cpu ${game}: rep ${i + 1}/${reps}`);
+        ours.push(await rate(game, cpu.value, playouts, i));
+        noQ.push(await rate(game, stat.value, playouts, i));
+        if (resnet !== undefined) base.push(await rate(game, resnet, ctx.quick ? 200 : 2000, i));
+      }
+      const note = 'one thread; positions alternate between an opening and a middlegame';
+      rows.push(rateRow(`${game} MCTS CPU nets playouts/s`, 'kplayouts/s', 1e-3, ours, resnet !== undefined ? base : undefined, resnet !== undefined ? 'INT8 ResNet (ORT batch 16)' : undefined, note));
+      rows.push(rateRow(`${game} MCTS CPU nets, static value (no quiescence)`, 'kplayouts/s', 1e-3, noQ, ours, 'with quiescence', note));
+      await resnet?.close();
+    }
+    return rows;
+  },
+};
