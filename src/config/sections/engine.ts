@@ -41,7 +41,7 @@ export const engineSection = section('The built-in engine, shared by every serve
   chessWeights: { type: 'string', default: 'models/chess-linear.json', description: 'linear evaluation weights for chess (path)' },
   shogiWeights: { type: 'string', default: 'models/shogi-linear.json', description: 'linear evaluation weights for shogi (path)' },
   chessEval: { enum: EVAL_KINDS, default: 'nnue', description: 'alpha-beta evaluation for chess: linear | nnue (a network that fails to load falls back to linear, logged)' },
-  shogiEval: { enum: EVAL_KINDS, default: 'linear', description: 'alpha-beta evaluation for shogi: linear | nnue (a network that fails to load falls back to linear, logged)' },
+  shogiEval: { enum: EVAL_KINDS, default: 'nnue', description: 'alpha-beta evaluation for shogi: linear | nnue (a network that fails to load falls back to linear, logged)' },
   chessNnue: { type: 'string', default: 'models/chess-nnue.bin', description: 'network evaluation for chess (path; its manifest sits beside it)' },
   shogiNnue: { type: 'string', default: 'models/shogi-nnue.bin', description: 'network evaluation for shogi (path; its manifest sits beside it)' },
   chessModel: { type: 'string', default: 'models/chess-nnue.bin', description: 'MCTS nets for chess: an NNUE .bin runs the CPU networks (far stronger on a CPU), an ONNX path the ResNet (models/chess-int8.onnx is 2-3x faster than models/chess.onnx)' },

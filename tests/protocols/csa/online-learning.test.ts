@@ -38,7 +38,7 @@ describe('online learning on a CSA server (kishi run, local CSA server)', () => 
         `csa: {enabled: true, host: "127.0.0.1", port: ${port}, user: kishi, gameName: csatest-300-10F, reconnectSec: 1, maxGames: 2}`,
         'log: {transcripts: false}',
         `records: {dir: "${join(dir, 'records')}"}`,
-        `engine: {shogiWeights: "${weights}"}`,
+        `engine: {shogiEval: linear, shogiWeights: "${weights}"}`,
         'learning: {online: true, minMoves: 1}',
       ].join('\n'),
     ).unwrap();
