@@ -15,6 +15,7 @@ import { makeSan } from 'chessops/san';
 import { makeUci, parseUci } from 'chessops/util';
 import { setupPosition } from 'chessops/variant';
 import type { Color, VariantKey } from './types.js';
+import { isChessVariantKey } from './types.js';
 
 export class ChessLine {
   private pos: Position;
@@ -32,7 +33,9 @@ export class ChessLine {
     this.fens.push(makeFen(this.pos.toSetup()));
   }
 
-  static create(variant: VariantKey, initialFen: string): Result<ChessLine, KishiError> {
+  static create(variantKey: string, initialFen: string): Result<ChessLine, KishiError> {
+    if (!isChessVariantKey(variantKey)) return Result.err(new KishiError('ERR_VARIANT', `not a chess variant: ${JSON.stringify(variantKey)}`));
+    const variant: VariantKey = variantKey;
     const fen = initialFen === 'startpos' || initialFen === '' ? INITIAL_FEN : initialFen;
     const setup = parseFen(fen);
     if (setup.isErr) return Result.err(new KishiError('ERR_FEN', `bad initial FEN ${JSON.stringify(fen)}: ${setup.error.message}`));

@@ -36,7 +36,9 @@ import { savePgn } from './pgn-file.js';
 import { fakeThinkMs, staleGameMs } from './move-timing.js';
 import { ResilientStream } from './stream.js';
 import type { ChatLineEvent, Color, GameEventInfo, GameFullEvent, GameStateEvent, GameStatus, OpponentGoneEvent } from './types.js';
-import { isGameOver, isGameStreamEvent } from './types.js';
+import { isGameOver } from './types.js';
+import type { ServerProfile } from './server-profile.js';
+import { LICHESS_PROFILE } from './server-profile.js';
 
 /** Timings that tests shrink; production values in the comments. */
 export interface GameTimings {
@@ -49,6 +51,8 @@ export interface GameTimings {
 }
 
 export interface GameDeps {
+  /** The server (default lichess): how stream lines read, chess or shogi. */
+  readonly profile?: ServerProfile;
   readonly client: LichessClient;
   readonly gameId: string;
   /** Our account. */
@@ -235,19 +239,21 @@ export class LichessGame {
   // ---- stream input -------------------------------------------------------------------------------
 
   private onMessage(m: unknown): void {
-    if (this.ended || !isGameStreamEvent(m)) return;
-    switch (m.type) {
+    if (this.ended) return;
+    const ev = (this.deps.profile ?? LICHESS_PROFILE).gameStreamEvent(m);
+    if (ev === undefined) return;
+    switch (ev.type) {
       case 'gameFull':
-        this.onFull(m);
+        this.onFull(ev);
         break;
       case 'gameState':
-        this.onState(m);
+        this.onState(ev);
         break;
       case 'chatLine':
-        this.onChat(m);
+        this.onChat(ev);
         break;
       case 'opponentGone':
-        this.onOpponentGone(m);
+        this.onOpponentGone(ev);
         break;
     }
   }

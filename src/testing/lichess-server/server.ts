@@ -21,7 +21,7 @@ import { makeSan } from 'chessops/san';
 import { parseUci } from 'chessops/util';
 import { normalizeMove } from 'chessops/chess';
 import type { ChallengeJson, Color, DeclineReason, GameStatus, Speed, VariantKey } from '../../protocols/lichess/types.js';
-import { DECLINE_REASONS, GAME_STATUS_IDS } from '../../protocols/lichess/types.js';
+import { DECLINE_REASONS, GAME_STATUS_IDS, isChessVariantKey } from '../../protocols/lichess/types.js';
 import { OpponentDriver, seededRandom } from './opponents.js';
 import type { OpponentAction, OpponentSpec } from './opponents.js';
 import type { SimClock, SimUser } from './sim-game.js';
@@ -1177,7 +1177,9 @@ export class LichessTestServer {
     const tc = j.timeControl;
     const clock = tc.type === 'clock' ? { initial: tc.limit * 1000, increment: tc.increment * 1000 } : undefined;
     const days = tc.type === 'correspondence' ? tc.daysPerTurn : undefined;
-    this.createGame(j.id, botColor, this.simUser(challenger), j.variant.key, j.initialFen ?? 'startpos', clock, days, j.rated, c.spec ?? {}, 'friend', []);
+    // This server makes chess challenges only (the lishogi profile has its own games).
+    const variant: VariantKey = isChessVariantKey(j.variant.key) ? j.variant.key : 'standard';
+    this.createGame(j.id, botColor, this.simUser(challenger), variant, j.initialFen ?? 'startpos', clock, days, j.rated, c.spec ?? {}, 'friend', []);
   }
 
   /** The bot challenges a user (matchmaking). */

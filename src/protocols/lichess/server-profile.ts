@@ -1,0 +1,48 @@
+/**
+ * What differs between servers built on lichess's code (lichess, lishogi) as far as the bot client goes:
+ * the base URL's defaults, the endpoints offered, how stream lines read, which rules the games follow
+ * (chess or shogi), and a few habits. One client (client.ts), one resilient stream (stream.ts) with its
+ * watchdog, backoff and rate limits, one bot (bot.ts) and one game handler serve every profile; the
+ * lishogi profile lives in src/protocols/lishogi/profile.ts.
+ */
+import type { GameKind } from '../../core/game.js';
+import type { EndpointTable } from './endpoints.js';
+import { ENDPOINTS } from './endpoints.js';
+import type { GameStreamEvent, IncomingEvent } from './types.js';
+import { isGameStreamEvent, isIncomingEvent } from './types.js';
+
+export interface ServerProfile {
+  /** Short name for logs, records (`records.dir/<name>/`) and the status page. */
+  readonly name: 'lichess' | 'lishogi';
+  /** The game its games are played in. */
+  readonly game: GameKind;
+  /** The endpoints this server offers. */
+  readonly endpoints: EndpointTable;
+  /** The environment variable that holds the token (for messages a user can act on). */
+  readonly tokenEnv: string;
+  /** The command that upgrades the account to a BOT account (for the not-a-bot message). */
+  readonly upgradeHint: string;
+  /** One event-stream line in the lichess shapes (types.ts), or undefined to ignore it. */
+  readonly incomingEvent: (line: unknown) => IncomingEvent | undefined;
+  /** One game-stream line in the lichess shapes, or undefined to ignore it. */
+  readonly gameStreamEvent: (line: unknown) => GameStreamEvent | undefined;
+  /** Whether a decline carries a reason (lichess: yes; lishogi's decline takes none). */
+  readonly declineReasons: boolean;
+  /**
+   * How long the server holds a bot's move before playing it in a game without a human, milliseconds
+   * (lishogi `BotPlayer`: 750 ms; lichess: 0). The clock runs meanwhile, so it is added to the move overhead.
+   */
+  readonly botMoveDelayMs: number;
+}
+
+export const LICHESS_PROFILE: ServerProfile = {
+  name: 'lichess',
+  game: 'chess',
+  endpoints: ENDPOINTS,
+  tokenEnv: 'LICHESS_TOKEN',
+  upgradeHint: 'run `kishi lichess upgrade` to upgrade it (irreversible)',
+  incomingEvent: (line) => (isIncomingEvent(line) ? line : undefined),
+  gameStreamEvent: (line) => (isGameStreamEvent(line) ? line : undefined),
+  declineReasons: true,
+  botMoveDelayMs: 0,
+};

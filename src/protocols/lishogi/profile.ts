@@ -1,0 +1,23 @@
+/**
+ * The lishogi server profile: lishogi.org speaks the lichess Bot API in shogi (USI moves, SFEN positions,
+ * sente/gote, byoyomi clocks). Its lines are normalised into the lichess shapes (wire.ts) so that the
+ * lichess client, stream, bot and game handler play on it unchanged in structure.
+ */
+import type { ServerProfile } from '../lichess/server-profile.js';
+import { LISHOGI_ENDPOINTS } from './endpoints.js';
+import { normaliseGameStreamLine, normaliseIncomingEvent } from './wire.js';
+
+/** lishogi `BotPlayer`: a bot's move waits this long before it is played when no human is in the game. */
+export const LISHOGI_BOT_MOVE_DELAY_MS = 750;
+
+export const LISHOGI_PROFILE: ServerProfile = {
+  name: 'lishogi',
+  game: 'shogi',
+  endpoints: LISHOGI_ENDPOINTS,
+  tokenEnv: 'LISHOGI_TOKEN',
+  upgradeHint: 'upgrade it with `curl -d "" https://lishogi.org/api/bot/account/upgrade -H "Authorization: Bearer $LISHOGI_TOKEN"` (irreversible; see the README)',
+  incomingEvent: normaliseIncomingEvent,
+  gameStreamEvent: normaliseGameStreamLine,
+  declineReasons: false,
+  botMoveDelayMs: LISHOGI_BOT_MOVE_DELAY_MS,
+};
