@@ -10,6 +10,8 @@ import type { LearningConfig } from './sections/learning.js';
 import { learningSection } from './sections/learning.js';
 import type { LichessConfig } from './sections/lichess.js';
 import { lichessSection } from './sections/lichess.js';
+import type { LishogiConfig } from './sections/lishogi.js';
+import { lishogiSection } from './sections/lishogi.js';
 import type { LogConfig } from './sections/log.js';
 import { logSection } from './sections/log.js';
 import type { RecordsConfig } from './sections/records.js';
@@ -21,6 +23,7 @@ import { webSection } from './sections/web.js';
 export interface KishiConfig {
   readonly engine: EngineConfig;
   readonly lichess: LichessConfig;
+  readonly lishogi: LishogiConfig;
   readonly csa: CsaConfig;
   readonly log: LogConfig;
   readonly records: RecordsConfig;
@@ -34,6 +37,7 @@ export const configSchema: JsonSchema = {
   properties: {
     engine: engineSection,
     lichess: lichessSection,
+    lishogi: lishogiSection,
     csa: csaSection,
     log: logSection,
     records: recordsSection,
@@ -45,5 +49,6 @@ export const configSchema: JsonSchema = {
 /** Secrets and the environment variables they come from; never read from the config file. */
 export const SECRET_ENV = {
   lichessToken: 'LICHESS_TOKEN',
+  lishogiToken: 'LISHOGI_TOKEN',
   csaPassword: 'CSA_PASSWORD',
 } as const;

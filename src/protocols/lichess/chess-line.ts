@@ -16,8 +16,9 @@ import { makeUci, parseUci } from 'chessops/util';
 import { setupPosition } from 'chessops/variant';
 import type { Color, VariantKey } from './types.js';
 import { isChessVariantKey } from './types.js';
+import type { GameLine } from './game-line.js';
 
-export class ChessLine {
+export class ChessLine implements GameLine {
   private pos: Position;
   private readonly played: string[] = [];
   private readonly sanList: string[] = [];
