@@ -31,7 +31,7 @@ describe('kishi run', () => {
     const lines: string[] = [];
     const config = parseConfig('web: {enabled: never}').unwrap();
     const code = await runServers({ config, secrets: {}, playerFactory: async () => new FirstLegalPlayer(), say: (l) => lines.push(l) });
-    expect([code, lines]).toEqual([2, ['kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled, or web.enabled)']]);
+    expect([code, lines]).toEqual([2, ['kishi run: no server is enabled in the config (set lichess.enabled, lishogi.enabled or csa.enabled, or web.enabled)']]);
   });
 
   it('fails at start-up, exit 1, when no engine can be made', async () => {

@@ -41,6 +41,8 @@ export interface LishogiConfig {
   readonly firstMoveMs: number;
   readonly onShutdown: (typeof SHUTDOWN_POLICIES)[number];
   readonly statusCheckS: number;
+  /** `''` for the built-in engine, or `usi:<command>` to bridge an external USI engine to the account. */
+  readonly engine: string;
   readonly challenge: LishogiChallengeConfig;
   readonly drawOrResign: DrawOrResignConfig;
   readonly correspondence: CorrespondenceConfig;
@@ -84,6 +86,12 @@ export const lishogiSection = section('lishogi.org through its Bot API (shogi). 
   firstMoveMs: int('longest think for our first move (lishogi aborts a game nobody starts), milliseconds', 5000, 100, 60000),
   onShutdown: { enum: SHUTDOWN_POLICIES, default: 'finish', description: 'on SIGINT/SIGTERM: finish | resign the games in progress' },
   statusCheckS: int('how often to ask /api/users/status whether lishogi shows us online (reconnect the event stream if not), seconds (0: never)', 3600, 0),
+  engine: {
+    type: 'string',
+    default: '',
+    pattern: '^(|usi:.+)$',
+    description: 'empty for the built-in engine, or usi:<command> to play with an external USI engine (a bridge, as lishogi-bot)',
+  },
   challenge: section('Which challenges to accept (lishogi takes no decline reason; ours is logged).', {
     ...lichessChallenge,
     variants: strings('accepted variants (Kishi plays standard shogi only)', ['standard'], ['standard']),

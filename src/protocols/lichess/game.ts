@@ -26,6 +26,7 @@ import { GameLogWriter } from '../../records/game-log.js';
 import type { ClockState, GoRequest, GoResult, SearchInfo, SearchLimits } from '../../player/player.js';
 import type { PlayerLease } from '../../bot/dispatcher.js';
 import { ChessLine } from './chess-line.js';
+import type { GameLine } from './game-line.js';
 import { answerChat, capChat, formatGreeting } from './chat.js';
 import type { LichessClient } from './client.js';
 import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from './draw-or-resign.js';
@@ -137,7 +138,7 @@ export function goOverrideLimits(overrides: LichessConfig['goOverrides'], speed:
 
 export class LichessGame {
   private full: GameFullEvent | undefined;
-  private line: ChessLine | undefined;
+  private line: GameLine | undefined;
   private ourColor: Color | undefined;
   private state: GameStateEvent | undefined;
   private stateAt = 0;
@@ -267,7 +268,7 @@ export class LichessGame {
         this.leave(`not our game (${full.white.name} vs ${full.black.name})`);
         return;
       }
-      const line = ChessLine.create(full.variant.key, full.initialFen);
+      const line = this.profile().createLine(full.variant.key, full.initialFen);
       if (line.isErr) {
         log.error(`game ${this.id}: ${line.error.message}`);
         this.leave(line.error.message);
@@ -406,21 +407,17 @@ export class LichessGame {
     });
   }
 
+  private profile(): ServerProfile {
+    return this.deps.profile ?? LICHESS_PROFILE;
+  }
+
   private clockState(): ClockState | undefined {
     const st = this.state;
-    if (st === undefined || this.full?.clock === undefined) return undefined;
+    const full = this.full;
+    if (st === undefined || full?.clock === undefined || this.ourColor === undefined) return undefined;
+    // Our clock has run since the server sent the state (lichess and lishogi start it after two plies).
     const running = (this.line?.plies() ?? 0) >= 2;
-    const elapsed = running ? Date.now() - this.stateAt : 0;
-    const us = this.ourColor === 'white';
-    // Our clock has run since lichess sent the state; the move overhead is the Player's to keep back.
-    const now = (ms: number, ours: boolean): number => (ours ? Math.max(0, ms - elapsed) : ms);
-    return {
-      firstMs: now(st.wtime, us),
-      secondMs: now(st.btime, !us),
-      firstIncMs: st.winc,
-      secondIncMs: st.binc,
-      byoyomiMs: 0,
-    };
+    return this.profile().clockState({ state: st, full, ourColor: this.ourColor, elapsedMs: running ? Date.now() - this.stateAt : 0 });
   }
 
   /** The opponent played the move we ponder on: the ponder search goes on, now on our clock. */
@@ -437,7 +434,8 @@ export class LichessGame {
     const clock = this.clockState();
     if (this.full?.clock === undefined) return this.deps.config.correspondence.moveTimeMs * 1.5 + 1000;
     if (ply < 2) return this.firstMoveLimitMs();
-    const ours = this.ourColor === 'white' ? (clock?.firstMs ?? 0) : (clock?.secondMs ?? 0);
+    // Main time plus the byoyomi period (shogi): what may pass before the clock flags us.
+    const ours = (this.ourColor === 'white' ? (clock?.firstMs ?? 0) : (clock?.secondMs ?? 0)) + (clock?.byoyomiMs ?? 0);
     return Math.max(20, (ours - this.deps.moveOverheadMs) * 0.8);
   }
 
@@ -449,7 +447,7 @@ export class LichessGame {
    */
   private firstMoveClock(clock: ClockState): ClockState {
     const limit = this.firstMoveLimitMs();
-    return this.ourColor === 'white' ? { ...clock, firstMs: limit, firstIncMs: 0 } : { ...clock, secondMs: limit, secondIncMs: 0 };
+    return this.ourColor === 'white' ? { ...clock, firstMs: limit, firstIncMs: 0, byoyomiMs: 0 } : { ...clock, secondMs: limit, secondIncMs: 0, byoyomiMs: 0 };
   }
 
   /** Our first move: within `firstMoveMs` and the abort window lichess gives (`expiration`). */
@@ -513,7 +511,7 @@ export class LichessGame {
       ...(movetimeMs !== undefined ? { movetimeMs } : {}),
     };
     const request: GoRequest = {
-      game: 'chess',
+      game: this.profile().game,
       variant: full.variant.key,
       start: full.initialFen,
       moves: pondering ? [...ponderMoves] : [...line.moves()],
@@ -567,7 +565,7 @@ export class LichessGame {
     // The state with our move may or may not have arrived; the reply must not have.
     const key = this.key();
     if (this.search !== undefined || this.ended || (key !== chosen.key && key !== [chosen.key, chosen.move].filter(Boolean).join(' '))) return;
-    const probe = ChessLine.create(line.variant, line.initialFen);
+    const probe = this.profile().createLine(this.full?.variant.key ?? 'standard', this.full?.initialFen ?? 'startpos');
     if (probe.isErr) return;
     const moves = [...line.moves(), chosen.move, guess];
     if (probe.value.sync(moves).isErr) return;
@@ -577,7 +575,7 @@ export class LichessGame {
   /** A move from the book or an online source, if one knows the position (never rejects). */
   private async askMoveSources(sources: MoveSourceChain): Promise<MoveSuggestion | undefined> {
     const line = this.line;
-    if (line === undefined || this.ourColor === undefined) return undefined;
+    if (!(line instanceof ChessLine) || this.ourColor === undefined) return undefined;
     const clock = this.clockState();
     const timeLeftMs = clock === undefined ? Number.POSITIVE_INFINITY : this.ourColor === 'white' ? clock.firstMs : clock.secondMs;
     return sources.suggest({ gameId: this.id, line, timeLeftMs }).catch(() => undefined);
@@ -793,15 +791,17 @@ export class LichessGame {
       this.gameLog = GameLogWriter.open(join(dir, `${this.id}.jsonl`), {
         type: 'header',
         version: 1,
-        game: 'chess',
+        game: this.profile().game,
         variant: full.variant.key,
-        server: 'lichess',
+        server: this.profile().name,
         gameId: this.id,
         url: `${this.deps.client.baseUrl}/${this.id}`,
         start: full.initialFen,
         ourSide: sideOf(color),
         players: { first: player(full.white), second: player(full.black) },
-        ...(full.clock ? { clock: { initialMs: full.clock.initial, incrementMs: full.clock.increment } } : {}),
+        ...(full.clock
+          ? { clock: { initialMs: full.clock.initial, incrementMs: full.clock.increment, ...(full.clock.byoyomi ? { byoyomiMs: full.clock.byoyomi } : {}) } }
+          : {}),
         ...(full.daysPerTurn !== undefined ? { daysPerTurn: full.daysPerTurn } : {}),
         rated: full.rated,
         speed: full.speed,
@@ -874,7 +874,8 @@ export class LichessGame {
     } catch (e) {
       this.deps.log.warn(`game ${this.id}: game log finish failed: ${(e as Error).message}`);
     }
-    if (!this.deps.config.records.pgn) return;
+    // PGN is chess's record; a shogi game keeps its game log (USI moves, SFEN positions).
+    if (!this.deps.config.records.pgn || !(line instanceof ChessLine)) return;
     try {
       const notes: (PgnPlyNote | undefined)[] = [];
       for (let ply = 0; ply < line.plies(); ply++) {

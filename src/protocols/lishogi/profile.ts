@@ -4,7 +4,9 @@
  * lichess client, stream, bot and game handler play on it unchanged in structure.
  */
 import type { ServerProfile } from '../lichess/server-profile.js';
+import { shogiClockState } from './clock.js';
 import { LISHOGI_ENDPOINTS } from './endpoints.js';
+import { ShogiLine } from './shogi-line.js';
 import { normaliseGameStreamLine, normaliseIncomingEvent } from './wire.js';
 
 /** lishogi `BotPlayer`: a bot's move waits this long before it is played when no human is in the game. */
@@ -20,4 +22,14 @@ export const LISHOGI_PROFILE: ServerProfile = {
   gameStreamEvent: normaliseGameStreamLine,
   declineReasons: false,
   botMoveDelayMs: LISHOGI_BOT_MOVE_DELAY_MS,
+  createLine: (variant, initial) => ShogiLine.create(variant, initial),
+  clockState: ({ state, full, ourColor, elapsedMs }) =>
+    shogiClockState({
+      state,
+      initialMs: full.clock?.initial ?? 0,
+      ourColor,
+      elapsedMs,
+      // BotPlayer holds a bot's move only when nobody in the game is human.
+      serverDelayMs: full.white.title === 'BOT' && full.black.title === 'BOT' ? LISHOGI_BOT_MOVE_DELAY_MS : 0,
+    }),
 };
