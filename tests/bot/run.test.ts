@@ -13,8 +13,8 @@ import { FirstLegalPlayer } from '../protocols/lichess/helpers/test-player.js';
 const TOKEN = ['lip', 'RunTestToken0123456789'].join('_');
 
 describe('kishi run', () => {
-  it('has a server factory per config section, lichess, csa and web', () => {
-    expect(SERVER_FACTORIES.map((f) => f.section)).toEqual(['lichess', 'csa', 'web']);
+  it('has a server factory per config section, lichess, lishogi, csa and web', () => {
+    expect(SERVER_FACTORIES.map((f) => f.section)).toEqual(['lichess', 'lishogi', 'csa', 'web']);
   });
 
   it('finds the CSA server through its factory seam (src/protocols/csa/server-factory.ts)', async () => {

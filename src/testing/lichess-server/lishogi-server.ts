@@ -162,17 +162,18 @@ const other = (c: ShogiColor): ShogiColor => (c === 'sente' ? 'gote' : 'sente');
 const sideOf = (c: ShogiColor): Side => (c === 'sente' ? 0 : 1);
 
 /**
- * The speed of a clock. scalashogi estimates a game at `limit + 60 * increment + 25 * periods * byoyomi`
- * seconds (`Clock.Config.estimateTotalSeconds`); the bounds are lichess's (an assumption: lishogi's
- * `Speed.scala` was not read).
+ * The speed of a clock (scalashogi `Speed.scala` @ 018414f4096870a479624eef408b6e0482e961d0): the game's
+ * estimated length `limit + 60 * increment + 25 * periods * byoyomi` seconds (`Clock.Config.estimateTotalSeconds`)
+ * under 60 s is ultraBullet, under 300 bullet, under 600 blitz, under 1500 rapid, under 21600 classical.
  */
 export function shogiSpeedOf(limitS: number, incrementS: number, byoyomiS: number, periods: number): Speed {
-  const total = limitS + 60 * incrementS + 25 * Math.max(byoyomiS > 0 ? 1 : 0, periods) * byoyomiS;
-  if (total < 30) return 'ultraBullet';
-  if (total < 180) return 'bullet';
-  if (total < 480) return 'blitz';
+  const total = limitS + 60 * incrementS + 25 * (byoyomiS > 0 ? Math.max(1, periods) : 0) * byoyomiS;
+  if (total < 60) return 'ultraBullet';
+  if (total < 300) return 'bullet';
+  if (total < 600) return 'blitz';
   if (total < 1500) return 'rapid';
-  return 'classical';
+  if (total < 21600) return 'classical';
+  return 'correspondence';
 }
 
 /** scalashogi `Clock.Config.show`: `10|30`, `5+2`, `3|10(3x)`. */
@@ -459,10 +460,14 @@ export class LishogiTestServer {
     return g.status !== 'started' && g.status !== 'created';
   }
 
+  /** Waits for the game `id` (a challenge id until it is accepted) to end. */
   async waitForEnd(id: string, timeoutMs = 60_000): Promise<ShogiGameRec> {
+    const started = Date.now();
+    await this.waitFor(() => this.games.has(id) || (this.challenges.get(id)?.status ?? 'created') !== 'created', timeoutMs);
     const g = this.games.get(id);
-    if (g === undefined) throw new Error(`no game ${id}`);
+    if (g === undefined) throw new Error(`no game ${id}: the challenge is ${this.challenges.get(id)?.status ?? 'unknown'}`);
     if (this.isOver(g)) return g;
+    timeoutMs -= Date.now() - started;
     return new Promise<ShogiGameRec>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`game ${id} did not end within ${timeoutMs} ms (${g.moves.length} plies, ${g.status})`)), timeoutMs);
       g.waiters.push((x) => {
