@@ -17,7 +17,7 @@ export const LISHOGI_PROFILE: ServerProfile = {
   game: 'shogi',
   endpoints: LISHOGI_ENDPOINTS,
   tokenEnv: 'LISHOGI_TOKEN',
-  upgradeHint: 'upgrade it with `curl -d "" https://lishogi.org/api/bot/account/upgrade -H "Authorization: Bearer $LISHOGI_TOKEN"` (irreversible; see the README)',
+  upgradeHint: 'run `kishi lishogi upgrade` to upgrade it (irreversible)',
   incomingEvent: normaliseIncomingEvent,
   gameStreamEvent: normaliseGameStreamLine,
   declineReasons: false,

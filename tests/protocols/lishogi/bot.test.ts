@@ -17,6 +17,7 @@ import { fileTranscript } from '../../../src/log/transcript.js';
 import { LichessBot } from '../../../src/protocols/lichess/bot.js';
 import { lishogiBotConfig } from '../../../src/protocols/lishogi/bot-config.js';
 import { LISHOGI_PROFILE } from '../../../src/protocols/lishogi/profile.js';
+import { upgradeAccount } from '../../../src/protocols/lichess/upgrade.js';
 import { LishogiTestServer } from '../../../src/testing/lichess-server/lishogi-server.js';
 import { FAST_TIMINGS } from '../lichess/helpers/harness.js';
 import type { LishogiHarness } from './helpers/harness.js';
@@ -58,8 +59,26 @@ describe('lishogi account checks', () => {
       expect(bad.isErr && bad.error.message).toContain('lishogi refused LISHOGI_TOKEN');
       const human = await botFor(url, 'lip_human').checkAccount();
       expect(human.isErr && human.error.message).toContain('the lishogi account Human is not a BOT account');
-      expect(human.isErr && human.error.message).toContain('/api/bot/account/upgrade');
+      expect(human.isErr && human.error.message).toContain('run `kishi lishogi upgrade`');
       expect(server.stats.requests.some((r) => r.path.includes('/api/token/test'))).toBe(false);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('kishi lishogi upgrade', () => {
+  it('upgrades a fresh account after confirmation, through lishogi\'s upgrade endpoint', async () => {
+    const server = new LishogiTestServer({ accounts: [{ username: 'Fresh', token: 'lip_fresh', title: null }] });
+    const url = await server.start();
+    const lines: string[] = [];
+    try {
+      const code = await upgradeAccount({ baseUrl: url, token: 'lip_fresh', confirm: async (q) => (lines.push(q), true), say: (l) => lines.push(l), profile: LISHOGI_PROFILE });
+      expect(code).toBe(0);
+      expect(lines[0]).toContain('Upgrade the lishogi account Fresh to a BOT account?');
+      expect(lines[1]).toBe('Fresh is now a BOT account.');
+      const again = await upgradeAccount({ baseUrl: url, token: 'lip_fresh', confirm: async () => true, say: (l) => lines.push(l), profile: LISHOGI_PROFILE });
+      expect([again, lines[2]]).toEqual([0, 'Fresh is already a BOT account.']);
     } finally {
       await server.stop();
     }
