@@ -67,10 +67,10 @@ describe('Kishi against itself on lishogi', () => {
     expect(h.server.stats.faultsServed).toBeGreaterThanOrEqual(3);
   }, 180_000);
 
-  it('Fischer clock (3 s + 1 s): KishiB sente, with 502s, split chunks and a silent keep-alive gap', async () => {
+  it('Fischer clock (3 s + 1 s): KishiB sente, KishiA pondering, with 502s, split chunks and a stalled stream', async () => {
     h = await startLishogi({
       bots: [
-        { ...A, engine: { kind: 'kishi' } },
+        { ...A, engine: { kind: 'kishi' }, ponder: true },
         { ...B, engine: { kind: 'kishi' } },
       ],
       server: { drawAfterPlies: 50 },
@@ -87,22 +87,24 @@ describe('Kishi against itself on lishogi', () => {
 });
 
 describe.skipIf(!existsSync(FAIRY))('Kishi against a USI engine bridged to a second lishogi account', () => {
-  it('byoyomi (0 + 2 s byoyomi, 2 periods): Kishi gote; Fischer (3 s + 1 s): Kishi sente', async () => {
+  it('byoyomi (0 + 1 s byoyomi, 2 periods): Kishi gote; Fischer (2 s + 1 s): Kishi sente', async () => {
     h = await startLishogi({
       bots: [
         { ...A, engine: { kind: 'kishi' } },
-        { username: 'FairyBridge', token: ['lip', 'FairyTokenDoNotLeak03'].join('_'), engine: { kind: 'usi', spec: `usi:${FAIRY}` } },
+        // The engine searches a fixed 20000 nodes a move (quick on busy cores); Kishi plans from the clock.
+        { username: 'FairyBridge', token: ['lip', 'FairyTokenDoNotLeak03'].join('_'), engine: { kind: 'usi', spec: `usi:${FAIRY}` }, nodes: 20_000 },
       ],
       server: { drawAfterPlies: 80 },
+      configYaml: '  challenge:\n    speeds: [ultraBullet, bullet]\n    minByoyomiS: 1\n',
     });
     h.server.stallGameStreamAt('*', 6, 'KishiA');
-    const byo = h.server.challenge({ from: 'FairyBridge', to: 'KishiA', color: 'sente', clock: { limitS: 0, incrementS: 0, byoyomiS: 2, periods: 2 } });
+    const byo = h.server.challenge({ from: 'FairyBridge', to: 'KishiA', color: 'sente', clock: { limitS: 0, incrementS: 0, byoyomiS: 1, periods: 2 } });
     h.server.failRequests({ method: 'POST', path: new RegExp(`/api/bot/game/${byo}/move/`) }, '429json', 1);
     const g1 = await h.server.waitForEnd(byo, 150_000);
     expectCleanGame(h, g1);
     expect(g1.players[1].username).toBe('KishiA');
     await finishedBy(h, byo);
-    const fischer = h.server.challenge({ from: 'KishiA', to: 'FairyBridge', color: 'sente', clock: { limitS: 3, incrementS: 1, byoyomiS: 0, periods: 0 } });
+    const fischer = h.server.challenge({ from: 'KishiA', to: 'FairyBridge', color: 'sente', clock: { limitS: 2, incrementS: 1, byoyomiS: 0, periods: 0 } });
     h.server.dropGameStreamAt(fischer, 9, 'KishiA');
     const g2 = await h.server.waitForEnd(fischer, 150_000);
     expectCleanGame(h, g2);

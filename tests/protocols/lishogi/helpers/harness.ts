@@ -33,6 +33,10 @@ export interface BotSpec {
   readonly token: string;
   readonly engine: Engine;
   readonly transcript?: Transcript;
+  /** Think on the opponent's time (engine.ponder). */
+  readonly ponder?: boolean;
+  /** Search this many nodes per move at every speed (lishogi.goOverrides), instead of the time plan. */
+  readonly nodes?: number;
 }
 
 export interface LishogiHarnessOptions {
@@ -85,12 +89,17 @@ export async function startLishogi(opts: LishogiHarnessOptions): Promise<Lishogi
     const dispatcher = b.engine.kind === 'kishi' ? kishiDispatcher() : usiEngineDispatcher(b.engine.spec, false);
     (await dispatcher.prepare(['shogi'])).unwrap();
     dispatchers.push(dispatcher);
+    const nodes = b.nodes;
+    const goOverrides =
+      nodes === undefined
+        ? config.goOverrides
+        : (Object.fromEntries(Object.keys(config.goOverrides).map((speed) => [speed, { nodes, depth: 0, movetimeMs: 0 }])) as LichessConfig['goOverrides']);
     const bot = new LichessBot({
       profile: LISHOGI_PROFILE,
-      config,
+      config: { ...config, goOverrides },
       token: b.token,
       moveOverheadMs: 60,
-      ponder: false,
+      ponder: b.ponder ?? false,
       dispatcher,
       recordsDir: join(recordsDir, b.username),
       timings: FAST_TIMINGS,
