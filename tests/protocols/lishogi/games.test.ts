@@ -43,6 +43,8 @@ const finishedBy = async (h: LishogiHarness, id: string): Promise<void> => {
 
 describe('Kishi against itself on lishogi', () => {
   it('byoyomi clock (2 s + 1 s byoyomi): KishiA sente, with 429s, a stalled and a dropped game stream, a dropped event stream', async () => {
+    // A stream stalled in byoyomi loses the game whatever the client does (the watchdog needs longer than a
+    // 1 s period); the stall comes while main time is left, the drop (seen at once) later.
     h = await startLishogi({
       bots: [
         { ...A, engine: { kind: 'kishi' } },
@@ -53,7 +55,8 @@ describe('Kishi against itself on lishogi', () => {
     });
     const id = h.server.challenge({ from: 'KishiB', to: 'KishiA', color: 'gote', clock: { limitS: 2, incrementS: 0, byoyomiS: 1, periods: 1 } });
     h.server.failRequests({ method: 'POST', path: new RegExp(`/api/bot/game/${id}/move/`) }, '429json', 2);
-    h.server.stallGameStreamAt(id, 8, 'KishiA');
+    // Stalled on its own turn as its clock starts: the watchdog reconnects within the main time.
+    h.server.stallGameStreamAt(id, 2, 'KishiA');
     h.server.dropGameStreamAt(id, 15, 'KishiB');
     h.server.failRequests({ method: 'GET', path: new RegExp(`/api/bot/game/stream/${id}`) }, '429json', 1, 1);
     setTimeout(() => h?.server.dropEventStream('KishiA'), 1500);
@@ -97,15 +100,15 @@ describe.skipIf(!existsSync(FAIRY))('Kishi against a USI engine bridged to a sec
       server: { drawAfterPlies: 80 },
       configYaml: '  challenge:\n    speeds: [ultraBullet, bullet]\n    minByoyomiS: 1\n',
     });
-    h.server.stallGameStreamAt('*', 6, 'KishiA');
     const byo = h.server.challenge({ from: 'FairyBridge', to: 'KishiA', color: 'sente', clock: { limitS: 0, incrementS: 0, byoyomiS: 1, periods: 2 } });
     h.server.failRequests({ method: 'POST', path: new RegExp(`/api/bot/game/${byo}/move/`) }, '429json', 1);
+    h.server.dropGameStreamAt(byo, 6, 'KishiA');
     const g1 = await h.server.waitForEnd(byo, 150_000);
     expectCleanGame(h, g1);
     expect(g1.players[1].username).toBe('KishiA');
     await finishedBy(h, byo);
     const fischer = h.server.challenge({ from: 'KishiA', to: 'FairyBridge', color: 'sente', clock: { limitS: 2, incrementS: 1, byoyomiS: 0, periods: 0 } });
-    h.server.dropGameStreamAt(fischer, 9, 'KishiA');
+    h.server.stallGameStreamAt(fischer, 9, 'KishiA');
     const g2 = await h.server.waitForEnd(fischer, 150_000);
     expectCleanGame(h, g2);
     expect(g2.players[0].username).toBe('KishiA');

@@ -102,7 +102,8 @@ export async function startLishogi(opts: LishogiHarnessOptions): Promise<Lishogi
       ponder: b.ponder ?? false,
       dispatcher,
       recordsDir: join(recordsDir, b.username),
-      timings: FAST_TIMINGS,
+      // The server's keep-alive is 100 ms: a game stream silent for 600 ms is stalled (lishogi: 6 s and 10 s).
+      timings: { ...FAST_TIMINGS, silenceMs: 800, gameSilenceMs: 600 },
       ...(b.transcript ? { transcript: b.transcript } : {}),
     });
     bots.set(b.username, bot);
