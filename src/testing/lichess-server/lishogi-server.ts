@@ -821,6 +821,17 @@ export class LishogiTestServer {
             g.moveInFlight = false;
             if (this.isOver(g)) return bad('Not your turn, or game already over');
           }
+          // BotPlayer: `offeringDraw=true` offers (or accepts) a draw with the move, `false` declines one.
+          // The offer is handled before the move is played (the opponent's standing offer is then accepted).
+          const offering = url.searchParams.get('offeringDraw');
+          if (offering === 'false') g.draw[sideOf(other(color))] = false;
+          if (offering === 'true') {
+            if (g.draw[sideOf(other(color))]) {
+              this.finish(g, 'draw', undefined);
+              return ok();
+            }
+            g.draw[sideOf(color)] = true;
+          }
           const err = this.applyMove(g, arg);
           if (err !== undefined) {
             g.refused.push(`${color} ${arg}: ${err}`);
