@@ -157,7 +157,8 @@ export class AlphaBetaEngine {
     } else if (!infinite && request.clock !== undefined && limits.depth === undefined && limits.nodes === undefined) {
       const plies = request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, this.game));
       const plan = { game: this.game, clock: request.clock, side, plies, moveOverheadMs: this.moveOverheadMs };
-      const budget = planTime(plan);
+      // The caller's plan when it made one (the Thinker's), else the plan from the clock (UCI/USI).
+      const budget = request.budget ?? planTime(plan);
       ab.hardMs = budget.hardMs;
       ab.softMs = budget.softMs;
       if (byoyomiOnly(plan)) {

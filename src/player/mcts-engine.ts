@@ -191,7 +191,8 @@ export class MctsEngine {
     if (limits.movetimeMs !== undefined) return { softMs: Math.max(1, limits.movetimeMs), hardMs: Math.max(1, limits.movetimeMs), earlyStop: false };
     if (request.clock === undefined || limits.nodes !== undefined || limits.depth !== undefined) return {};
     const side: Side = board.sideToMove() === 0 ? 'first' : 'second';
-    const budget = planTime({ game: this.game, clock: request.clock, side, plies: this.pliesOf(request), moveOverheadMs: this.moveOverheadMs });
+    // The caller's plan when it made one (the Thinker's), else the plan from the clock (UCI/USI).
+    const budget = request.budget ?? planTime({ game: this.game, clock: request.clock, side, plies: this.pliesOf(request), moveOverheadMs: this.moveOverheadMs });
     // The soft budget is alpha-beta's "no new iteration after", so alpha-beta uses about half to
     // all of it. MCTS stops right at its target, so it aims at 60% of the soft budget and runs on
     // to all of it (within the hard limit) only while its choice is unsettled. (Aiming at the soft

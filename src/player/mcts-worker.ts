@@ -1,7 +1,7 @@
 /**
  * Worker-thread entry of the MCTS player: loads the model (its own onnxruntime session, one ORT
  * thread), owns one `MctsEngine` and answers the messages of `MctsPlayer` (mcts-player.ts) with the
- * alpha-beta worker's protocol (worker-protocol.ts). `session.run` blocks the thread that calls it,
+ * alpha-beta worker's protocol (worker-protocol.ts, served by worker-entry.ts). `session.run` blocks the thread that calls it,
  * which is why the search and the net live here and not on the thread that reads the network.
  *
  * Start-up: the first reply is `ready` (id 0) when the model loaded, or `error` (id 0) with
@@ -12,7 +12,8 @@ import type { GameKind } from '../core/game.js';
 import { loadModel } from '../nn/model-file.js';
 import type { MctsOptions } from '../search/mcts/options.js';
 import { MctsEngine } from './mcts-engine.js';
-import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+import type { WorkerReply } from './worker-protocol.js';
+import { serveWorker } from './worker-entry.js';
 
 /** `workerData` of the MCTS worker. */
 export interface MctsWorkerInit {
@@ -39,36 +40,12 @@ if (loaded.isErr) {
   reply({ type: 'error', id: 0, code: loaded.error.code, message: loaded.error.message });
 } else {
   const engine = new MctsEngine({ game: init.game, evaluator: loaded.value.evaluator, moveOverheadMs: init.moveOverheadMs, options: init.options ?? {} });
-  // Requests arrive one at a time (the player queues them), but a `go` is asynchronous: chain them anyway.
-  let queue: Promise<void> = Promise.resolve();
-  port.on('message', (msg: WorkerRequest) => {
-    queue = queue.then(async () => {
-      switch (msg.type) {
-        case 'go': {
-          try {
-            const r = await engine.go(msg.request, signal, (info) => reply({ type: 'info', id: msg.id, info }));
-            if (r.isOk) reply({ type: 'result', id: msg.id, result: r.value });
-            else reply({ type: 'error', id: msg.id, code: r.error.code, message: r.error.message });
-          } catch (e) {
-            // A failed evaluation can leave the tree half-updated: start the next search afresh.
-            engine.newGame();
-            reply({ type: 'error', id: msg.id, code: 'ERR_ENGINE', message: (e as Error).stack ?? String(e) });
-          }
-          break;
-        }
-        case 'newGame':
-          engine.newGame();
-          reply({ type: 'done', id: msg.id });
-          break;
-        case 'setMoveOverhead':
-          engine.setMoveOverheadMs(msg.ms);
-          reply({ type: 'done', id: msg.id });
-          break;
-        case 'setHash':
-          reply({ type: 'done', id: msg.id });
-          break;
-      }
-    });
+  serveWorker(port, {
+    go: (request, onInfo) => engine.go(request, signal, onInfo),
+    newGame: () => engine.newGame(),
+    setHashMb: () => undefined, // no table to size: the evaluation cache is set at start
+    setMoveOverheadMs: (ms) => engine.setMoveOverheadMs(ms),
+    // A failed evaluation can leave the tree half-updated: start the next search afresh.
+    afterThrow: () => engine.newGame(),
   });
-  reply({ type: 'ready', id: 0 });
 }

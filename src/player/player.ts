@@ -5,6 +5,7 @@
  */
 import type { ClockState } from '../core/clock.js';
 import type { GameKind } from '../core/game.js';
+import type { TimeBudget } from '../search/time.js';
 
 /** Re-exported: the Player API's requests carry the clock. */
 export type { ClockState };
@@ -29,8 +30,14 @@ export interface GoRequest {
   readonly start: string;
   /** Moves played since `start`, in UCI (chess) or USI (shogi). */
   readonly moves: readonly string[];
-  /** The clock, when the game has one; the player plans its own time from it. */
+  /** The clock, when the game has one; without `budget` the player plans its own time from it. */
   readonly clock?: ClockState;
+  /**
+   * The time plan of this move, made by the caller (the bot's Thinker, src/bot/thinker/): the player
+   * searches to these soft and hard limits instead of planning from `clock`, so one plan holds per move.
+   * Ignored under `limits` and while pondering; external engines never see it (they get `clock`).
+   */
+  readonly budget?: TimeBudget;
   /** Hard limits; override time planning when present. */
   readonly limits?: SearchLimits;
   /** Think on the opponent's time from this position (the move after `moves` is the guess). */

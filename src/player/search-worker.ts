@@ -1,6 +1,6 @@
 /**
  * Worker-thread entry of the alpha-beta player: owns one `AlphaBetaEngine` and answers the
- * messages of `AlphaBetaPlayer` (alphabeta-player.ts). Searches block this thread only; the
+ * messages of `AlphaBetaPlayer` (alphabeta-player.ts) through worker-entry.ts. Searches block this thread only; the
  * control words (stop, ponderhit) arrive through shared memory, so they are seen mid-search.
  *
  * With `threads` > 1 (Lazy SMP) it also starts `threads - 1` helper workers
@@ -12,7 +12,8 @@ import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { setThetaGrain, thetaGrain } from '../eval/linear/grain.js';
 import { parseNetwork } from '../eval/nnue/format.js';
 import { AlphaBetaEngine } from './alphabeta-engine.js';
-import type { HelperInit, HelperRequest, WorkerInit, WorkerReply, WorkerRequest } from './worker-protocol.js';
+import type { HelperInit, HelperRequest, WorkerInit, WorkerReply } from './worker-protocol.js';
+import { serveWorker } from './worker-entry.js';
 
 const init = workerData as WorkerInit;
 const theta = new Float64Array(init.theta);
@@ -27,7 +28,6 @@ const engine = new AlphaBetaEngine({
 });
 const signal = new Int32Array(init.signal);
 const port = parentPort!;
-const reply = (r: WorkerReply): void => port.postMessage(r);
 
 // Lazy SMP helpers: control word 0 stops them, word i is helper i's busy flag.
 const helperCount = Math.max(0, Math.floor(init.threads ?? 1) - 1);
@@ -44,7 +44,7 @@ for (let i = 1; i <= helperCount; i++) {
     id: i,
   };
   const w = new Worker(new URL('./alphabeta-helper-worker.js', import.meta.url), { workerData: helperInit });
-  w.on('error', (e) => reply({ type: 'error', id: -1, code: 'ERR_ENGINE', message: `search helper failed: ${e.message}` }));
+  w.on('error', (e) => port.postMessage({ type: 'error', id: -1, code: 'ERR_ENGINE', message: `search helper failed: ${e.message}` } satisfies WorkerReply));
   helpers.push(w);
 }
 /** Sends a message to every helper, marking each busy until it has handled it. */
@@ -65,42 +65,26 @@ const helpersIdle = (): void => {
   }
 };
 
-port.on('message', (msg: WorkerRequest) => {
-  switch (msg.type) {
-    case 'go': {
-      try {
-        helpersIdle();
-        Atomics.store(control, 0, 0);
-        if (helperCount > 0) toHelpers({ type: 'go', request: msg.request });
-        let r;
-        try {
-          r = engine.go(msg.request, signal, (info) => reply({ type: 'info', id: msg.id, info }));
-        } finally {
-          Atomics.store(control, 0, 1);
-        }
-        if (r.isOk) reply({ type: 'result', id: msg.id, result: r.value });
-        else reply({ type: 'error', id: msg.id, code: r.error.code, message: r.error.message });
-      } catch (e) {
-        reply({ type: 'error', id: msg.id, code: 'ERR_ENGINE', message: (e as Error).stack ?? String(e) });
-      }
-      break;
+serveWorker(port, {
+  go: (request, onInfo) => {
+    helpersIdle();
+    Atomics.store(control, 0, 0);
+    if (helperCount > 0) toHelpers({ type: 'go', request });
+    try {
+      return engine.go(request, signal, onInfo);
+    } finally {
+      Atomics.store(control, 0, 1);
     }
-    case 'newGame':
-      helpersIdle();
-      engine.newGame();
-      toHelpers({ type: 'newGame' });
-      reply({ type: 'done', id: msg.id });
-      break;
-    case 'setHash':
-      helpersIdle();
-      engine.setHashMb(msg.mb);
-      toHelpers({ type: 'table', table: engine.tableMemory as SharedArrayBuffer });
-      reply({ type: 'done', id: msg.id });
-      break;
-    case 'setMoveOverhead':
-      engine.setMoveOverheadMs(msg.ms);
-      reply({ type: 'done', id: msg.id });
-      break;
-  }
+  },
+  newGame: () => {
+    helpersIdle();
+    engine.newGame();
+    toHelpers({ type: 'newGame' });
+  },
+  setHashMb: (mb) => {
+    helpersIdle();
+    engine.setHashMb(mb);
+    toHelpers({ type: 'table', table: engine.tableMemory as SharedArrayBuffer });
+  },
+  setMoveOverheadMs: (ms) => engine.setMoveOverheadMs(ms),
 });
-reply({ type: 'ready', id: 0 });

@@ -7,7 +7,7 @@
  * calls that answer a `Result` (a refused request leaves the game as it was).
  *
  * Draw offers and resignation follow the bot's policy (`lichess.drawOrResign`, the pure functions of
- * src/protocols/lichess/draw-or-resign.ts): Kishi accepts a draw only when its recent scores are near
+ * src/bot/thinker/draw-or-resign.ts): Kishi accepts a draw only when its recent scores are near
  * zero with few pieces left, and resigns after a run of lost scores when that is enabled.
  */
 import type { PlayerLease } from '../bot/dispatcher.js';
@@ -18,7 +18,7 @@ import { KishiError, Result } from '../core/result.js';
 import { ChessGame } from '../games/chess/index.js';
 import { ShogiGame } from '../games/shogi/index.js';
 import type { SearchInfo, SearchLimits } from '../player/player.js';
-import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from '../protocols/lichess/draw-or-resign.js';
+import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from '../bot/thinker/draw-or-resign.js';
 import type { GameLogWriter } from '../records/game-log.js';
 import { GameClock } from './game-clock.js';
 import type { ClockView, TimeControl } from './game-clock.js';

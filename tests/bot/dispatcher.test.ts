@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src/bot/dispatcher.js';
-import { FirstLegalPlayer } from '../protocols/lichess/helpers/test-player.js';
+import { FirstLegalPlayer } from '../fakes/player.js';
 
 describe('dispatcher', () => {
   it('prepares a Player per game kind and answers supports() from it', async () => {

@@ -8,7 +8,7 @@ import { runServers, SERVER_FACTORIES } from '../../src/cli/run.js';
 import { Signals } from './signals.js';
 import { parseConfig } from '../../src/config/load.js';
 import { LichessTestServer } from '../../src/testing/lichess-server/server.js';
-import { FirstLegalPlayer } from '../protocols/lichess/helpers/test-player.js';
+import { FirstLegalPlayer } from '../fakes/player.js';
 
 const TOKEN = ['lip', 'RunTestToken0123456789'].join('_');
 

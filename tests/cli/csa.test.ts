@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { csaCliConfig, register } from '../../src/cli/csa.js';
 import { CsaTestServer } from '../../src/testing/csa-server/server.js';
-import { ScriptedPlayer } from '../protocols/csa/doubles.js';
+import { ScriptedPlayer } from '../fakes/player.js';
 import { startInOrder, tempDir, testBot } from '../protocols/csa/harness.js';
 
 const FAIRY = '/usr/games/fairy-stockfish';

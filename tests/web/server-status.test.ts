@@ -13,7 +13,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { csaPhase } from '../../src/protocols/csa/floodgate-server.js';
 import { CsaTestServer } from '../../src/testing/csa-server/server.js';
 import { WebServer } from '../../src/web/web-server.js';
-import { RandomMover } from '../protocols/csa/doubles.js';
+import { RandomMover } from '../fakes/player.js';
 import { testBot } from '../protocols/csa/harness.js';
 import type { Harness } from '../protocols/lichess/helpers/harness.js';
 import { startHarness } from '../protocols/lichess/helpers/harness.js';

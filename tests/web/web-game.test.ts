@@ -14,12 +14,12 @@ import type { Player } from '../../src/player/player.js';
 import { GameLogWriter } from '../../src/records/game-log.js';
 import { WebGame } from '../../src/web/web-game.js';
 import type { GameSnapshot, WebEvent } from '../../src/web/web-game.js';
-import { FirstLegalPlayer } from '../protocols/lichess/helpers/test-player.js';
-import type { TestPlayerOptions } from '../protocols/lichess/helpers/test-player.js';
+import { FirstLegalPlayer } from '../fakes/player.js';
+import type { FirstLegalPlayerOptions } from '../fakes/player.js';
 
 const POLICY = parseConfig('').unwrap().lichess.drawOrResign;
 
-function setup(opts: TestPlayerOptions, policy: Partial<DrawOrResignConfig> = {}, log = false) {
+function setup(opts: FirstLegalPlayerOptions, policy: Partial<DrawOrResignConfig> = {}, log = false) {
   const player = new FirstLegalPlayer(opts);
   const events: WebEvent[] = [];
   const recorded: string[] = [];

@@ -13,24 +13,27 @@
  * - a move is sent only on our turn and only once its predecessor has been echoed (never out of turn;
  *   the server would queue it); `%TORYO` to resign, `%KACHI` only when the declaration is legal, never
  *   `%CHUDAN` (the server counts it as an illegal move);
- * - the position and both clocks follow the server's echoes (`,T` in whole units), and our search is held
- *   to the server's time-up rule with a safety margin plus the measured round trip (clock.ts); should the
- *   Player overrun anyway, a fallback legal move goes out before the deadline;
+ * - the position and both clocks follow the server's echoes (`,T` in whole units); our turn goes to the
+ *   Thinker (src/bot/thinker/) with the server's clock as a `ClockState` and its time-up rule, less a
+ *   safety margin plus the measured round trip, as the deadline (clock.ts); the Thinker stops the Player
+ *   there and, should it overrun anyway, decides a fallback legal move that goes out before the deadline;
  * - our moves carry the floodgate comment `'* <cp from black's view> <pv from the reply on>`;
  * - after a game (CSA mode) we send LOGOUT and expect the server to close the socket; the caller
  *   reconnects for the next game.
  */
-import type { GoRequest, GoResult, Player, SearchInfo } from '../../player/player.js';
+import type { GoResult, Player } from '../../player/player.js';
+import { Thinker } from '../../bot/thinker/thinker.js';
+import type { Decision, Turn } from '../../bot/thinker/thinker.js';
 import { childLogger } from '../../log/logger.js';
 import { registerSecret } from '../../log/redact.js';
 import type { Transcript } from '../../log/transcript.js';
 import { planBudget } from './clock.js';
-import type { Budget } from './clock.js';
 import { floodgateComment } from './comment.js';
 import { CsaGame, END_REASONS, RESULTS } from './csa-game.js';
 import type { CsaResult, EndReason, LoggedMove, OwnMoveNote } from './csa-game.js';
 import { RttEstimate } from './rtt.js';
-import { canDeclareWin, legalUsiMoves, parseUsiMove } from './shogi-rules.js';
+import { parseUsiMove } from './shogi-rules.js';
+import { shogiThinkerPosition } from './thinker-position.js';
 import { LineSocket } from './socket.js';
 import type { CloseInfo } from './socket.js';
 import { parseGameSummary } from './summary.js';
@@ -70,6 +73,8 @@ export interface CsaClientOptions {
   readonly comments: boolean;
   /** Think on the opponent's time when the Player suggested a ponder move. */
   readonly ponder: boolean;
+  /** Network lag the time plan keeps back per move, ms (config `engine.moveOverheadMs`); default 0. */
+  readonly moveOverheadMs?: number;
   /** After a game, wait this long for the server to close the socket before closing it ourselves, ms. */
   readonly closeWaitMs: number;
   readonly transcript?: Transcript;
@@ -124,18 +129,6 @@ export interface SessionEnd {
   readonly playerFailed: boolean;
 }
 
-interface Search {
-  readonly id: number;
-  kind: 'think' | 'ponder';
-  /** For a ponder search: the opponent move it assumes (USI). */
-  readonly ponderMove?: string;
-  readonly promise: Promise<GoResult>;
-  lastInfo?: SearchInfo;
-  timers: NodeJS.Timeout[];
-  /** Plies of the position the search is about (a ponder search: after the guessed reply). */
-  readonly plies: number;
-}
-
 const MOVE_LINE = /^([+-]\d{4}[A-Z]{2})(?:,T(\d+))?(?:,.*)?$/;
 const SPECIAL_LINE = /^(%[A-Z_]+)(?:,T(\d+))?$/;
 
@@ -148,10 +141,8 @@ export class CsaClient {
   private game: CsaGame | undefined;
   private games = 0;
   private loggedIn = false;
-  private search: Search | undefined;
-  private searchSeq = 0;
-  /** The Player's previous search, which must settle before the next `go`. */
-  private busy: Promise<unknown> = Promise.resolve();
+  /** Thinks, ponders and stops in time for us (src/bot/thinker/). */
+  private readonly thinker: Thinker;
   private awaitingEcho: (OwnMoveNote & { readonly sentAt: number }) | undefined;
   private lastResult: GoResult | undefined;
   private stopRequested: 'none' | 'graceful' | 'now' = 'none';
@@ -169,6 +160,9 @@ export class CsaClient {
   ) {
     this.log = opts.log ?? childLogger('csa/client');
     registerSecret(opts.secret);
+    // Half the safety margin for the Player to answer the guard's `stop` (the Player API promises 50 ms).
+    const graceMs = Math.max(20, Math.min(500, Math.floor(opts.safetyMarginMs / 2)));
+    this.thinker = new Thinker({ game: 'shogi', log: this.log, graceMs });
   }
 
   /** The current state (for tests and status lines). */
@@ -356,7 +350,7 @@ export class CsaClient {
     this.game = game.value;
     this.setState('agreeing');
     // Forget the previous game before agreeing; the Player's newGame runs while the opponent agrees.
-    this.busy = this.busy.then(() => this.player.newGame()).catch((e: unknown) => this.log.warn(`player newGame failed: ${String(e)}`));
+    void this.thinker.newGame(this.player);
     this.send('AGREE');
   }
 
@@ -467,171 +461,50 @@ export class CsaClient {
   /** Our turn began at `receivedAt` (the opponent's move or START reached us then). */
   private startOurTurn(receivedAt: number): void {
     const game = this.game!;
-    const legal = legalUsiMoves(game.position);
-    if (legal.length === 0) {
-      this.cancelSearch();
-      this.log.info('no legal move: resigning');
-      this.sendSpecial('%TORYO');
-      return;
-    }
-    if (canDeclareWin(game.position)) {
-      this.cancelSearch();
-      this.log.info('the entering-king declaration is legal: declaring');
-      this.sendSpecial('%KACHI');
-      return;
-    }
     const budget = planBudget(game.clock, game.us, this.opts.safetyMarginMs, this.rtt.value());
-    const s = this.search;
-    const last = game.usiMoves[game.usiMoves.length - 1];
-    if (s !== undefined && s.kind === 'ponder' && s.ponderMove === last && s.plies === game.plies()) {
-      // Ponder hit: the running search becomes ours, held to this move's deadline.
-      s.kind = 'think';
-      this.armDeadline(s, budget, receivedAt);
-      this.log.debug(`ponderhit ${last}; budget ${budget.hardMs} ms`);
-      this.player.ponderhit();
-      return;
-    }
-    this.cancelSearch();
-    this.think(game, budget, receivedAt);
-  }
-
-  private think(game: CsaGame, budget: Budget, receivedAt: number): void {
-    const request: GoRequest = {
-      game: 'shogi',
-      variant: 'standard',
-      start: game.startText(),
-      moves: [...game.usiMoves],
-      clock: budget.clock,
+    const plies = game.plies();
+    const turn: Turn = {
+      request: { game: 'shogi', variant: 'standard', start: game.startText(), moves: [...game.usiMoves] },
+      position: shogiThinkerPosition(game.position),
+      // The server's clock as a ClockState and its time-up rule as the deadline: the Thinker plans from both.
+      time: { clock: budget.clock, side: game.us === '+' ? 'first' : 'second', plies, overheadMs: this.opts.moveOverheadMs ?? 0, deadlineMs: budget.hardMs },
+      startedAt: receivedAt,
     };
-    const search = this.startSearch('think', request, game.plies());
-    this.armDeadline(search, budget, receivedAt);
-    this.log.debug(`thinking: budget ${budget.hardMs} ms (margin ${budget.marginMs} ms)`);
+    this.log.debug(`our turn: deadline ${budget.hardMs} ms (margin ${budget.marginMs} ms)`);
+    void this.thinker.think(this.player, turn).then((d) => this.play(game, plies, d));
   }
 
-  /** Starts a Player search once the previous one has settled. */
-  private startSearch(kind: 'think' | 'ponder', request: GoRequest, plies: number, ponderMove?: string): Search {
-    const id = ++this.searchSeq;
-    const previous = this.busy;
-    const holder: { search?: Search } = {};
-    const promise = previous.then(() => {
-      if (this.search?.id !== id) throw new StaleSearch();
-      return this.player.go(request, (info) => {
-        if (holder.search) holder.search.lastInfo = info;
-      });
-    });
-    const search: Search = { id, kind, promise, timers: [], plies, ...(ponderMove !== undefined ? { ponderMove } : {}) };
-    holder.search = search;
-    this.search = search;
-    this.busy = promise.catch(() => undefined);
-    promise.then(
-      (r) => this.onSearchDone(search, r),
-      (e: unknown) => {
-        if (e instanceof StaleSearch) return;
-        this.onSearchFailed(search, e);
-      },
-    );
-    return search;
-  }
-
-  /** Stops the search at the hard limit; sends a fallback move if the Player still has not answered. */
-  private armDeadline(search: Search, budget: Budget, receivedAt: number): void {
-    const elapsed = Date.now() - receivedAt;
-    const stopIn = Math.max(0, budget.hardMs - elapsed);
-    // Half the safety margin for the Player to answer `stop` (the Player API promises 50 ms).
-    const grace = Math.max(20, Math.min(500, Math.floor(this.opts.safetyMarginMs / 2)));
-    search.timers.push(
-      setTimeout(() => {
-        if (this.search === search) {
-          this.log.debug(`budget of ${budget.hardMs} ms reached: stop`);
-          this.player.stop();
+  /** Carries out the Thinker's decision for the turn at `plies`, if the game is still there. */
+  private play(game: CsaGame, plies: number, d: Decision): void {
+    if (this.game !== game || this.state !== 'playing' || game.plies() !== plies) return;
+    switch (d.kind) {
+      case 'cancelled':
+        return;
+      case 'failed':
+        this.playerFailed = true;
+        this.log.error(`the player failed: ${d.error.message}; sending a fallback move`);
+        return this.play(game, plies, d.fallback);
+      case 'resign':
+        return this.sendSpecial('%TORYO', d.result);
+      case 'declare':
+        return this.sendSpecial('%KACHI', d.result);
+      case 'move': {
+        const m = parseUsiMove(game.position, d.move);
+        if (m.isErr) return this.log.error(`cannot send ${d.move}: ${m.error.message}`);
+        if (d.fallback !== undefined) {
+          this.lastResult = undefined;
+          return this.sendMove(m.value.csa, undefined, undefined);
         }
-      }, stopIn),
-      setTimeout(() => {
-        if (this.search !== search) return;
-        this.log.error(`the player did not answer within ${budget.hardMs + grace} ms of its turn: sending a fallback move`);
-        this.clearSearch(search);
-        this.playFallback(search.lastInfo);
-      }, stopIn + grace),
-    );
-  }
-
-  private onSearchDone(search: Search, result: GoResult): void {
-    if (this.search !== search) return; // stale: cancelled, or replaced by a fallback move
-    if (search.kind === 'ponder') {
-      // The Player finished pondering before the opponent moved: forget it, think normally later.
-      this.clearSearch(search);
-      return;
+        const comment = this.opts.comments ? floodgateComment(game.position, m.value.usi, d.result.info, game.us) : undefined;
+        this.lastResult = d.result;
+        return this.sendMove(m.value.csa, comment, d.result);
+      }
     }
-    this.clearSearch(search);
-    this.playResult(result, search.lastInfo);
-  }
-
-  private onSearchFailed(search: Search, e: unknown): void {
-    if (this.search !== search) return;
-    this.clearSearch(search);
-    if (search.kind === 'ponder') {
-      this.log.warn(`pondering failed: ${String(e)}`);
-      return;
-    }
-    this.playerFailed = true;
-    this.log.error(`the player failed: ${e instanceof Error ? e.message : String(e)}; sending a fallback move`);
-    this.playFallback(search.lastInfo);
-  }
-
-  private clearSearch(search: Search): void {
-    for (const t of search.timers) clearTimeout(t);
-    search.timers = [];
-    if (this.search === search) this.search = undefined;
   }
 
   /** Stops and forgets the current search (its answer will be ignored). */
   private cancelSearch(): void {
-    const s = this.search;
-    if (!s) return;
-    this.clearSearch(s);
-    this.player.stop();
-  }
-
-  private playResult(result: GoResult, info: SearchInfo | undefined): void {
-    const game = this.game;
-    if (!game || this.state !== 'playing') return;
-    const merged = result.info ?? info;
-    if (result.move === 'resign') {
-      this.sendSpecial('%TORYO', { ...result, ...(merged ? { info: merged } : {}) });
-      return;
-    }
-    if (result.move === 'win') {
-      if (canDeclareWin(game.position)) this.sendSpecial('%KACHI', result);
-      else {
-        this.log.error('the player declared a win, but the declaration is not legal here: playing a fallback move');
-        this.playFallback(merged);
-      }
-      return;
-    }
-    const m = parseUsiMove(game.position, result.move);
-    if (m.isErr) {
-      this.log.error(`the player chose ${result.move}: ${m.error.message}; playing a fallback move`);
-      this.playFallback(merged);
-      return;
-    }
-    const comment = this.opts.comments ? floodgateComment(game.position, m.value.usi, merged, game.us) : undefined;
-    this.lastResult = { ...result, ...(merged ? { info: merged } : {}) };
-    this.sendMove(m.value.csa, comment, this.lastResult);
-  }
-
-  /** A legal move when the Player cannot give one: the first PV move if legal, else the first legal move. */
-  private playFallback(info: SearchInfo | undefined): void {
-    const game = this.game;
-    if (!game || this.state !== 'playing' || !game.isOurTurn() || this.awaitingEcho) return;
-    const legal = legalUsiMoves(game.position);
-    const pick = info?.pv[0] !== undefined && legal.includes(info.pv[0]) ? info.pv[0] : legal[0];
-    if (pick === undefined) {
-      this.sendSpecial('%TORYO');
-      return;
-    }
-    const m = parseUsiMove(game.position, pick).unwrap();
-    this.lastResult = undefined;
-    this.sendMove(m.csa, undefined, undefined);
+    this.thinker.cancel();
   }
 
   private sendMove(csa: string, comment: string | undefined, result: GoResult | undefined): void {
@@ -658,16 +531,10 @@ export class CsaClient {
     this.lastResult = undefined;
     if (guess === undefined || parseUsiMove(game.position, guess).isErr) return;
     const budget = planBudget(game.clock, game.us, this.opts.safetyMarginMs, this.rtt.value());
-    const request: GoRequest = {
-      game: 'shogi',
-      variant: 'standard',
-      start: game.startText(),
-      moves: [...game.usiMoves, guess],
-      clock: budget.clock,
-      ponder: true,
-    };
-    this.startSearch('ponder', request, game.plies() + 1, guess);
-    this.log.debug(`pondering on ${guess}`);
+    this.thinker.ponder(this.player, {
+      request: { game: 'shogi', variant: 'standard', start: game.startText(), moves: [...game.usiMoves, guess] },
+      time: { clock: budget.clock, side: game.us === '+' ? 'first' : 'second', plies: game.plies() + 1, overheadMs: this.opts.moveOverheadMs ?? 0 },
+    });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -759,9 +626,6 @@ export class CsaClient {
     this.resolveRun = undefined;
   }
 }
-
-/** Thrown inside a superseded search's promise chain; never escapes. */
-class StaleSearch extends Error {}
 
 /** `300+10F`, `600 byoyomi 10`, in the summary's units. */
 export function timeControlText(s: GameSummary): string {

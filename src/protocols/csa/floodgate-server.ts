@@ -416,6 +416,7 @@ export function csaBotOptions(config: KishiConfig, secrets: Secrets): Result<Csa
       minBlankGapMs: DEFAULT_CLIENT_TIMING.minBlankGapMs,
       replyTimeoutMs: c.replyTimeoutSec * 1000,
       safetyMarginMs: c.marginMs,
+      moveOverheadMs: config.engine.moveOverheadMs,
       comments: c.comments,
       ponder: config.engine.ponder,
       closeWaitMs: DEFAULT_CLIENT_TIMING.closeWaitMs,

@@ -7,7 +7,7 @@
  */
 import type { SearchInfo } from '../../player/player.js';
 import type { ChatLineEvent } from './types.js';
-import { scoreToCp } from './draw-or-resign.js';
+import { scoreToCp } from '../../bot/thinker/draw-or-resign.js';
 
 export const MAX_CHAT_LENGTH = 140;
 

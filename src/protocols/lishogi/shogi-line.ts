@@ -11,7 +11,7 @@ import type { Outcome } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import { STARTPOS_SFEN } from '../../games/shogi/sfen.js';
 import { ShogiGame } from '../../games/shogi/shogi-game.js';
-import type { GameLine } from '../lichess/game-line.js';
+import type { GameLine } from '../lichess/game/line.js';
 import type { Color } from '../lichess/types.js';
 
 const colorOf = (side: 'first' | 'second'): Color => (side === 'first' ? 'white' : 'black');
@@ -21,9 +21,12 @@ export class ShogiLine implements GameLine {
   private readonly played: string[] = [];
   private readonly sfens: string[] = [];
 
+  /** Kishi plays standard shogi only. */
+  readonly variant = 'standard';
+
   private constructor(
-    /** `startpos` or an SFEN, as lishogi gives it. */
-    readonly initialSfen: string,
+    /** `startpos` or an SFEN, as lishogi gives it (GameLine calls it `initialFen`). */
+    readonly initialFen: string,
     private readonly start: ShogiGame,
   ) {
     this.game = start.clone();

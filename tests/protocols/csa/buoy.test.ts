@@ -10,7 +10,7 @@ import { planBudget } from '../../../src/protocols/csa/clock.js';
 import { CsaGame } from '../../../src/protocols/csa/csa-game.js';
 import { parseGameSummary } from '../../../src/protocols/csa/summary.js';
 import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
-import { RandomMover } from './doubles.js';
+import { RandomMover } from '../../fakes/player.js';
 import { startInOrder, testBot } from './harness.js';
 
 /**

@@ -6,7 +6,7 @@ import { readGameLog } from '../../../src/records/game-log.js';
 import { CsaClient } from '../../../src/protocols/csa/client.js';
 import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
 import type { TestServerOptions } from '../../../src/testing/csa-server/server.js';
-import { ForeverThinker, RandomMover, ScriptedPlayer } from './doubles.js';
+import { ForeverThinker, RandomMover, ScriptedPlayer } from '../../fakes/player.js';
 import { clientOptions, memLog, startInOrder, testBot } from './harness.js';
 
 let server: CsaTestServer | undefined;
@@ -121,7 +121,7 @@ describe('CSA client', () => {
     ]);
   });
 
-  it('declares with %KACHI when the declaration is legal, without asking the Player', async () => {
+  it('declares with %KACHI when the Player answers win and the declaration is legal', async () => {
     const port = await setup();
     // Black king in the camp with 12 pieces there and 32 points: declarable at once.
     server!.nextSetup = {
@@ -141,12 +141,14 @@ describe('CSA client', () => {
       ],
       moves: [],
     };
-    const player = new RandomMover(1);
+    // The entering-king rule is checked once, by the Player (the engines answer `win`); the client only
+    // checks that the declaration it sends is legal.
+    const player = new ScriptedPlayer(['win']);
     const a = testBot(port, 'alice', async () => player);
     const b = testBot(port, 'bob', async () => new RandomMover(2));
     await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
     expect([server!.finished[0]!.reason, server!.finished[0]!.winner]).toEqual(['JISHOGI', '+']);
-    expect(player.requests).toEqual([]);
+    expect(player.requests).toHaveLength(1);
     const record = readFileSync(join(a.dir, 'csa', `${server!.finished[0]!.id}.csa`), 'utf8');
     expect(record).toContain('%KACHI\nT0\n');
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readGameLog } from '../../../src/records/game-log.js';
 import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
-import { RandomMover } from './doubles.js';
+import { RandomMover } from '../../fakes/player.js';
 import { startInOrder, testBot } from './harness.js';
 
 let server: CsaTestServer | undefined;

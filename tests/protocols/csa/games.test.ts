@@ -12,7 +12,7 @@ import { createPlayer } from '../../../src/player/factory.js';
 import { searchWorkerUrl } from '../../../src/player/alphabeta-player.js';
 import { startUsiEngine } from '../../../src/protocols/engine/usi-client.js';
 import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
-import { PacedRandomMover } from './doubles.js';
+import { PacedRandomMover } from '../../fakes/player.js';
 import { startInOrder, testBot } from './harness.js';
 
 const FAIRY = '/usr/games/fairy-stockfish';

@@ -14,7 +14,7 @@ import type { OnlineOutcome } from '../../../src/learning/tdleaf/online.js';
 import { historyPath } from '../../../src/learning/tdleaf/online.js';
 import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
 import { learningPlayerFactory } from '../../bot/learning-player.js';
-import { RandomMover } from './doubles.js';
+import { RandomMover } from '../../fakes/player.js';
 import { testBot } from './harness.js';
 
 let server: CsaTestServer | undefined;

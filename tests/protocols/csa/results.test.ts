@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CsaClient } from '../../../src/protocols/csa/client.js';
 import type { FinishedGame } from '../../../src/protocols/csa/client.js';
 import { summaryWord } from '../../../src/protocols/csa/floodgate-server.js';
-import { ForeverThinker } from './doubles.js';
+import { ForeverThinker } from '../../fakes/player.js';
 import { clientOptions, memLog } from './harness.js';
 import { readTranscript, replayServer } from './replay.js';
 import type { Replay, TranscriptEvent } from './replay.js';

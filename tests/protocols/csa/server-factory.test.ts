@@ -6,7 +6,7 @@ import { Dispatcher } from '../../../src/bot/dispatcher.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { createCsaServer } from '../../../src/protocols/csa/server-factory.js';
 import { CsaTestServer } from '../../../src/testing/csa-server/server.js';
-import { RandomMover } from './doubles.js';
+import { RandomMover } from '../../fakes/player.js';
 import { startInOrder, tempDir, testBot } from './harness.js';
 
 let server: CsaTestServer | undefined;

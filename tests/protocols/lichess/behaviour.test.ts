@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Harness } from './helpers/harness.js';
 import { startHarness } from './helpers/harness.js';
-import { FirstLegalPlayer } from './helpers/test-player.js';
+import { FirstLegalPlayer } from '../../fakes/player.js';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@ import type { NewChallenge } from '../../../src/testing/lichess-server/server.js
 import type { LichessConfig } from '../../../src/config/sections/lichess.js';
 import type { Harness } from './helpers/harness.js';
 import { startHarness } from './helpers/harness.js';
-import { FirstLegalPlayer } from './helpers/test-player.js';
+import { FirstLegalPlayer } from '../../fakes/player.js';
 
 let h: Harness | undefined;
 afterEach(async () => {

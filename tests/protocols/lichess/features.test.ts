@@ -14,7 +14,7 @@ import { fakeThinkMs, staleGameMs } from '../../../src/protocols/lichess/move-ti
 import { OnlineMovesServer } from '../../../src/testing/online-moves-server.js';
 import type { Harness } from './helpers/harness.js';
 import { startBot, startHarness } from './helpers/harness.js';
-import { FirstLegalPlayer } from './helpers/test-player.js';
+import { FirstLegalPlayer } from '../../fakes/player.js';
 
 let h: Harness | undefined;
 let online: OnlineMovesServer | undefined;

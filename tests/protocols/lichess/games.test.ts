@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readGameLog } from '../../../src/records/game-log.js';
 import type { Harness } from './helpers/harness.js';
 import { startHarness } from './helpers/harness.js';
-import { FirstLegalPlayer } from './helpers/test-player.js';
+import { FirstLegalPlayer } from '../../fakes/player.js';
 
 let h: Harness | undefined;
 afterEach(async () => {

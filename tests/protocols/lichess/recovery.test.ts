@@ -1,9 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readGameLog } from '../../../src/records/game-log.js';
 import type { Harness } from './helpers/harness.js';
 import { startBot, startHarness } from './helpers/harness.js';
-import { FirstLegalPlayer } from './helpers/test-player.js';
+import { FirstLegalPlayer } from '../../fakes/player.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -103,6 +104,9 @@ describe('recovery', () => {
     h = await startHarness(scholar);
     const id = h.server.challenge(victim({ opponent: { script: ['e7e5', { type: 'pause', ms: 400 }, 'b8c6', 'g8f6'] } }));
     await h.server.waitFor(() => (h!.server.game(id)?.plies() ?? 0) >= 3);
+    // Killed once our second move is in the game log (its search with it), not merely on the server.
+    const part = join(h.recordsDir, 'lichess', `${id}.jsonl.part`);
+    await h.server.waitFor(() => existsSync(part) && readFileSync(part, 'utf8').includes('"ply":2,'));
     await h.bot.stop(false);
     expect(h.server.game(id)?.isOver()).toBe(false);
     h.bot = h.newBot();

@@ -8,7 +8,7 @@ import { fileTranscript } from '../../../src/log/transcript.js';
 import { OnlineMovesServer } from '../../../src/testing/online-moves-server.js';
 import type { Harness } from './helpers/harness.js';
 import { startHarness } from './helpers/harness.js';
-import { FirstLegalPlayer } from './helpers/test-player.js';
+import { FirstLegalPlayer } from '../../fakes/player.js';
 
 // Not shaped like a lichess token and never registered as a secret: only our own care keeps it out.
 const SECRET = 'kishi-test-secret-token-7f3a9c';

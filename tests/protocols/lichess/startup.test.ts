@@ -8,7 +8,7 @@ import { upgradeAccount } from '../../../src/protocols/lichess/upgrade.js';
 import type { LichessTestServerOptions } from '../../../src/testing/lichess-server/server.js';
 import { LichessTestServer } from '../../../src/testing/lichess-server/server.js';
 import { FAST_TIMINGS, TOKEN } from './helpers/harness.js';
-import { FirstLegalPlayer } from './helpers/test-player.js';
+import { FirstLegalPlayer } from '../../fakes/player.js';
 
 let server: LichessTestServer | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { parseConfig } from '../../../src/config/load.js';
 import { capChat, formatGreeting } from '../../../src/protocols/lichess/chat.js';
 import { checkChallenge } from '../../../src/protocols/lichess/challenge-filter.js';
 import type { ChallengeContext } from '../../../src/protocols/lichess/challenge-filter.js';
-import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from '../../../src/protocols/lichess/draw-or-resign.js';
+import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from '../../../src/bot/thinker/draw-or-resign.js';
 import { endpointPath } from '../../../src/protocols/lichess/endpoints.js';
 import { NdjsonSplitter } from '../../../src/protocols/lichess/ndjson.js';
 import { makePgn, pgnResult } from '../../../src/protocols/lichess/pgn-record.js';

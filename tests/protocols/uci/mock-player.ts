@@ -5,12 +5,12 @@
  * ponderhit words then, so a `stop` sent in the same tick as `go` is lost unless the session re-sends it.
  * Searches that would run until stopped (infinite, ponder before ponderhit, `hang`) resolve on `stop`.
  */
-import type { GameKind } from '../../../src/core/game.js';
 import { KishiError, Result } from '../../../src/core/result.js';
 import type { PlayerConfig } from '../../../src/player/factory.js';
-import type { GoRequest, GoResult, Player, SearchInfo } from '../../../src/player/player.js';
+import type { GoRequest, GoResult, SearchInfo } from '../../../src/player/player.js';
 import type { Dialect, EngineSettings } from '../../../src/protocols/uci/dialect.js';
 import { EngineSession } from '../../../src/protocols/uci/engine-session.js';
+import { FakePlayer } from '../../fakes/player.js';
 import type { PlayerMaker } from '../../../src/protocols/uci/engine-session.js';
 
 export interface MockScript {
@@ -24,52 +24,24 @@ export interface MockScript {
   infos?: SearchInfo[];
 }
 
-export class MockPlayer implements Player {
-  readonly name = 'mock';
-  readonly requests: GoRequest[] = [];
+/** The shared fake Player (tests/fakes/player.ts) with the UCI/USI options a session sets. */
+export class MockPlayer extends FakePlayer {
   readonly hashSizes: number[] = [];
   readonly overheads: number[] = [];
-  newGames = 0;
-  closed = false;
-  stopWord = false;
-  ponderhitWord = false;
-  private wake: (() => void) | undefined;
 
   constructor(
     readonly config: PlayerConfig,
-    private readonly script: MockScript = {},
-  ) {}
-
-  supports(game: GameKind): boolean {
-    return game === 'chess' || game === 'shogi';
-  }
-
-  async go(request: GoRequest, onInfo?: (info: SearchInfo) => void): Promise<GoResult> {
-    await Promise.resolve();
-    // As AlphaBetaPlayer does when the request reaches the worker.
-    this.stopWord = false;
-    this.ponderhitWord = false;
-    this.requests.push(request);
-    if (this.script.fail) throw new KishiError('ERR_ENGINE', 'mock failure');
-    for (const info of this.script.infos ?? []) onInfo?.(info);
-    const open = (): boolean =>
-      !this.stopWord && (this.script.hang === true || request.limits?.infinite === true || (request.ponder === true && !this.ponderhitWord));
-    while (open()) await new Promise<void>((r) => (this.wake = r));
-    return this.script.answer?.(request) ?? { move: 'e2e4' };
-  }
-
-  stop(): void {
-    this.stopWord = true;
-    this.wake?.();
-  }
-
-  ponderhit(): void {
-    this.ponderhitWord = true;
-    this.wake?.();
-  }
-
-  async newGame(): Promise<void> {
-    this.newGames++;
+    script: MockScript = {},
+  ) {
+    super({
+      name: 'mock',
+      // As AlphaBetaPlayer does when the request reaches the worker.
+      asyncStart: true,
+      answer: (request) => script.answer?.(request) ?? { move: 'e2e4' },
+      infos: script.infos ?? [],
+      think: script.hang === true ? 'until-stop' : 'instant',
+      ...(script.fail === true ? { fail: new KishiError('ERR_ENGINE', 'mock failure') } : {}),
+    });
   }
 
   async setHashMb(mb: number): Promise<void> {
@@ -78,11 +50,6 @@ export class MockPlayer implements Player {
 
   async setMoveOverheadMs(ms: number): Promise<void> {
     this.overheads.push(ms);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.stop();
   }
 }
 

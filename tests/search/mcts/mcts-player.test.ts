@@ -50,6 +50,22 @@ describe.skipIf(!ready)('MCTS player in a worker with the shipped net', () => {
     expect(s!.info!.nodes).toBeGreaterThan(0);
   }, 30_000);
 
+  test('a stop sent while the go is still queued behind another request ends that go (the worker-player fix)', async () => {
+    const p = new MctsPlayer({ game: 'chess', modelPath: model, moveOverheadMs: 0 });
+    players.push(p);
+    // `ucinewgame`, `go infinite`, `stop` in quick succession: the newGame runs first.
+    const fresh = p.newGame();
+    const pending = p.go(request({ limits: { infinite: true } }));
+    p.stop();
+    await fresh;
+    const r = await Promise.race([pending, new Promise<string>((resolve) => setTimeout(() => resolve('still searching'), 10_000))]);
+    expect(r).not.toBe('still searching');
+    // And a stop with nothing queued does not leak into the next search.
+    p.stop();
+    const next = await p.go(request({ limits: { nodes: 32 } }));
+    expect(next.info!.nodes).toBe(32);
+  }, 30_000);
+
   test('search: mcts refuses a missing model at creation', () => {
     const r = createMctsPlayer({ moveOverheadMs: 0, chessModel: '/nonexistent/chess.onnx' }, 'chess');
     expect(r.isErr && r.error.code).toBe('ERR_MODEL');

@@ -14,7 +14,7 @@ import { LichessBot } from '../../../../src/protocols/lichess/bot.js';
 import type { LichessTestServerOptions } from '../../../../src/testing/lichess-server/server.js';
 import { LichessTestServer } from '../../../../src/testing/lichess-server/server.js';
 import type { Transcript } from '../../../../src/log/transcript.js';
-import { FirstLegalPlayer } from './test-player.js';
+import { FirstLegalPlayer } from '../../../fakes/player.js';
 import { SchemaChecker } from './schemas.js';
 
 export const TOKEN = ['lip', 'TestTokenDoNotLeak0123456789'].join('_');

@@ -15,7 +15,7 @@ import type { Transcript } from '../../../../src/log/transcript.js';
 import { createPlayer } from '../../../../src/player/factory.js';
 import { LichessBot } from '../../../../src/protocols/lichess/bot.js';
 import { lishogiBotConfig } from '../../../../src/protocols/lishogi/bot-config.js';
-import { LISHOGI_PROFILE } from '../../../../src/protocols/lishogi/profile.js';
+import { lishogiProfile } from '../../../../src/protocols/lishogi/profile.js';
 import { usiEngineDispatcher } from '../../../../src/protocols/lishogi/server-factory.js';
 import type { LishogiTestServerOptions } from '../../../../src/testing/lichess-server/lishogi-server.js';
 import { LishogiTestServer } from '../../../../src/testing/lichess-server/lishogi-server.js';
@@ -67,10 +67,13 @@ const kishiDispatcher = (): Dispatcher =>
 
 export async function startLishogi(opts: LishogiHarnessOptions): Promise<LishogiHarness> {
   const schemas = new SchemaChecker(LISHOGI_SCHEMAS);
+  // The server holds a bot's move 50 ms (lishogi: 750 ms), and the bots' profile counts those 50 ms.
+  const botMoveDelayMs = opts.server?.botMoveDelayMs ?? 50;
+  const profile = lishogiProfile(botMoveDelayMs);
   const server = new LishogiTestServer({
     accounts: opts.bots.map((b) => ({ username: b.username, token: b.token, title: 'BOT' as const })),
     keepAliveMs: 100,
-    botMoveDelayMs: 50,
+    botMoveDelayMs,
     firstMoveMs: 20_000,
     challengeExpiryMs: 10_000,
     // The checker only reads the schema name, the place and the message.
@@ -95,7 +98,7 @@ export async function startLishogi(opts: LishogiHarnessOptions): Promise<Lishogi
         ? config.goOverrides
         : (Object.fromEntries(Object.keys(config.goOverrides).map((speed) => [speed, { nodes, depth: 0, movetimeMs: 0 }])) as LichessConfig['goOverrides']);
     const bot = new LichessBot({
-      profile: LISHOGI_PROFILE,
+      profile,
       config: { ...config, goOverrides },
       token: b.token,
       moveOverheadMs: 60,
