@@ -89,6 +89,24 @@ describe('Kishi against itself on lishogi', () => {
   }, 180_000);
 });
 
+describe('Kishi against itself with lishogi\'s own 750 ms bot move hold', () => {
+  it('the shortest byoyomi accepted by default (0 + 2 s): every move within its period', async () => {
+    h = await startLishogi({
+      bots: [
+        { ...A, engine: { kind: 'kishi' } },
+        { ...B, engine: { kind: 'kishi' } },
+      ],
+      server: { drawAfterPlies: 30, botMoveDelayMs: 750 },
+    });
+    const id = h.server.challenge({ from: 'KishiA', to: 'KishiB', color: 'random', clock: { limitS: 0, incrementS: 0, byoyomiS: 2, periods: 1 } });
+    h.server.failRequests({ method: 'POST', path: new RegExp(`/api/bot/game/${id}/move/`) }, '429json', 1);
+    const g = await h.server.waitForEnd(id, 120_000);
+    expectCleanGame(h, g);
+    expect(g.moves.length).toBeGreaterThanOrEqual(20);
+    await finishedBy(h, id);
+  }, 150_000);
+});
+
 describe.skipIf(!existsSync(FAIRY))('Kishi against a USI engine bridged to a second lishogi account', () => {
   it('byoyomi (0 + 1 s byoyomi, 2 periods): Kishi gote; Fischer (2 s + 1 s): Kishi sente', async () => {
     h = await startLishogi({
