@@ -2,7 +2,8 @@
  * Position sync: the game as the server last told it. The first `gameFull` says which side is ours and
  * starts the line; every `gameState` (and a reconnect's fresh `gameFull`) carries the full move list, which
  * the line follows (`moves` is always the full list: the tail is applied, a shorter list is a takeback).
- * Also the clocks as lichess keeps them, our clock charged for the time since the last state.
+ * Also the clocks as the server keeps them (through the profile's clock: lichess's, or lishogi's byoyomi), our
+ * clock charged for the time since the last state.
  */
 import { KishiError, Result } from '../../../core/result.js';
 import type { ClockState } from '../../../player/player.js';
