@@ -38,6 +38,7 @@ import { fileTranscript } from '../log/transcript.js';
 import { createPlayer } from '../player/factory.js';
 import { LichessBot } from '../protocols/lichess/game-server.js';
 import { createCsaServer } from '../protocols/csa/server-factory.js';
+import { createLishogiServer } from '../protocols/lishogi/server-factory.js';
 import { createWebServer, localOnlyConfig, webWanted } from '../web/server-factory.js';
 
 export type { ServerContext, ServerFactory } from '../bot/server-context.js';
@@ -63,6 +64,14 @@ const lichessFactory: ServerFactory = {
   },
 };
 
+/** lishogi.org through its Bot API (the lichess bot with the lishogi profile); `lishogi.engine` may bridge a USI engine. */
+const lishogiFactory: ServerFactory = {
+  section: 'lishogi',
+  enabled: (c) => c.lishogi.enabled,
+  games: ['shogi'],
+  create: async (ctx) => createLishogiServer(ctx),
+};
+
 /** The CSA server (floodgate); with `csa.engine` set it bridges an external USI engine instead of ours. */
 const csaFactory: ServerFactory = {
   section: 'csa',
@@ -79,8 +88,8 @@ const webFactory: ServerFactory = {
   create: async (ctx) => createWebServer(ctx),
 };
 
-/** Every server kind; a new one (lishogi) is one more entry. */
-export const SERVER_FACTORIES: readonly ServerFactory[] = [lichessFactory, csaFactory, webFactory];
+/** Every server kind. */
+export const SERVER_FACTORIES: readonly ServerFactory[] = [lichessFactory, lishogiFactory, csaFactory, webFactory];
 
 /** The engine: `createPlayer(config.engine, game)` from `src/player/factory.ts`. Never a stand-in mover. */
 export function enginePlayerFactory(config: KishiConfig): PlayerFactory {
@@ -142,7 +151,7 @@ export async function runServers(opts: RunOptions): Promise<number> {
   const log = childLogger('run');
   const factories = (opts.factories ?? SERVER_FACTORIES).filter((f) => f.enabled(opts.config));
   if (factories.length === 0) {
-    say('kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled, or web.enabled)');
+    say('kishi run: no server is enabled in the config (set lichess.enabled, lishogi.enabled or csa.enabled, or web.enabled)');
     return 2;
   }
   const online = opts.config.learning.online;
@@ -224,6 +233,7 @@ export function register(program: Command): void {
         secrets = {};
       }
       registerSecret(secrets.lichessToken);
+      registerSecret(secrets.lishogiToken);
       registerSecret(secrets.csaPassword);
       const logDir = checkLogDir(run.log.dir);
       if (logDir.isErr) {

@@ -50,7 +50,7 @@ const issueOf = (e: ErrorObject): ConfigIssue => {
     if (SECRET_KEY.test(key)) {
       return {
         path,
-        message: `secrets are not read from the config file; set ${SECRET_ENV.lichessToken} or ${SECRET_ENV.csaPassword} in the environment`,
+        message: `secrets are not read from the config file; set ${SECRET_ENV.lichessToken}, ${SECRET_ENV.lishogiToken} or ${SECRET_ENV.csaPassword} in the environment`,
       };
     }
     const hint = keyHint(path, knownKeys(base));
@@ -117,6 +117,7 @@ export function loadConfig(file: string): Result<KishiConfig, ConfigError> {
 /** The secrets a run needs, read from the environment only. */
 export interface Secrets {
   readonly lichessToken?: string;
+  readonly lishogiToken?: string;
   readonly csaPassword?: string;
 }
 
@@ -128,9 +129,13 @@ export function readSecrets(config: KishiConfig, env: NodeJS.ProcessEnv = proces
     return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
   };
   const lichessToken = get(SECRET_ENV.lichessToken);
+  const lishogiToken = get(SECRET_ENV.lishogiToken);
   const csaPassword = get(SECRET_ENV.csaPassword);
   if (config.lichess.enabled && lichessToken === undefined) {
     issues.push({ path: 'lichess.enabled', message: `lichess is enabled but ${SECRET_ENV.lichessToken} is not set in the environment` });
+  }
+  if (config.lishogi.enabled && lishogiToken === undefined) {
+    issues.push({ path: 'lishogi.enabled', message: `lishogi is enabled but ${SECRET_ENV.lishogiToken} is not set in the environment` });
   }
   if (config.csa.enabled && csaPassword === undefined) {
     issues.push({ path: 'csa.enabled', message: `the CSA server is enabled but ${SECRET_ENV.csaPassword} is not set in the environment` });
@@ -138,6 +143,7 @@ export function readSecrets(config: KishiConfig, env: NodeJS.ProcessEnv = proces
   if (issues.length > 0) return Result.err(new ConfigError('environment', issues));
   return Result.ok({
     ...(lichessToken !== undefined ? { lichessToken } : {}),
+    ...(lishogiToken !== undefined ? { lishogiToken } : {}),
     ...(csaPassword !== undefined ? { csaPassword } : {}),
   });
 }

@@ -10,6 +10,8 @@ import type { LearningConfig } from './sections/learning.js';
 import { learningSection } from './sections/learning.js';
 import type { LichessConfig } from './sections/lichess.js';
 import { lichessSection } from './sections/lichess.js';
+import type { LishogiConfig } from './sections/lishogi.js';
+import { lishogiSection } from './sections/lishogi.js';
 import type { LogConfig } from './sections/log.js';
 import { logSection } from './sections/log.js';
 import type { QueueConfig } from './sections/queue.js';
@@ -23,6 +25,7 @@ import { webSection } from './sections/web.js';
 export interface KishiConfig {
   readonly engine: EngineConfig;
   readonly lichess: LichessConfig;
+  readonly lishogi: LishogiConfig;
   readonly csa: CsaConfig;
   readonly log: LogConfig;
   readonly records: RecordsConfig;
@@ -37,6 +40,7 @@ export const configSchema: JsonSchema = {
   properties: {
     engine: engineSection,
     lichess: lichessSection,
+    lishogi: lishogiSection,
     csa: csaSection,
     log: logSection,
     records: recordsSection,
@@ -49,5 +53,6 @@ export const configSchema: JsonSchema = {
 /** Secrets and the environment variables they come from; never read from the config file. */
 export const SECRET_ENV = {
   lichessToken: 'LICHESS_TOKEN',
+  lishogiToken: 'LISHOGI_TOKEN',
   csaPassword: 'CSA_PASSWORD',
 } as const;

@@ -17,20 +17,21 @@ import { WebServer } from './web-server.js';
 
 /** Whether `kishi run` starts the web server with this config. */
 export const webWanted = (c: KishiConfig): boolean =>
-  c.web.enabled === 'always' || (c.web.enabled === 'auto' && !c.lichess.enabled && !c.csa.enabled);
+  c.web.enabled === 'always' || (c.web.enabled === 'auto' && !c.lichess.enabled && !c.lishogi.enabled && !c.csa.enabled);
 
 /**
  * The config `kishi run` plays with when no enabled account has its secret (`missing`: the config
- * paths readSecrets names, `lichess.enabled` / `csa.enabled`) and `web.enabled` is `auto`: the
+ * paths readSecrets names, `lichess.enabled` / `lishogi.enabled` / `csa.enabled`) and `web.enabled` is `auto`: the
  * accounts turned off, so only the local page is served. Undefined when an account can still play
  * or the page is not automatic: then a missing secret stops `kishi run` as before.
  */
 export function localOnlyConfig(c: KishiConfig, missing: readonly string[]): KishiConfig | undefined {
   if (c.web.enabled !== 'auto') return undefined;
   const lichessUsable = c.lichess.enabled && !missing.includes('lichess.enabled');
+  const lishogiUsable = c.lishogi.enabled && !missing.includes('lishogi.enabled');
   const csaUsable = c.csa.enabled && !missing.includes('csa.enabled');
-  if (lichessUsable || csaUsable) return undefined;
-  return { ...c, lichess: { ...c.lichess, enabled: false }, csa: { ...c.csa, enabled: false } };
+  if (lichessUsable || lishogiUsable || csaUsable) return undefined;
+  return { ...c, lichess: { ...c.lichess, enabled: false }, lishogi: { ...c.lishogi, enabled: false }, csa: { ...c.csa, enabled: false } };
 }
 
 export function createWebServer(ctx: ServerContext): Result<WebServer, KishiError> {

@@ -13,8 +13,8 @@ import { FirstLegalPlayer } from '../fakes/player.js';
 const TOKEN = ['lip', 'RunTestToken0123456789'].join('_');
 
 describe('kishi run', () => {
-  it('has a server factory per config section, lichess, csa and web', () => {
-    expect(SERVER_FACTORIES.map((f) => f.section)).toEqual(['lichess', 'csa', 'web']);
+  it('has a server factory per config section, lichess, lishogi, csa and web', () => {
+    expect(SERVER_FACTORIES.map((f) => f.section)).toEqual(['lichess', 'lishogi', 'csa', 'web']);
   });
 
   it('finds the CSA server through its factory seam (src/protocols/csa/server-factory.ts)', async () => {
@@ -31,7 +31,7 @@ describe('kishi run', () => {
     const lines: string[] = [];
     const config = parseConfig('web: {enabled: never}').unwrap();
     const code = await runServers({ config, secrets: {}, playerFactory: async () => new FirstLegalPlayer(), say: (l) => lines.push(l) });
-    expect([code, lines]).toEqual([2, ['kishi run: no server is enabled in the config (set lichess.enabled or csa.enabled, or web.enabled)']]);
+    expect([code, lines]).toEqual([2, ['kishi run: no server is enabled in the config (set lichess.enabled, lishogi.enabled or csa.enabled, or web.enabled)']]);
   });
 
   it('fails at start-up, exit 1, when no engine can be made', async () => {

@@ -61,6 +61,11 @@ export interface ChallengeFilterConfig {
   readonly sortBy: (typeof CHALLENGE_SORTS)[number];
   readonly preference: (typeof CHALLENGE_PREFERENCES)[number];
   readonly queueTimeS: number;
+  /** lishogi only (LishogiChallengeConfig): shortest and longest byoyomi, seconds, when the clock has one. */
+  readonly minByoyomiS?: number;
+  readonly maxByoyomiS?: number;
+  /** lishogi only: most byoyomi periods. */
+  readonly maxPeriods?: number;
 }
 
 export interface DrawOrResignConfig {

@@ -55,6 +55,15 @@ function timeControlReason(c: ChallengeJson, cfg: ChallengeFilterConfig): [Decli
     if (tc.increment < minInc) return ['tooFast', `increment ${tc.increment} s < ${minInc} s`];
     if (tc.limit > cfg.maxBaseS) return ['tooSlow', `initial clock ${tc.limit} s > ${cfg.maxBaseS} s`];
     if (tc.increment > cfg.maxIncrementS) return ['tooSlow', `increment ${tc.increment} s > ${cfg.maxIncrementS} s`];
+    // lishogi clocks: byoyomi (seconds) and periods.
+    const byo = tc.byoyomi ?? 0;
+    if (byo > 0) {
+      if (cfg.minByoyomiS !== undefined && byo < cfg.minByoyomiS) return ['tooFast', `byoyomi ${byo} s < ${cfg.minByoyomiS} s`];
+      if (cfg.maxByoyomiS !== undefined && byo > cfg.maxByoyomiS) return ['tooSlow', `byoyomi ${byo} s > ${cfg.maxByoyomiS} s`];
+      if (cfg.maxPeriods !== undefined && (tc.periods ?? 1) > cfg.maxPeriods) return ['tooSlow', `${tc.periods} byoyomi periods > ${cfg.maxPeriods}`];
+    } else if (tc.limit === 0 && tc.increment === 0 && tc.byoyomi !== undefined) {
+      return ['tooFast', 'no main time, increment or byoyomi'];
+    }
     return undefined;
   }
   if (tc.type === 'correspondence') {

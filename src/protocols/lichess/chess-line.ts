@@ -15,8 +15,10 @@ import { makeSan } from 'chessops/san';
 import { makeUci, parseUci } from 'chessops/util';
 import { setupPosition } from 'chessops/variant';
 import type { Color, VariantKey } from './types.js';
+import { isChessVariantKey } from './types.js';
+import type { GameLine } from './game/line.js';
 
-export class ChessLine {
+export class ChessLine implements GameLine {
   private pos: Position;
   private readonly played: string[] = [];
   private readonly sanList: string[] = [];
@@ -32,7 +34,9 @@ export class ChessLine {
     this.fens.push(makeFen(this.pos.toSetup()));
   }
 
-  static create(variant: VariantKey, initialFen: string): Result<ChessLine, KishiError> {
+  static create(variantKey: string, initialFen: string): Result<ChessLine, KishiError> {
+    if (!isChessVariantKey(variantKey)) return Result.err(new KishiError('ERR_VARIANT', `not a chess variant: ${JSON.stringify(variantKey)}`));
+    const variant: VariantKey = variantKey;
     const fen = initialFen === 'startpos' || initialFen === '' ? INITIAL_FEN : initialFen;
     const setup = parseFen(fen);
     if (setup.isErr) return Result.err(new KishiError('ERR_FEN', `bad initial FEN ${JSON.stringify(fen)}: ${setup.error.message}`));

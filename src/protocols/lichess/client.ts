@@ -21,14 +21,14 @@ import { childLogger } from '../../log/logger.js';
 import type { Transcript } from '../../log/transcript.js';
 import { nullTranscript } from '../../log/transcript.js';
 import { Backoff, sleep } from './backoff.js';
-import type { EndpointName } from './endpoints.js';
-import { endpointPath, endpointSpec } from './endpoints.js';
+import type { Endpoint, EndpointName, EndpointTable } from './endpoints.js';
+import { ENDPOINTS, endpointPath, endpointSpec } from './endpoints.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import { RateLimiter, parseRateLimitBody, parseRetryAfter } from './rate-limit.js';
 import { kishiVersion } from './version.js';
 
 /** Why a call failed. */
-export type LichessErrorKind = 'http' | 'rate-limited' | 'network' | 'cancelled';
+export type LichessErrorKind = 'http' | 'rate-limited' | 'network' | 'cancelled' | 'unsupported';
 
 /** A failed call: `status` for HTTP answers, `rateLimit` for 429s (and the 400 of a capped opponent). */
 export class LichessError extends KishiError {
@@ -63,6 +63,8 @@ export interface LichessClientOptions {
   readonly rateLimitScale?: number;
   readonly transcript?: Transcript;
   readonly log?: winston.Logger;
+  /** The server's endpoint table (its profile's; default: lichess, every endpoint). */
+  readonly endpoints?: EndpointTable;
 }
 
 export interface RequestOptions {
@@ -137,6 +139,7 @@ export class LichessClient {
   private readonly retryForMs: number;
   private readonly retryMin: number;
   private readonly retryMax: number;
+  private readonly endpoints: EndpointTable;
   /** Counters for tests and the soak benchmark. */
   readonly stats = { requests: 0, rateLimited: 0, retries: 0, streamsOpened: 0 };
 
@@ -146,7 +149,8 @@ export class LichessClient {
     this.retryForMs = opts.retryForMs ?? 60_000;
     this.retryMin = opts.retryMinDelayMs ?? 100;
     this.retryMax = opts.retryMaxDelayMs ?? 5_000;
-    this.limiter = new RateLimiter(opts.rateLimitScale ?? 1);
+    this.endpoints = opts.endpoints ?? ENDPOINTS;
+    this.limiter = new RateLimiter(opts.rateLimitScale ?? 1, Date.now, this.endpoints);
     this.transcript = opts.transcript ?? nullTranscript;
     this.log = opts.log ?? childLogger('lichess/client');
     this.http = axios.create({
@@ -177,10 +181,22 @@ export class LichessClient {
     return this.limiter.remaining(endpoint);
   }
 
+  /** Whether this server offers an endpoint (lishogi has no token test, takeback or claim-victory). */
+  offers(endpoint: EndpointName): boolean {
+    return endpointSpec(endpoint, this.endpoints) !== undefined;
+  }
+
+  private spec(endpoint: EndpointName): Endpoint {
+    const spec = endpointSpec(endpoint, this.endpoints);
+    if (spec === undefined) throw new Error(`endpoint ${endpoint}: not offered by ${this.baseUrl}`);
+    return spec;
+  }
+
   /** Calls a JSON/text/ndjson endpoint (not a stream) with the retry policy described above. */
   async request<T = unknown>(endpoint: EndpointName, opts: RequestOptions = {}): Promise<Result<ApiResponse<T>, LichessError>> {
-    const spec = endpointSpec(endpoint);
-    const path = endpointPath(endpoint, opts.args ?? []);
+    if (!this.offers(endpoint)) return Result.err(new LichessError('unsupported', `${endpoint}: not offered by ${this.baseUrl}`));
+    const spec = this.spec(endpoint);
+    const path = endpointPath(endpoint, opts.args ?? [], this.endpoints);
     const started = Date.now();
     const backoff = new Backoff({ minMs: this.retryMin, maxMs: this.retryMax });
     for (;;) {
@@ -217,7 +233,7 @@ export class LichessClient {
   }
 
   private async attempt<T>(endpoint: EndpointName, path: string, opts: RequestOptions): Promise<Result<ApiResponse<T>, LichessError>> {
-    const spec = endpointSpec(endpoint);
+    const spec = this.spec(endpoint);
     const what = `${spec.method} ${describe(path, opts.query)}`;
     let data: string | undefined;
     const headers: Record<string, string> = {
@@ -277,8 +293,9 @@ export class LichessClient {
    * as a Readable. Streams bypass the queue; a 429 blocks the endpoint like any call.
    */
   async openStream(endpoint: EndpointName, args: readonly string[], signal: AbortSignal): Promise<Result<Readable, LichessError>> {
-    const spec = endpointSpec(endpoint);
-    const path = endpointPath(endpoint, args);
+    if (!this.offers(endpoint)) return Result.err(new LichessError('unsupported', `${endpoint}: not offered by ${this.baseUrl}`));
+    const spec = this.spec(endpoint);
+    const path = endpointPath(endpoint, args, this.endpoints);
     const blocked = this.limiter.remaining(endpoint);
     if (blocked > 0) return Result.err(new LichessError('rate-limited', `${spec.path} is rate-limited for ${blocked} ms more`, 429));
     const what = `GET ${path}`;

@@ -1,8 +1,12 @@
 /**
- * The one endpoint table of the lichess Bot API (as lichess-bot's `ENDPOINTS`). Each entry names the
+ * The endpoint table of the lichess Bot API (as lichess-bot's `ENDPOINTS`). Each entry names the
  * method, the path template (`{}` filled in order), how a request is framed, and how long the endpoint is
  * blocked after an HTTP 429 when the server gives no `Retry-After` (the API asks for a full minute;
  * lichess-bot uses 1 s for moves so that a game is not lost on time).
+ *
+ * A server built on lichess's code (lishogi) serves a subset under the same names: its table is an
+ * `EndpointTable` in its server profile (src/protocols/lishogi/profile.ts), and the client looks every
+ * call up in the table it was given; a name the table lacks is a call that server does not offer.
  */
 
 export interface Endpoint {
@@ -48,9 +52,14 @@ export const ENDPOINTS = {
 
 export type EndpointName = keyof typeof ENDPOINTS;
 
+/** The endpoints one server offers, by name; lichess offers them all. */
+export type EndpointTable = Readonly<Partial<Record<EndpointName, Endpoint>>>;
+
 /** Fills a path template; every argument is URI-encoded (game ids and UCI moves are plain, user names may not be). */
-export function endpointPath(name: EndpointName, args: readonly string[]): string {
-  const template: string = ENDPOINTS[name].path;
+export function endpointPath(name: EndpointName, args: readonly string[], table: EndpointTable = ENDPOINTS): string {
+  const spec = table[name];
+  if (spec === undefined) throw new Error(`endpoint ${name}: not offered by this server`);
+  const template: string = spec.path;
   let i = 0;
   const path = template.replace(/\{\}/g, () => {
     const arg = args[i++];
@@ -61,5 +70,5 @@ export function endpointPath(name: EndpointName, args: readonly string[]): strin
   return path;
 }
 
-/** The entry of an endpoint, widened to `Endpoint` so optional flags read as `undefined`. */
-export const endpointSpec = (name: EndpointName): Endpoint => ENDPOINTS[name];
+/** The entry of an endpoint, widened to `Endpoint` so optional flags read as `undefined`; undefined when the table lacks it. */
+export const endpointSpec = (name: EndpointName, table: EndpointTable = ENDPOINTS): Endpoint | undefined => table[name];

@@ -28,9 +28,10 @@ import { Matchmaker } from './matchmaking.js';
 import type { MoveSourceChain } from './move-sources/move-source.js';
 import { moveSourceFactory } from './move-sources/create-move-sources.js';
 import { OnlineBlockList } from './online-block-list.js';
+import type { ServerProfile } from './server-profile.js';
+import { LICHESS_PROFILE } from './server-profile.js';
 import { ResilientStream } from './stream.js';
 import type { Account, ChallengeJson, DeclineReason, GameEventInfo, IncomingEvent, PlayingResponse, TokenTestResponse } from './types.js';
-import { isIncomingEvent } from './types.js';
 
 /** Timings, production defaults in comments; tests shrink them. */
 export interface BotTimings {
@@ -68,6 +69,8 @@ export interface BotTimings {
 }
 
 export interface LichessBotOptions {
+  /** The server: lichess (default) or lishogi (src/protocols/lishogi/profile.ts). */
+  readonly profile?: ServerProfile;
   readonly config: LichessConfig;
   readonly token: string;
   readonly moveOverheadMs: number;
@@ -101,7 +104,8 @@ interface ActiveGame {
 const DAY_MS = 86_400_000;
 
 export class LichessBot implements GameServer {
-  readonly name = 'lichess';
+  readonly name: string;
+  readonly profile: ServerProfile;
   readonly client: LichessClient;
   private readonly config: LichessConfig;
   private readonly timings: BotTimings;
@@ -138,8 +142,10 @@ export class LichessBot implements GameServer {
   readonly stats = { accepted: 0, declined: {} as Record<string, number>, peakGames: 0, eventStreamOpens: 0, offlineReconnects: 0 };
 
   constructor(private readonly opts: LichessBotOptions) {
+    this.profile = opts.profile ?? LICHESS_PROFILE;
+    this.name = this.profile.name;
     this.config = opts.config;
-    this.log = opts.log ?? childLogger('lichess');
+    this.log = opts.log ?? childLogger(this.profile.name);
     this.timings = {
       silenceMs: opts.config.streamSilenceMs,
       gameSilenceMs: opts.config.gameStreamSilenceMs,
@@ -168,14 +174,16 @@ export class LichessBot implements GameServer {
       retryMinDelayMs: this.timings.retryMinDelayMs,
       retryMaxDelayMs: this.timings.retryMaxDelayMs,
       rateLimitScale: this.timings.rateLimitScale,
-      log: childLogger('lichess/client'),
+      log: childLogger(`${this.profile.name}/client`),
+      endpoints: this.profile.endpoints,
       ...(opts.transcript ? { transcript: opts.transcript } : {}),
     });
-    this.botState = new BotState(opts.recordsDir !== undefined ? join(opts.recordsDir, 'lichess', 'bot-state.json') : undefined);
+    this.botState = new BotState(opts.recordsDir !== undefined ? join(opts.recordsDir, this.profile.name, 'bot-state.json') : undefined);
     const listOpts = { refreshMs: this.timings.blockListRefreshMs, timeoutMs: this.timings.requestTimeoutMs, log: this.log };
     this.challengeBlockList = new OnlineBlockList(opts.config.challenge.onlineBlockList, listOpts);
     this.matchmakingBlockList = new OnlineBlockList(opts.config.matchmaking.onlineBlockList, listOpts);
-    this.moveSources = moveSourceFactory({
+    // Books, cloud evals and tablebases are chess sources (lichess-bot's online_moves).
+    this.moveSources = this.profile.game !== 'chess' ? undefined : moveSourceFactory({
       config: opts.config,
       client: this.client,
       token: opts.token,
@@ -238,31 +246,41 @@ export class LichessBot implements GameServer {
    */
   async checkAccount(): Promise<Result<Account, KishiError>> {
     this.log.info(`connecting to ${this.config.url}...`);
+    const { name, tokenEnv } = this.profile;
     // Every retry is shown: without the network the first answer may be a minute away.
     const onRetry = (failure: string, delayMs: number, givesUpInMs: number): void => {
       this.log.warn(`${failure}; retrying in ${(delayMs / 1000).toFixed(1)} s (giving up in ${Math.round(givesUpInMs / 1000)} s)`);
     };
     const stillWanted = (): boolean => !this.stopping;
-    const test = await this.client.request<TokenTestResponse>('tokenTest', { text: this.opts.token, onRetry, stillWanted });
-    if (test.isErr) return Result.err(new KishiError('ERR_LICHESS_TOKEN', `cannot check LICHESS_TOKEN: ${test.error.message}`));
-    const info = test.value.data[this.opts.token];
-    if (info === null || info === undefined) {
-      return Result.err(new KishiError('ERR_LICHESS_TOKEN', 'LICHESS_TOKEN is not a valid lichess token (lichess does not recognise it)'));
-    }
-    const scopes = info.scopes.split(',').map((s) => s.trim());
-    if (!scopes.includes('bot:play')) {
-      return Result.err(
-        new KishiError('ERR_LICHESS_SCOPE', `LICHESS_TOKEN lacks the bot:play scope (it has: ${info.scopes || 'none'}); create a token with "Play games with the bot API"`),
-      );
+    // lishogi has no token test: its scopes show when the event stream refuses the token (401/403).
+    if (this.client.offers('tokenTest')) {
+      const test = await this.client.request<TokenTestResponse>('tokenTest', { text: this.opts.token, onRetry, stillWanted });
+      if (test.isErr) return Result.err(new KishiError('ERR_LICHESS_TOKEN', `cannot check ${tokenEnv}: ${test.error.message}`));
+      const info = test.value.data[this.opts.token];
+      if (info === null || info === undefined) {
+        return Result.err(new KishiError('ERR_LICHESS_TOKEN', `${tokenEnv} is not a valid ${name} token (${name} does not recognise it)`));
+      }
+      const scopes = info.scopes.split(',').map((s) => s.trim());
+      if (!scopes.includes('bot:play')) {
+        return Result.err(
+          new KishiError('ERR_LICHESS_SCOPE', `${tokenEnv} lacks the bot:play scope (it has: ${info.scopes || 'none'}); create a token with "Play games with the bot API"`),
+        );
+      }
     }
     const account = await this.client.request<Account>('account', { onRetry, stillWanted });
-    if (account.isErr) return Result.err(new KishiError('ERR_LICHESS_ACCOUNT', `cannot read the lichess account: ${account.error.message}`));
+    if (account.isErr) {
+      const refused = account.error.status === 401 || account.error.status === 403;
+      return Result.err(
+        new KishiError(
+          refused ? 'ERR_LICHESS_TOKEN' : 'ERR_LICHESS_ACCOUNT',
+          refused ? `${name} refused ${tokenEnv}: ${account.error.message}` : `cannot read the ${name} account: ${account.error.message}`,
+        ),
+      );
+    }
     const acc = account.value.data;
     this.client.setUser(acc.username);
     if (acc.title !== 'BOT') {
-      return Result.err(
-        new KishiError('ERR_LICHESS_NOT_BOT', `the lichess account ${acc.username} is not a BOT account; run \`kishi lichess upgrade\` to upgrade it (irreversible)`),
-      );
+      return Result.err(new KishiError('ERR_LICHESS_NOT_BOT', `the ${name} account ${acc.username} is not a BOT account; ${this.profile.upgradeHint}`));
     }
     return Result.ok(acc);
   }
@@ -330,11 +348,12 @@ export class LichessBot implements GameServer {
         this.stats.eventStreamOpens++;
       },
       onMessage: (m) => {
-        if (isIncomingEvent(m)) this.onEvent(m);
+        const ev = this.profile.incomingEvent(m);
+        if (ev !== undefined) this.onEvent(ev);
       },
       onOpenError: (e) => {
         if (e.kind === 'http' && (e.status === 401 || e.status === 403)) {
-          this.rejectStart?.(new KishiError('ERR_LICHESS_TOKEN', `the event stream refused LICHESS_TOKEN: ${e.message}`));
+          this.rejectStart?.(new KishiError('ERR_LICHESS_TOKEN', `the event stream refused ${this.profile.tokenEnv} (it needs the bot:play scope): ${e.message}`));
           return 'stop';
         }
         return 'retry';
@@ -398,7 +417,7 @@ export class LichessBot implements GameServer {
       gamesWith: (id) => this.gamesWith(id),
       recentGamesWith: (id) => this.recent(id, this.config.challenge.recentBotChallengeAgeS * 1000),
       botGamesToday: this.botState.botGamesToday(),
-      supportsVariant: (v) => this.opts.dispatcher.supports('chess', v),
+      supportsVariant: (v) => this.opts.dispatcher.supports(this.profile.game, v),
       shuttingDown: this.stopping,
       onlineBlocked: (id) => this.challengeBlockList.has(id),
     };
@@ -483,7 +502,8 @@ export class LichessBot implements GameServer {
   private decline(c: ChallengeJson, reason: DeclineReason, why: string): void {
     this.stats.declined[reason] = (this.stats.declined[reason] ?? 0) + 1;
     this.log.info(`declining challenge ${c.id} from ${c.challenger.name}: ${reason} (${why})`);
-    void this.client.request('decline', { args: [c.id], form: { reason } }).then((r) => {
+    // lishogi's decline takes no reason (the reason stays in our log).
+    void this.client.request('decline', { args: [c.id], ...(this.profile.declineReasons ? { form: { reason } } : {}) }).then((r) => {
       if (r.isErr) this.log.debug(`declining ${c.id} failed: ${r.error.message}`);
     });
   }
@@ -497,8 +517,8 @@ export class LichessBot implements GameServer {
     const mine = r.value.data.find((u) => u.id.toLowerCase() === me.id.toLowerCase());
     if (mine !== undefined && mine.online !== true) {
       this.stats.offlineReconnects++;
-      this.log.warn('lichess shows us offline; reconnecting the event stream');
-      this.eventStream?.reconnect('lichess shows us offline');
+      this.log.warn(`${this.profile.name} shows us offline; reconnecting the event stream`);
+      this.eventStream?.reconnect(`${this.profile.name} shows us offline`);
     }
   }
 
@@ -548,16 +568,17 @@ export class LichessBot implements GameServer {
       config: this.config,
       moveOverheadMs: this.opts.moveOverheadMs,
       ponder: this.opts.ponder ?? false,
-      acquirePlayer: (v) => this.opts.dispatcher.acquire('chess', v),
-      engineName: this.opts.dispatcher.engineName('chess'),
-      recordsDir: this.opts.recordsDir !== undefined ? join(this.opts.recordsDir, 'lichess') : undefined,
+      profile: this.profile,
+      acquirePlayer: (v) => this.opts.dispatcher.acquire(this.profile.game, v),
+      engineName: this.opts.dispatcher.engineName(this.profile.game),
+      recordsDir: this.opts.recordsDir !== undefined ? join(this.opts.recordsDir, this.profile.name) : undefined,
       timings: {
         silenceMs: this.timings.gameSilenceMs,
         reconnectMinMs: Math.min(this.timings.reconnectMinMs, 500),
         reconnectMaxMs: this.timings.gameReconnectMaxMs,
         claimMarginMs: this.timings.claimMarginMs,
       },
-      log: childLogger('lichess/game'),
+      log: childLogger(`${this.profile.name}/game`),
       queued: () => this.waiting.length + this.challengeQueue.length,
       ...(this.moveSources ? { moveSources: this.moveSources() } : {}),
       takebacks: { used: () => this.botState.takebacks(id), add: () => this.botState.addTakeback(id) },

@@ -29,16 +29,18 @@ import { writePgn } from './game/pgn.js';
 import { PositionSync } from './game/position-sync.js';
 import { GameRecorder } from './game/recorder.js';
 import { staleGameMs } from './move-timing.js';
-import type { VariantKey } from './types.js';
 import { ResilientStream } from './stream.js';
-import type { Color, GameEventInfo, GameFullEvent, GameStateEvent, GameStatus } from './types.js';
-import { isGameOver, isGameStreamEvent } from './types.js';
+import type { Color, GameEventInfo, GameFullEvent, GameStateEvent, GameStatus, GameStreamEvent } from './types.js';
+import { isGameOver } from './types.js';
+import { LICHESS_PROFILE } from './server-profile.js';
 
 export type { GameDeps, GameEnd, GameRules, GameTimings } from './game/deps.js';
 export { goOverrideLimits } from './game/moves.js';
 
 export class LichessGame {
   private readonly sync: PositionSync<GameLine>;
+  /** The profile's reading of a game-stream line (lishogi's shapes normalised into lichess's). */
+  private readonly readLine: (line: unknown) => GameStreamEvent | undefined;
   private ended = false;
   private endInfo: GameEnd | undefined;
   private readonly stream: ResilientStream;
@@ -59,8 +61,10 @@ export class LichessGame {
   constructor(private readonly deps: GameDeps) {
     this.done = new Promise<GameEnd>((resolve) => (this.resolveRun = resolve));
     const live = (): boolean => !this.ended;
-    const rules: GameRules = deps.rules ?? { game: 'chess', server: 'lichess', createLine: (variant, fen) => ChessLine.create(variant as VariantKey, fen) };
-    this.sync = new PositionSync<GameLine>(deps.me.id, rules.createLine);
+    const profile = deps.profile ?? LICHESS_PROFILE;
+    this.readLine = profile.gameStreamEvent;
+    const rules: GameRules = deps.rules ?? { game: profile.game, server: profile.name, createLine: profile.createLine };
+    this.sync = new PositionSync<GameLine>(deps.me.id, rules.createLine, profile.clockState);
     this.stream = new ResilientStream({
       name: `game ${deps.gameId}`,
       open: (signal) => deps.client.openStream('streamGame', [deps.gameId], signal),
@@ -176,16 +180,18 @@ export class LichessGame {
   // ---- stream input -------------------------------------------------------------------------------
 
   private onMessage(m: unknown): void {
-    if (this.ended || !isGameStreamEvent(m)) return;
-    switch (m.type) {
+    if (this.ended) return;
+    const ev = this.readLine(m);
+    if (ev === undefined) return;
+    switch (ev.type) {
       case 'gameFull':
-        this.onFull(m);
+        this.onFull(ev);
         break;
       case 'gameState':
-        this.onState(m);
+        this.onState(ev);
         break;
       case 'chatLine':
-        this.chat.answer(m, {
+        this.chat.answer(ev, {
           me: this.deps.me.username,
           engineName: this.deps.engineName,
           lastSearch: () => this.moves.lastSearch,
@@ -194,7 +200,7 @@ export class LichessGame {
         });
         break;
       case 'opponentGone':
-        this.offers.opponentGone(m);
+        this.offers.opponentGone(ev);
         break;
     }
   }

@@ -6,7 +6,7 @@
  * Challenge creation without `Retry-After` doubles its block on each consecutive 429 (60, 120, 240 s,
  * at most 600 s), as lichess-bot's matchmaking does.
  */
-import type { EndpointName } from './endpoints.js';
+import type { EndpointName, EndpointTable } from './endpoints.js';
 import { ENDPOINTS } from './endpoints.js';
 
 /** What a 429 (or a 400 from the bot-vs-bot cap) said about the limit. */
@@ -59,6 +59,8 @@ export class RateLimiter {
   constructor(
     private readonly scale = 1,
     private readonly now: () => number = Date.now,
+    /** The server's endpoint table (its default blocks). */
+    private readonly table: EndpointTable = ENDPOINTS,
   ) {}
 
   /** Records a 429 and returns how long the endpoint is now blocked, milliseconds. */
@@ -67,7 +69,7 @@ export class RateLimiter {
     this.consecutive.set(endpoint, n);
     let wait = retryAfterMs ?? info.waitMs;
     if (wait === undefined) {
-      const base = ENDPOINTS[endpoint].blockMs;
+      const base = this.table[endpoint]?.blockMs ?? 60_000;
       wait = endpoint === 'challenge' ? Math.min(600_000, base * 2 ** (n - 1)) : base;
     }
     const scaled = Math.round(wait * this.scale);

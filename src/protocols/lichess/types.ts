@@ -19,6 +19,16 @@ export const VARIANT_KEYS = [
 ] as const;
 export type VariantKey = (typeof VARIANT_KEYS)[number];
 
+/**
+ * lishogi's variant keys (lishogi-org/api `VariantKey`; scalashogi `variant/*.scala`): a lishogi profile
+ * normalises its events into the shapes of this file, so a variant key is either server's.
+ */
+export const SHOGI_VARIANT_KEYS = ['standard', 'minishogi', 'chushogi', 'annanshogi', 'kyotoshogi', 'checkshogi'] as const;
+export type ShogiVariantKey = (typeof SHOGI_VARIANT_KEYS)[number];
+
+/** Whether a variant key is one of lichess's chess variants. */
+export const isChessVariantKey = (key: string): key is VariantKey => (VARIANT_KEYS as readonly string[]).includes(key);
+
 export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
 export type Speed = (typeof SPEEDS)[number];
 
@@ -38,10 +48,17 @@ export const GAME_STATUSES = [
   'insufficientMaterialClaim',
   'variantEnd',
 ] as const;
-export type GameStatus = (typeof GAME_STATUSES)[number];
+export type LichessGameStatus = (typeof GAME_STATUSES)[number];
+
+/**
+ * The statuses only lishogi has (scalashogi `Status.scala`): 27-point impasse (entering king), perpetual
+ * check (the checking side loses), fourfold repetition (sennichite, a draw), and variant ends.
+ */
+export const SHOGI_ONLY_STATUSES = ['tryRule', 'perpetualCheck', 'impasse27', 'royalsLost', 'bareKing', 'repetition', 'specialVariantEnd'] as const;
+export type GameStatus = LichessGameStatus | (typeof SHOGI_ONLY_STATUSES)[number];
 
 /** Numeric ids of the statuses (`GameStatusId`). */
-export const GAME_STATUS_IDS: Readonly<Record<GameStatus, number>> = {
+export const GAME_STATUS_IDS: Readonly<Record<LichessGameStatus, number>> = {
   created: 10,
   started: 20,
   aborted: 25,
@@ -77,7 +94,7 @@ export const DECLINE_REASONS = [
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 export interface Variant {
-  readonly key: VariantKey;
+  readonly key: VariantKey | ShogiVariantKey;
   readonly name: string;
   readonly short?: string;
 }
@@ -93,7 +110,16 @@ export interface ChallengeUser {
 }
 
 export type TimeControl =
-  | { readonly type: 'clock'; readonly limit: number; readonly increment: number; readonly show?: string }
+  | {
+      readonly type: 'clock';
+      readonly limit: number;
+      readonly increment: number;
+      readonly show?: string;
+      /** lishogi: byoyomi per move once the main time is spent, seconds (0: none). */
+      readonly byoyomi?: number;
+      /** lishogi: byoyomi periods (1..5). */
+      readonly periods?: number;
+    }
   | { readonly type: 'correspondence'; readonly daysPerTurn: number }
   | { readonly type: 'unlimited' };
 
@@ -196,6 +222,8 @@ export interface GameStateEvent {
   readonly wtakeback?: boolean;
   readonly btakeback?: boolean;
   readonly expiration?: { readonly idleMillis: number; readonly millisToMove: number };
+  /** lishogi: the byoyomi of both sides, milliseconds (`byo`); 0 or absent: none. */
+  readonly byo?: number;
   /** Undocumented: the id of the rematch game. */
   readonly rematch?: string;
 }
@@ -213,8 +241,8 @@ export interface GameFullEvent {
   readonly type: 'gameFull';
   readonly id: string;
   readonly variant: Variant;
-  /** Missing for correspondence and unlimited games; milliseconds. */
-  readonly clock?: { readonly initial: number; readonly increment: number };
+  /** Missing for correspondence and unlimited games; milliseconds (lishogi adds byoyomi, ms, and periods). */
+  readonly clock?: { readonly initial: number; readonly increment: number; readonly byoyomi?: number; readonly periods?: number };
   readonly speed: Speed;
   readonly perf: { readonly name?: string };
   readonly rated: boolean;

@@ -20,14 +20,19 @@ import type { AddressInfo } from 'node:net';
 import { makeSan } from 'chessops/san';
 import { parseUci } from 'chessops/util';
 import { normalizeMove } from 'chessops/chess';
-import type { ChallengeJson, Color, DeclineReason, GameStatus, Speed, VariantKey } from '../../../src/protocols/lichess/types.js';
-import { DECLINE_REASONS, GAME_STATUS_IDS } from '../../../src/protocols/lichess/types.js';
+import type { ChallengeJson, Color, DeclineReason, GameStatus, Speed, VariantKey } from '../../../src/../src/protocols/lichess/types.js';
+import { DECLINE_REASONS, GAME_STATUS_IDS, isChessVariantKey } from '../../../src/../src/protocols/lichess/types.js';
 import { OpponentDriver, seededRandom } from './opponents.js';
 import type { OpponentAction, OpponentSpec } from './opponents.js';
 import type { SimClock, SimUser } from './sim-game.js';
 import { SimGame } from './sim-game.js';
 import type { ChunkMode } from './stream-conn.js';
 import { StreamConn } from './stream-conn.js';
+import type { FaultResponse, HttpFault } from './http-faults.js';
+import { serveFault } from './http-faults.js';
+
+export type { FaultResponse } from './http-faults.js';
+export { rateLimitBody } from './http-faults.js';
 
 /** The schema a sent message must satisfy (file name in bundled/, without `.json`), or undefined when none exists. */
 export type SchemaName =
@@ -94,29 +99,6 @@ export interface LichessTestServerOptions {
   readonly onSend?: (sent: SentMessage) => void;
   /** The bot has reached its bot-vs-bot daily cap (challenge creation answers 429 `bot.vsBot.day`). */
   readonly botDailyCapReached?: boolean;
-}
-
-/** A canned answer to a request, injected as a fault. */
-export type FaultResponse =
-  /** lila's JSON 429 for that path (see `rateLimitBody`). */
-  | '429json'
-  | '429html'
-  | '502'
-  | '504'
-  | 'drop'
-  /** Serve the request normally, but answer 504 (the client cannot know it was applied). */
-  | 'applied504'
-  /** Serve the request normally after this delay, milliseconds. */
-  | { readonly delayMs: number }
-  | { readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> };
-
-interface HttpFault {
-  readonly method?: string;
-  readonly path: RegExp;
-  times: number;
-  readonly response: FaultResponse;
-  /** `Retry-After` header value for 429s, seconds. */
-  readonly retryAfterS?: number;
 }
 
 export interface NewChallenge {
@@ -255,18 +237,6 @@ export function speedOfClock(limitS: number, incrementS: number): Speed {
 
 const lower = (s: string): string => s.toLowerCase();
 
-/**
- * The JSON body lila sends with a 429 on `path`. The lichess API spec documents a 429 body for one
- * endpoint only, the public move stream `GET /api/stream/game/{id}` ("Please only run 8 request(s) at
- * a time", lila's concurrency limit on streams); every other rate-limited API call gets lila's generic
- * `rateLimitedJson` (`{"error":"Too many requests. Try again later."}`, lila's ResponseBuilder). The
- * `ratelimit: {key, seconds}` object only comes with a named limit, here the bot-vs-bot daily cap of
- * challenge creation and acceptance (served by those routes, not by this fault).
- */
-export const rateLimitBody = (path: string): { readonly error: string } =>
-  /^\/api\/stream\/game\/[^/]+$/.test(path)
-    ? { error: 'Please only run 8 request(s) at a time' }
-    : { error: 'Too many requests. Try again later.' };
 
 export class LichessTestServer {
   private server: Server | undefined;
@@ -807,34 +777,6 @@ export class LichessTestServer {
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  private serveFault(res: ServerResponse, f: HttpFault, path: string): void {
-    const r = f.response;
-    const headers: Record<string, string> = f.retryAfterS !== undefined ? { 'Retry-After': String(f.retryAfterS) } : {};
-    if (r === 'drop') {
-      res.socket?.destroy();
-      return;
-    }
-    if (r === '429json') {
-      res.writeHead(429, { 'Content-Type': 'application/json', ...headers });
-      res.end(JSON.stringify(rateLimitBody(path)));
-      return;
-    }
-    if (r === '429html') {
-      res.writeHead(429, { 'Content-Type': 'text/html', ...headers });
-      res.end('<!DOCTYPE html><html><head><title>429 Too Many Requests</title></head><body><h1>Too many requests</h1></body></html>');
-      return;
-    }
-    if (r === 'applied504') return;
-    if (r === '502' || r === '504') {
-      res.writeHead(Number(r), { 'Content-Type': 'text/html' });
-      res.end(`<html><body><h1>${r} ${r === '502' ? 'Bad Gateway' : 'Gateway Time-out'}</h1></body></html>`);
-      return;
-    }
-    if ('delayMs' in r) return;
-    res.writeHead(r.status, { 'Content-Type': 'text/plain', ...headers, ...r.headers });
-    res.end(r.body);
-  }
-
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
@@ -862,7 +804,7 @@ export class LichessTestServer {
         return;
       }
       record.status = -1;
-      this.serveFault(res, fault, path);
+      serveFault(res, fault, path);
       return;
     }
     await this.route(req, res, url, method, path, body, record);
@@ -1177,7 +1119,9 @@ export class LichessTestServer {
     const tc = j.timeControl;
     const clock = tc.type === 'clock' ? { initial: tc.limit * 1000, increment: tc.increment * 1000 } : undefined;
     const days = tc.type === 'correspondence' ? tc.daysPerTurn : undefined;
-    this.createGame(j.id, botColor, this.simUser(challenger), j.variant.key, j.initialFen ?? 'startpos', clock, days, j.rated, c.spec ?? {}, 'friend', []);
+    // This server makes chess challenges only (the lishogi profile has its own games).
+    const variant: VariantKey = isChessVariantKey(j.variant.key) ? j.variant.key : 'standard';
+    this.createGame(j.id, botColor, this.simUser(challenger), variant, j.initialFen ?? 'startpos', clock, days, j.rated, c.spec ?? {}, 'friend', []);
   }
 
   /** The bot challenges a user (matchmaking). */

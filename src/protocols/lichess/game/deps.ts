@@ -9,6 +9,7 @@ import type { LichessClient } from '../client.js';
 import type { MoveSourceChain } from '../move-sources/move-source.js';
 import type { Color, GameFullEvent, GameStatus } from '../types.js';
 import type { GameLine } from './line.js';
+import type { ServerProfile } from '../server-profile.js';
 import type { LineFactory } from './position-sync.js';
 
 /**
@@ -57,8 +58,10 @@ export interface GameDeps {
   readonly moveSources?: MoveSourceChain;
   /** Takebacks granted in this game, kept on disk across restarts (bot-state.ts). */
   readonly takebacks?: { used(): number; add(): void };
-  /** The game's rules; default chess. */
+  /** The game's rules; default: the profile's (chess on lichess, shogi on lishogi). */
   readonly rules?: GameRules;
+  /** The server (default lichess): how stream lines read, the rules, the clock. */
+  readonly profile?: ServerProfile;
 }
 
 /** How a game handler stopped. */

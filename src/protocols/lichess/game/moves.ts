@@ -217,7 +217,7 @@ export class OurMoves<L extends GameLine> {
   }
 
   private firstMoveClock(clock: ClockState, limit: number): ClockState {
-    return this.m.sync.ourColor === 'white' ? { ...clock, firstMs: limit, firstIncMs: 0 } : { ...clock, secondMs: limit, secondIncMs: 0 };
+    return this.m.sync.ourColor === 'white' ? { ...clock, firstMs: limit, firstIncMs: 0, byoyomiMs: 0 } : { ...clock, secondMs: limit, secondIncMs: 0, byoyomiMs: 0 };
   }
 
   /** Our first move: within `firstMoveMs` and the abort window lichess gives (`expiration`). */

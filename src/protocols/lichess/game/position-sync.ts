@@ -2,12 +2,15 @@
  * Position sync: the game as the server last told it. The first `gameFull` says which side is ours and
  * starts the line; every `gameState` (and a reconnect's fresh `gameFull`) carries the full move list, which
  * the line follows (`moves` is always the full list: the tail is applied, a shorter list is a takeback).
- * Also the clocks as lichess keeps them, our clock charged for the time since the last state.
+ * Also the clocks as the server keeps them (through the profile's clock: lichess's, or lishogi's byoyomi), our
+ * clock charged for the time since the last state.
  */
 import { KishiError, Result } from '../../../core/result.js';
 import type { ClockState } from '../../../player/player.js';
 import type { Color, GameFullEvent, GameStateEvent } from '../types.js';
 import type { GameLine } from './line.js';
+import type { ClockInput } from '../server-profile.js';
+import { lichessClockState } from '../server-profile.js';
 
 /** Makes the line of a game from its variant key and initial position. */
 export type LineFactory<L extends GameLine> = (variant: string, initialFen: string) => Result<L, KishiError>;
@@ -33,6 +36,8 @@ export class PositionSync<L extends GameLine> {
     /** Our account id. */
     private readonly me: string,
     private readonly createLine: LineFactory<L>,
+    /** The server's clock as the Player plans from (the profile's: lichess, or lishogi's byoyomi). */
+    private readonly clock: (input: ClockInput) => ClockState = lichessClockState,
   ) {}
 
   /**
@@ -104,19 +109,11 @@ export class PositionSync<L extends GameLine> {
   /** The clocks now; ours has run since lichess sent the state (from our second ply on). */
   clockState(): ClockState | undefined {
     const st = this.state;
-    if (st === undefined || this.full?.clock === undefined) return undefined;
-    const running = this.plies() >= 2;
-    const elapsed = running ? Date.now() - this.stateAt : 0;
-    const us = this.ourColor === 'white';
+    const full = this.full;
+    if (st === undefined || full?.clock === undefined || this.ourColor === undefined) return undefined;
     // The move overhead is the time plan's to keep back.
-    const now = (ms: number, ours: boolean): number => (ours ? Math.max(0, ms - elapsed) : ms);
-    return {
-      firstMs: now(st.wtime, us),
-      secondMs: now(st.btime, !us),
-      firstIncMs: st.winc,
-      secondIncMs: st.binc,
-      byoyomiMs: 0,
-    };
+    const running = this.plies() >= 2;
+    return this.clock({ state: st, full, ourColor: this.ourColor, elapsedMs: running ? Date.now() - this.stateAt : 0 });
   }
 
   /** Our time left now, ms; infinite in correspondence. */

@@ -72,7 +72,9 @@ export class GameRecorder {
         start: full.initialFen,
         ourSide: sideOf(color),
         players: { first: player(full.white), second: player(full.black) },
-        ...(full.clock ? { clock: { initialMs: full.clock.initial, incrementMs: full.clock.increment } } : {}),
+        ...(full.clock
+          ? { clock: { initialMs: full.clock.initial, incrementMs: full.clock.increment, ...(full.clock.byoyomi ? { byoyomiMs: full.clock.byoyomi } : {}) } }
+          : {}),
         ...(full.daysPerTurn !== undefined ? { daysPerTurn: full.daysPerTurn } : {}),
         rated: full.rated,
         speed: full.speed,

@@ -1,0 +1,43 @@
+/**
+ * The lishogi server profile: lishogi.org speaks the lichess Bot API in shogi (USI moves, SFEN positions,
+ * sente/gote, byoyomi clocks). Its lines are normalised into the lichess shapes (wire.ts) so that the
+ * lichess client, stream, bot and game handler play on it unchanged in structure.
+ */
+import type { ServerProfile } from '../lichess/server-profile.js';
+import { shogiClockState } from './clock.js';
+import { LISHOGI_ENDPOINTS } from './endpoints.js';
+import { ShogiLine } from './shogi-line.js';
+import { normaliseGameStreamLine, normaliseIncomingEvent } from './wire.js';
+
+/** lishogi `BotPlayer`: a bot's move waits this long before it is played when no human is in the game. */
+export const LISHOGI_BOT_MOVE_DELAY_MS = 750;
+
+/**
+ * The lishogi profile for a server that holds a bot's move `botMoveDelayMs` (lishogi: 750 ms; a local test
+ * server may hold less, and the client must count what the server really does).
+ */
+export function lishogiProfile(botMoveDelayMs: number = LISHOGI_BOT_MOVE_DELAY_MS): ServerProfile {
+  return {
+    name: 'lishogi',
+    game: 'shogi',
+    endpoints: LISHOGI_ENDPOINTS,
+    tokenEnv: 'LISHOGI_TOKEN',
+    upgradeHint: 'run `kishi lishogi upgrade` to upgrade it (irreversible)',
+    incomingEvent: normaliseIncomingEvent,
+    gameStreamEvent: normaliseGameStreamLine,
+    declineReasons: false,
+    botMoveDelayMs,
+    createLine: (variant, initial) => ShogiLine.create(variant, initial),
+    clockState: ({ state, full, ourColor, elapsedMs }) =>
+      shogiClockState({
+        state,
+        initialMs: full.clock?.initial ?? 0,
+        ourColor,
+        elapsedMs,
+        // BotPlayer holds a bot's move only when nobody in the game is human.
+        serverDelayMs: full.white.title === 'BOT' && full.black.title === 'BOT' ? botMoveDelayMs : 0,
+      }),
+  };
+}
+
+export const LISHOGI_PROFILE: ServerProfile = lishogiProfile();

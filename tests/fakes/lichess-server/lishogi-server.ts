@@ -1,0 +1,923 @@
+/**
+ * The lishogi profile of the local server: a lishogi-compatible Bot API server for tests, with several
+ * accounts (each a token), so that two Kishi bots, or Kishi and a USI engine behind a second client, play
+ * full shogi games against each other. It serves what Kishi calls on lishogi (lishogi `conf/routes`,
+ * `PlayApi.scala`): account, ongoing games, upgrade, event stream, game stream, move, chat, abort,
+ * resign, draw, challenge create/accept/decline, users status, online bots; in the shapes lishogi's code
+ * writes (tests/fixtures/lishogi/schemas/, every message goes through `onSend` with its schema name):
+ * sente/gote, USI moves, SFEN, `btime` for sente, byoyomi and periods, no decline reasons.
+ * lishogi's habits kept: a keep-alive every 6 s, one event stream per account (a new one closes the old),
+ * a new game stream for the same player closes the old one, games and challenges replayed when the event
+ * stream opens, a bot's move held 750 ms before it is played when both players are bots (`BotPlayer`),
+ * the final `gameState` then close at the end. Rules from the shogi adapter (shogiops): illegal moves
+ * refused, mate, stalemate (a loss), perpetual check (the checker loses), fourfold repetition
+ * (`repetition`, a draw); the clock runs in real time as scalashogi counts it (shogi-sim-clock.ts).
+ *
+ * Faults, as the lichess profile: HTTP faults on any request (429, 502/504, dropped sockets, answered
+ * 504 after serving, delays; http-faults.ts), lines split or merged across chunks, keep-alive gaps, a
+ * stalled or dropped game stream at a given ply, a stalled or dropped event stream.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ShogiGame } from '../../../src/games/shogi/shogi-game.js';
+import type { Speed } from '../../../src/protocols/lichess/types.js';
+import type { LishogiStatus, ShogiColor } from '../../../src/protocols/lishogi/types.js';
+import { LISHOGI_STATUS_IDS } from '../../../src/protocols/lishogi/types.js';
+import type { FaultResponse, HttpFault } from './http-faults.js';
+import { serveFault } from './http-faults.js';
+import { seededRandom } from './opponents.js';
+import type { Side } from './shogi-sim-clock.js';
+import { ShogiSimClock } from './shogi-sim-clock.js';
+import type { ChunkMode } from './stream-conn.js';
+import { StreamConn } from './stream-conn.js';
+
+/** The schema (tests/fixtures/lishogi/schemas/<name>.json) a sent message must satisfy. */
+export type LishogiSchemaName =
+  | 'ChallengeEvent'
+  | 'ChallengeCanceledEvent'
+  | 'ChallengeDeclinedEvent'
+  | 'GameStartEvent'
+  | 'GameFinishEvent'
+  | 'GameFullEvent'
+  | 'GameStateEvent'
+  | 'ChatLineEvent'
+  | 'ChallengeJson'
+  | 'UserExtended'
+  | 'Ok'
+  | 'Error'
+  | 'NotFound';
+
+export interface LishogiSentMessage {
+  readonly channel: 'event' | 'game' | 'http';
+  readonly where: string;
+  readonly schema: LishogiSchemaName | undefined;
+  readonly message: unknown;
+}
+
+export interface LishogiAccountSpec {
+  readonly username: string;
+  readonly token: string;
+  /** `null`: not a BOT account yet. */
+  readonly title?: 'BOT' | null;
+  readonly rating?: number;
+}
+
+export interface LishogiTestServerOptions {
+  readonly accounts: readonly LishogiAccountSpec[];
+  /** Blank keep-alive interval, milliseconds (lishogi: 6000). */
+  readonly keepAliveMs?: number;
+  /** How long a bot's move is held in a game without a human, milliseconds (lishogi: 750). */
+  readonly botMoveDelayMs?: number;
+  /** A game whose first two moves do not come within this time is aborted, milliseconds. */
+  readonly firstMoveMs?: number;
+  /** Real-time challenges expire (challengeCanceled) after this long, milliseconds (lishogi: 20000). */
+  readonly challengeExpiryMs?: number;
+  /**
+   * Test shortcut, not a lishogi rule: a game reaching this many plies ends as a `draw` (0: never), so that
+   * games between equal engines finish in a test's time.
+   */
+  readonly drawAfterPlies?: number;
+  readonly seed?: number;
+  readonly onSend?: (sent: LishogiSentMessage) => void;
+}
+
+export interface NewShogiChallenge {
+  readonly from: string;
+  readonly to: string;
+  /** Seconds and a period count; `days` for correspondence. */
+  readonly clock?: { readonly limitS: number; readonly incrementS: number; readonly byoyomiS: number; readonly periods: number } | { readonly days: number } | 'unlimited';
+  readonly variant?: string;
+  readonly rated?: boolean;
+  /** The challenger's colour. */
+  readonly color?: 'sente' | 'gote' | 'random';
+  readonly sfen?: string;
+}
+
+interface Account {
+  readonly id: string;
+  readonly username: string;
+  readonly token: string;
+  title: 'BOT' | null;
+  readonly rating: number;
+  eventStream: StreamConn | undefined;
+  games: number;
+}
+
+interface ChallengeRec {
+  readonly id: string;
+  readonly challenger: Account;
+  readonly dest: Account;
+  readonly variant: string;
+  readonly rated: boolean;
+  readonly clock: { readonly limitS: number; readonly incrementS: number; readonly byoyomiS: number; readonly periods: number } | undefined;
+  readonly days: number | undefined;
+  readonly colorChoice: 'sente' | 'gote' | 'random';
+  /** The challenger's colour. */
+  readonly finalColor: ShogiColor;
+  readonly sfen: string | undefined;
+  status: 'created' | 'offline' | 'canceled' | 'declined' | 'accepted';
+  expiry: NodeJS.Timeout | undefined;
+}
+
+/** One move as the server saw it: who, what, and the mover's clock before and after (ms, -1 without a clock). */
+export interface ShogiMoveLog {
+  readonly ply: number;
+  readonly usi: string;
+  readonly mover: ShogiColor;
+  readonly clockBeforeMs: number;
+  readonly clockAfterMs: number;
+  readonly spentPeriods: number;
+}
+
+export interface ShogiGameRec {
+  readonly id: string;
+  readonly variant: string;
+  readonly rated: boolean;
+  readonly speed: Speed;
+  readonly createdAt: number;
+  readonly initialSfen: string;
+  /** [sente, gote]. */
+  readonly players: readonly [Account, Account];
+  readonly board: ShogiGame;
+  readonly moves: string[];
+  readonly clock: ShogiSimClock | undefined;
+  readonly days: number | undefined;
+  status: LishogiStatus;
+  winner: ShogiColor | undefined;
+  readonly draw: [boolean, boolean];
+  /** Open game streams per account id. */
+  readonly streams: Map<string, StreamConn>;
+  /** A held bot move is on its way. */
+  moveInFlight: boolean;
+  firstMoveTimer: NodeJS.Timeout | undefined;
+  readonly log: ShogiMoveLog[];
+  /** Moves refused: illegal, malformed, or out of turn. */
+  readonly refused: string[];
+  readonly waiters: ((g: ShogiGameRec) => void)[];
+}
+
+const lower = (s: string): string => s.toLowerCase();
+const other = (c: ShogiColor): ShogiColor => (c === 'sente' ? 'gote' : 'sente');
+const sideOf = (c: ShogiColor): Side => (c === 'sente' ? 0 : 1);
+
+/**
+ * The speed of a clock (scalashogi `Speed.scala` @ 018414f4096870a479624eef408b6e0482e961d0): the game's
+ * estimated length `limit + 60 * increment + 25 * periods * byoyomi` seconds (`Clock.Config.estimateTotalSeconds`)
+ * under 60 s is ultraBullet, under 300 bullet, under 600 blitz, under 1500 rapid, under 21600 classical.
+ */
+export function shogiSpeedOf(limitS: number, incrementS: number, byoyomiS: number, periods: number): Speed {
+  const total = limitS + 60 * incrementS + 25 * (byoyomiS > 0 ? Math.max(1, periods) : 0) * byoyomiS;
+  if (total < 60) return 'ultraBullet';
+  if (total < 300) return 'bullet';
+  if (total < 600) return 'blitz';
+  if (total < 1500) return 'rapid';
+  if (total < 21600) return 'classical';
+  return 'correspondence';
+}
+
+/** scalashogi `Clock.Config.show`: `10|30`, `5+2`, `3|10(3x)`. */
+function clockShow(limitS: number, incrementS: number, byoyomiS: number, periods: number): string {
+  const limit = limitS % 60 === 0 ? String(limitS / 60) : String(Math.round((limitS / 60) * 100) / 100);
+  const base = incrementS > 0 ? `${limit}+${incrementS}` : limit;
+  if (byoyomiS > 0) return `${base}|${byoyomiS}${periods > 1 ? `(${periods}x)` : ''}`;
+  return incrementS > 0 ? base : `${base}|0`;
+}
+
+export class LishogiTestServer {
+  private server: Server | undefined;
+  private url = '';
+  private readonly accounts = new Map<string, Account>();
+  private readonly byToken = new Map<string, Account>();
+  private readonly games = new Map<string, ShogiGameRec>();
+  private readonly challenges = new Map<string, ChallengeRec>();
+  private readonly faults: HttpFault[] = [];
+  private chunkMode: ChunkMode = 'normal';
+  private keepAliveGapUntil = 0;
+  private readonly plyHooks: { gameId: string; ply: number; action: 'stall' | 'drop'; username?: string; done: boolean }[] = [];
+  private readonly random: () => number;
+  private nextId = 1;
+  private ticker: NodeJS.Timeout | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Counters and the request log, for tests. */
+  readonly stats = {
+    requests: [] as { method: string; path: string; body: string; status: number; account?: string }[],
+    faultsServed: 0,
+    stalls: 0,
+    drops: 0,
+    eventStreamsOpened: 0,
+    gameStreamsOpened: 0,
+  };
+
+  constructor(private readonly opts: LishogiTestServerOptions) {
+    this.random = seededRandom(opts.seed ?? 7);
+    for (const a of opts.accounts) {
+      const acc: Account = { id: lower(a.username), username: a.username, token: a.token, title: a.title === undefined ? 'BOT' : a.title, rating: a.rating ?? 1500, eventStream: undefined, games: 0 };
+      this.accounts.set(acc.id, acc);
+      this.byToken.set(a.token, acc);
+    }
+  }
+
+  async start(port = 0): Promise<string> {
+    this.server = createServer((req, res) => {
+      void this.handle(req, res).catch((e: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: String(e) }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
+    const addr = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${addr.port}`;
+    this.ticker = setInterval(() => this.tick(), 20);
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.ticker);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const c of this.challenges.values()) clearTimeout(c.expiry);
+    for (const a of this.accounts.values()) a.eventStream?.drop();
+    for (const g of this.games.values()) {
+      clearTimeout(g.firstMoveTimer);
+      for (const s of g.streams.values()) s.drop();
+    }
+    const server = this.server;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  // ---- fault injection ----------------------------------------------------------------------------
+
+  /** The next `times` requests matching `path` (and `method`) get `response` instead of being served. */
+  failRequests(match: { readonly method?: string; readonly path: RegExp }, response: FaultResponse, times = 1, retryAfterS?: number): void {
+    this.faults.push({ ...match, times, response, ...(retryAfterS !== undefined ? { retryAfterS } : {}) });
+  }
+
+  setChunkMode(mode: ChunkMode): void {
+    this.chunkMode = mode;
+  }
+
+  /** No keep-alives on any stream for `ms`. */
+  keepAliveGap(ms: number): void {
+    this.keepAliveGapUntil = Date.now() + ms;
+  }
+
+  /** When the game reaches `ply` plies, the game streams (of `username`, or all) go silent with the socket open; `*`: any game. */
+  stallGameStreamAt(gameId: string, ply: number, username?: string): void {
+    this.plyHooks.push({ gameId, ply, action: 'stall', ...(username ? { username: lower(username) } : {}), done: false });
+  }
+
+  /** When the game reaches `ply` plies, the game streams' sockets are destroyed. */
+  dropGameStreamAt(gameId: string, ply: number, username?: string): void {
+    this.plyHooks.push({ gameId, ply, action: 'drop', ...(username ? { username: lower(username) } : {}), done: false });
+  }
+
+  stallEventStream(username: string): void {
+    this.stats.stalls++;
+    this.accounts.get(lower(username))?.eventStream?.stall();
+  }
+
+  dropEventStream(username: string): void {
+    this.stats.drops++;
+    this.accounts.get(lower(username))?.eventStream?.drop();
+  }
+
+  // ---- the world ----------------------------------------------------------------------------------
+
+  private newId(): string {
+    return `s${String(this.nextId++).padStart(7, '0')}`;
+  }
+
+  private emit(sent: LishogiSentMessage): void {
+    this.opts.onSend?.(sent);
+  }
+
+  private later(ms: number, fn: () => void): NodeJS.Timeout {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+    return t;
+  }
+
+  /** `from` challenges `to` (as `POST /api/challenge/{to}` would); returns the challenge id. */
+  challenge(c: NewShogiChallenge): string {
+    const from = this.accounts.get(lower(c.from));
+    const to = this.accounts.get(lower(c.to));
+    if (from === undefined || to === undefined) throw new Error(`challenge: unknown account ${c.from} or ${c.to}`);
+    return this.createChallenge(from, to, c);
+  }
+
+  private createChallenge(from: Account, to: Account, c: NewShogiChallenge): string {
+    const id = this.newId();
+    const tc = c.clock ?? { limitS: 60, incrementS: 0, byoyomiS: 10, periods: 1 };
+    const clock = tc !== 'unlimited' && 'limitS' in tc ? { ...tc, periods: tc.byoyomiS > 0 ? Math.max(1, tc.periods) : 0 } : undefined;
+    const days = tc !== 'unlimited' && 'days' in tc ? tc.days : undefined;
+    const colorChoice = c.color ?? 'random';
+    const finalColor: ShogiColor = colorChoice === 'random' ? (this.random() < 0.5 ? 'sente' : 'gote') : colorChoice;
+    const rec: ChallengeRec = {
+      id,
+      challenger: from,
+      dest: to,
+      variant: c.variant ?? 'standard',
+      rated: c.rated ?? false,
+      clock,
+      days,
+      colorChoice,
+      finalColor,
+      sfen: c.sfen,
+      status: 'created',
+      expiry: undefined,
+    };
+    this.challenges.set(id, rec);
+    if (clock !== undefined) {
+      rec.expiry = this.later(this.opts.challengeExpiryMs ?? 20_000, () => {
+        if (rec.status !== 'created') return;
+        rec.status = 'canceled';
+        this.challengeEvent(rec, 'challengeCanceled', 'ChallengeCanceledEvent');
+      });
+    }
+    this.challengeEvent(rec, 'challenge', 'ChallengeEvent');
+    return id;
+  }
+
+  private speedOf(c: { clock: ChallengeRec['clock'] }): Speed {
+    return c.clock ? shogiSpeedOf(c.clock.limitS, c.clock.incrementS, c.clock.byoyomiS, c.clock.periods) : 'correspondence';
+  }
+
+  private challengeUserJson(a: Account): Record<string, unknown> {
+    return { id: a.id, name: a.username, title: a.title, rating: a.rating, provisional: false, online: a.eventStream?.isOpen() === true };
+  }
+
+  /** lishogi `challenge/JsonView.apply`. */
+  private challengeJson(c: ChallengeRec, direction?: 'in' | 'out'): Record<string, unknown> {
+    const speed = this.speedOf(c);
+    const timeControl = c.clock
+      ? {
+          type: 'clock',
+          limit: c.clock.limitS,
+          increment: c.clock.incrementS,
+          byoyomi: c.clock.byoyomiS,
+          periods: c.clock.periods,
+          show: clockShow(c.clock.limitS, c.clock.incrementS, c.clock.byoyomiS, c.clock.periods),
+        }
+      : c.days !== undefined
+        ? { type: 'correspondence', daysPerTurn: c.days }
+        : { type: 'unlimited' };
+    return {
+      id: c.id,
+      url: `${this.url}/${c.id}`,
+      status: c.status,
+      challenger: this.challengeUserJson(c.challenger),
+      destUser: this.challengeUserJson(c.dest),
+      variant: { key: c.variant, name: c.variant === 'standard' ? 'Standard' : c.variant },
+      rated: c.rated,
+      speed,
+      timeControl,
+      color: c.colorChoice,
+      perf: { icon: '+', name: c.variant === 'standard' ? speed : c.variant },
+      ...(direction ? { direction } : {}),
+      ...(c.sfen ? { initialSfen: c.sfen } : {}),
+    };
+  }
+
+  /** EventStream: a challenge event goes to both its challenger and its destination. */
+  private challengeEvent(c: ChallengeRec, type: 'challenge' | 'challengeDeclined' | 'challengeCanceled', schema: LishogiSchemaName): void {
+    for (const a of [c.challenger, c.dest]) this.sendEvent(a, { type, challenge: this.challengeJson(c) }, schema);
+  }
+
+  private sendEvent(a: Account, message: unknown, schema: LishogiSchemaName): void {
+    const s = a.eventStream;
+    if (s === undefined || !s.isOpen()) return;
+    s.send(message);
+    this.emit({ channel: 'event', where: `/api/stream/event (${a.username})`, schema, message });
+  }
+
+  challengeStatus(id: string): ChallengeRec['status'] | undefined {
+    return this.challenges.get(id)?.status;
+  }
+
+  private acceptChallenge(c: ChallengeRec): ShogiGameRec {
+    c.status = 'accepted';
+    clearTimeout(c.expiry);
+    const sente = c.finalColor === 'sente' ? c.challenger : c.dest;
+    const gote = sente === c.challenger ? c.dest : c.challenger;
+    const initial = c.sfen ?? 'startpos';
+    const board = (initial === 'startpos' ? ShogiGame.startpos() : ShogiGame.fromSfen(initial).unwrap());
+    const clock = c.clock
+      ? new ShogiSimClock({ initialMs: c.clock.limitS * 1000, incrementMs: c.clock.incrementS * 1000, byoyomiMs: c.clock.byoyomiS * 1000, periods: c.clock.periods })
+      : undefined;
+    const g: ShogiGameRec = {
+      id: c.id,
+      variant: c.variant,
+      rated: c.rated,
+      speed: this.speedOf(c),
+      createdAt: Date.now(),
+      initialSfen: initial,
+      players: [sente, gote],
+      board,
+      moves: [],
+      clock,
+      days: c.days,
+      status: 'started',
+      winner: undefined,
+      draw: [false, false],
+      streams: new Map(),
+      moveInFlight: false,
+      firstMoveTimer: undefined,
+      log: [],
+      refused: [],
+      waiters: [],
+    };
+    this.games.set(g.id, g);
+    sente.games++;
+    gote.games++;
+    this.armFirstMove(g);
+    for (const a of g.players) this.sendEvent(a, { type: 'gameStart', game: this.gameInfo(g, a) }, 'GameStartEvent');
+    return g;
+  }
+
+  private armFirstMove(g: ShogiGameRec): void {
+    clearTimeout(g.firstMoveTimer);
+    if (g.clock === undefined || g.moves.length >= 2) return;
+    g.firstMoveTimer = this.later(this.opts.firstMoveMs ?? 30_000, () => {
+      if (g.status === 'started' && g.moves.length < 2) this.finish(g, 'aborted', undefined);
+    });
+  }
+
+  game(id: string): ShogiGameRec | undefined {
+    return this.games.get(id);
+  }
+
+  allGames(): ShogiGameRec[] {
+    return [...this.games.values()];
+  }
+
+  isOver(g: ShogiGameRec): boolean {
+    return g.status !== 'started' && g.status !== 'created';
+  }
+
+  /** Waits for the game `id` (a challenge id until it is accepted) to end. */
+  async waitForEnd(id: string, timeoutMs = 60_000): Promise<ShogiGameRec> {
+    const started = Date.now();
+    await this.waitFor(() => this.games.has(id) || (this.challenges.get(id)?.status ?? 'created') !== 'created', timeoutMs);
+    const g = this.games.get(id);
+    if (g === undefined) throw new Error(`no game ${id}: the challenge is ${this.challenges.get(id)?.status ?? 'unknown'}`);
+    if (this.isOver(g)) return g;
+    timeoutMs -= Date.now() - started;
+    return new Promise<ShogiGameRec>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`game ${id} did not end within ${timeoutMs} ms (${g.moves.length} plies, ${g.status})`)), timeoutMs);
+      g.waiters.push((x) => {
+        clearTimeout(t);
+        resolve(x);
+      });
+    });
+  }
+
+  async waitFor(pred: () => boolean, timeoutMs = 10_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (!pred()) {
+      if (Date.now() > until) throw new Error('waitFor: timed out');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  private tick(): void {
+    for (const g of this.games.values()) {
+      if (this.isOver(g) || g.clock === undefined || !g.clock.isRunning()) continue;
+      const side = g.clock.runningSide();
+      if (side !== undefined && g.clock.outOfTime(side)) {
+        g.clock.stop();
+        this.finish(g, 'outoftime', side === 0 ? 'gote' : 'sente');
+      }
+    }
+  }
+
+  private turnColor(g: ShogiGameRec): ShogiColor {
+    return g.board.turn() === 'first' ? 'sente' : 'gote';
+  }
+
+  private colorOf(g: ShogiGameRec, a: Account): ShogiColor | undefined {
+    return g.players[0] === a ? 'sente' : g.players[1] === a ? 'gote' : undefined;
+  }
+
+  private millisOf(g: ShogiGameRec, c: ShogiColor): number {
+    // BotJsonView.millisOf: Int.MaxValue without a clock (correspondence uses days; not modelled here).
+    return g.clock ? Math.round(g.clock.reported(sideOf(c))) : 2147483647;
+  }
+
+  /** lishogi `BotJsonView.gameState`. */
+  private stateJson(g: ShogiGameRec): Record<string, unknown> {
+    const cfg = g.clock?.config;
+    return {
+      type: 'gameState',
+      moves: g.moves.join(' '),
+      btime: this.millisOf(g, 'sente'),
+      wtime: this.millisOf(g, 'gote'),
+      binc: cfg?.incrementMs ?? 0,
+      winc: cfg?.incrementMs ?? 0,
+      byo: cfg?.byoyomiMs ?? 0,
+      sdraw: g.draw[0],
+      gdraw: g.draw[1],
+      status: g.status,
+      ...(g.winner ? { winner: g.winner } : {}),
+    };
+  }
+
+  /** lishogi `BotJsonView.playerJson`. */
+  private playerJson(a: Account): Record<string, unknown> {
+    return { id: a.id, name: a.username, title: a.title, rating: a.rating, provisional: false };
+  }
+
+  /** lishogi `BotJsonView.gameFull`. */
+  private fullJson(g: ShogiGameRec): Record<string, unknown> {
+    const cfg = g.clock?.config;
+    const sente = this.playerJson(g.players[0]);
+    const gote = this.playerJson(g.players[1]);
+    return {
+      id: g.id,
+      variant: { key: g.variant, name: g.variant === 'standard' ? 'Standard' : g.variant },
+      clock: cfg ? { initial: cfg.initialMs, increment: cfg.incrementMs, byoyomi: cfg.byoyomiMs, periods: cfg.byoyomiMs > 0 ? Math.max(1, cfg.periods) : 0 } : null,
+      speed: g.speed,
+      perf: { name: g.speed.charAt(0).toUpperCase() + g.speed.slice(1) },
+      rated: g.rated,
+      createdAt: g.createdAt,
+      sente,
+      white: sente,
+      gote,
+      black: gote,
+      initialSfen: g.initialSfen,
+      initialFen: g.initialSfen,
+      type: 'gameFull',
+      state: this.stateJson(g),
+    };
+  }
+
+  /** lishogi `JsonView.ownerPreview` + source + compat + id (EventStream.gameJson). */
+  private gameInfo(g: ShogiGameRec, a: Account): Record<string, unknown> {
+    const color = this.colorOf(g, a) ?? 'sente';
+    const opp = color === 'sente' ? g.players[1] : g.players[0];
+    return {
+      fullId: `${g.id}${a.id.slice(0, 4).padEnd(4, 'x')}`,
+      gameId: g.id,
+      sfen: g.board.toText(),
+      color,
+      lastMove: g.moves[g.moves.length - 1] ?? '',
+      source: 'friend',
+      status: { id: LISHOGI_STATUS_IDS[g.status], name: g.status },
+      variant: { key: g.variant, name: g.variant === 'standard' ? 'Standard' : g.variant },
+      perf: g.speed,
+      rated: g.rated,
+      hasMoved: g.moves.length > (color === 'sente' ? 0 : 1),
+      opponent: { id: opp.id, username: opp.username, rating: opp.rating },
+      isMyTurn: !this.isOver(g) && this.turnColor(g) === color,
+      ...(g.clock ? { secondsLeft: Math.floor(this.millisOf(g, color) / 1000) } : {}),
+      ...(g.winner ? { winner: g.winner } : {}),
+      compat: { bot: true, board: false },
+      id: g.id,
+    };
+  }
+
+  private broadcast(g: ShogiGameRec, message: unknown, schema: LishogiSchemaName): void {
+    for (const [accId, s] of g.streams) {
+      if (!s.isOpen()) continue;
+      s.send(message);
+      this.emit({ channel: 'game', where: `/api/bot/game/stream/${g.id} (${accId})`, schema, message });
+    }
+  }
+
+  private changed(g: ShogiGameRec): void {
+    const ply = g.moves.length;
+    for (const h of this.plyHooks) {
+      if (h.done || (h.gameId !== '*' && h.gameId !== g.id) || h.ply !== ply || this.isOver(g)) continue;
+      h.done = true;
+      for (const [accId, s] of g.streams) {
+        if (h.username !== undefined && h.username !== accId) continue;
+        if (h.action === 'stall') {
+          this.stats.stalls++;
+          s.stall();
+        } else {
+          this.stats.drops++;
+          s.drop();
+        }
+      }
+    }
+    this.broadcast(g, this.stateJson(g), 'GameStateEvent');
+  }
+
+  private finish(g: ShogiGameRec, status: LishogiStatus, winner: ShogiColor | undefined): void {
+    if (this.isOver(g)) return;
+    g.status = status;
+    g.winner = winner;
+    g.clock?.stop();
+    clearTimeout(g.firstMoveTimer);
+    this.broadcast(g, this.stateJson(g), 'GameStateEvent');
+    for (const s of g.streams.values()) s.close();
+    g.streams.clear();
+    for (const a of g.players) this.sendEvent(a, { type: 'gameFinish', game: this.gameInfo(g, a) }, 'GameFinishEvent');
+    for (const w of g.waiters.splice(0)) w(g);
+  }
+
+  /** Plays a checked move now: the clock, the board, the rules' verdict. */
+  private applyMove(g: ShogiGameRec, usi: string): string | undefined {
+    const mover = this.turnColor(g);
+    const md = g.board.parseMove(usi);
+    if (md.isErr) return md.error.message;
+    const before = g.clock ? g.clock.reported(sideOf(mover)) : -1;
+    if (g.clock?.isRunning() === true && !g.clock.step()) {
+      this.finish(g, 'outoftime', other(mover));
+      return 'Not your turn, or game already over';
+    }
+    g.board.play(md.value);
+    g.moves.push(usi);
+    // The mover's offer stands (lila keeps it); its opponent's lapses with a move.
+    g.draw[sideOf(other(mover))] = false;
+    if (g.clock && g.moves.length === 2) g.clock.start(sideOf(this.turnColor(g)));
+    if (g.moves.length >= 2) clearTimeout(g.firstMoveTimer);
+    g.log.push({
+      ply: g.moves.length,
+      usi,
+      mover,
+      clockBeforeMs: Math.round(before),
+      clockAfterMs: g.clock ? Math.round(g.clock.reported(sideOf(mover))) : -1,
+      spentPeriods: g.clock ? g.clock.spentPeriods(sideOf(mover)) : 0,
+    });
+    const outcome = g.board.outcome();
+    this.changed(g);
+    if (outcome !== undefined) {
+      const winner: ShogiColor | undefined = outcome.winner === undefined ? undefined : outcome.winner === 'first' ? 'sente' : 'gote';
+      const status: LishogiStatus =
+        outcome.reason === 'checkmate' ? 'mate' : outcome.reason === 'stalemate' ? 'stalemate' : outcome.reason === 'perpetual-check' ? 'perpetualCheck' : 'repetition';
+      this.finish(g, status, winner);
+    } else if ((this.opts.drawAfterPlies ?? 0) > 0 && g.moves.length >= (this.opts.drawAfterPlies ?? 0)) {
+      this.finish(g, 'draw', undefined);
+    }
+    return undefined;
+  }
+
+  // ---- HTTP ---------------------------------------------------------------------------------------
+
+  private json(res: ServerResponse, where: string, status: number, body: unknown, schema: LishogiSchemaName | undefined, record: { status: number }): void {
+    record.status = status;
+    this.emit({ channel: 'http', where, schema, message: body });
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  private async readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const body = method === 'POST' ? await this.readBody(req) : '';
+    const auth = String(req.headers.authorization ?? '');
+    const account = auth.startsWith('Bearer ') ? this.byToken.get(auth.slice(7)) : undefined;
+    const record = { method, path: path + url.search, body, status: 0, ...(account ? { account: account.username } : {}) };
+    this.stats.requests.push(record);
+    const fault = this.faults.find((f) => f.times > 0 && (f.method === undefined || f.method === method) && f.path.test(path));
+    if (fault) {
+      fault.times--;
+      this.stats.faultsServed++;
+      const r = fault.response;
+      if (r === 'applied504') {
+        const sink = { writeHead: () => sink, end: () => sink, flushHeaders: () => {}, on: () => sink, write: () => true } as unknown as ServerResponse;
+        await this.route(req, sink, url, method, path, body, record, account);
+        record.status = -504;
+        res.writeHead(504, { 'Content-Type': 'text/html' });
+        res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
+        return;
+      }
+      if (typeof r === 'object' && 'delayMs' in r) {
+        await new Promise<void>((resolve) => this.later(r.delayMs, resolve));
+        await this.route(req, res, url, method, path, body, record, account);
+        return;
+      }
+      record.status = -1;
+      serveFault(res, fault, path);
+      return;
+    }
+    await this.route(req, res, url, method, path, body, record, account);
+  }
+
+  private streamOpts(onClose: () => void): ConstructorParameters<typeof StreamConn>[1] {
+    return {
+      keepAliveMs: this.opts.keepAliveMs ?? 6000,
+      chunkMode: () => this.chunkMode,
+      keepAliveGap: () => Date.now() < this.keepAliveGapUntil,
+      random: this.random,
+      onClose,
+    };
+  }
+
+  private async route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    method: string,
+    path: string,
+    body: string,
+    record: { status: number },
+    me: Account | undefined,
+  ): Promise<void> {
+    const where = `${method} ${path}`;
+    const send = (status: number, b: unknown, schema: LishogiSchemaName | undefined): void => this.json(res, where, status, b, schema, record);
+    const ok = (): void => send(200, { ok: true }, 'Ok');
+    const bad = (error: string): void => send(400, { error }, 'Error');
+    const notFound = (error = 'Not found.'): void => send(404, { error }, 'NotFound');
+    if (me === undefined) {
+      if (method === 'GET' && path === '/api/bot/online') {
+        res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+        res.end([...this.accounts.values()].filter((a) => a.title === 'BOT' && a.eventStream?.isOpen()).map((a) => JSON.stringify({ id: a.id, username: a.username, title: 'BOT' }) + '\n').join(''));
+        return;
+      }
+      send(401, { error: 'No such token' }, 'Error');
+      return;
+    }
+    if (method === 'GET' && path === '/api/account') {
+      send(200, { id: me.id, username: me.username, ...(me.title ? { title: me.title } : {}), perfs: {} }, 'UserExtended');
+      return;
+    }
+    if (method === 'POST' && path === '/api/bot/account/upgrade') {
+      if (me.games > 0) return bad('This account has played games');
+      me.title = 'BOT';
+      return ok();
+    }
+    if (method === 'GET' && path === '/api/account/playing') {
+      const now = [...this.games.values()].filter((g) => !this.isOver(g) && this.colorOf(g, me) !== undefined).map((g) => this.gameInfo(g, me));
+      send(200, { nowPlaying: now }, undefined);
+      return;
+    }
+    if (method === 'GET' && path === '/api/users/status') {
+      const ids = (url.searchParams.get('ids') ?? '').split(',').map(lower);
+      send(200, ids.filter((id) => this.accounts.has(id)).map((id) => ({ id, name: this.accounts.get(id)?.username, online: this.accounts.get(id)?.eventStream?.isOpen() === true })), undefined);
+      return;
+    }
+    if (method === 'GET' && path === '/api/stream/event') {
+      this.stats.eventStreamsOpened++;
+      // EventStream: kill the previous one, if any.
+      me.eventStream?.close();
+      const conn = new StreamConn(res, this.streamOpts(() => {
+        if (me.eventStream === conn) me.eventStream = undefined;
+      }), String(req.headers['user-agent'] ?? ''));
+      me.eventStream = conn;
+      for (const g of this.games.values()) {
+        if (!this.isOver(g) && this.colorOf(g, me) !== undefined) this.sendEvent(me, { type: 'gameStart', game: this.gameInfo(g, me) }, 'GameStartEvent');
+      }
+      for (const c of this.challenges.values()) {
+        if (c.status === 'created' && c.dest === me) this.sendEvent(me, { type: 'challenge', challenge: this.challengeJson(c) }, 'ChallengeEvent');
+      }
+      return;
+    }
+    let m = /^\/api\/bot\/game\/stream\/([^/]+)$/.exec(path);
+    if (method === 'GET' && m) {
+      const g = this.games.get(m[1] ?? '');
+      if (g === undefined) return notFound('No such game');
+      if (this.colorOf(g, me) === undefined) return notFound('Not your game');
+      if (me.title !== 'BOT') return bad('This endpoint can only be used with a Bot account.');
+      this.stats.gameStreamsOpened++;
+      g.streams.get(me.id)?.close();
+      const conn = new StreamConn(res, this.streamOpts(() => {
+        if (g.streams.get(me.id) === conn) g.streams.delete(me.id);
+      }), String(req.headers['user-agent'] ?? ''));
+      const full = this.fullJson(g);
+      conn.send(full);
+      this.emit({ channel: 'game', where: `${where} (${me.id})`, schema: 'GameFullEvent', message: full });
+      if (this.isOver(g)) conn.close();
+      else g.streams.set(me.id, conn);
+      return;
+    }
+    m = /^\/api\/bot\/game\/([^/]+)\/(move|chat|abort|resign|draw)(?:\/([^/]+))?$/.exec(path);
+    if (method === 'POST' && m) {
+      const g = this.games.get(m[1] ?? '');
+      if (g === undefined) return notFound('No such game');
+      const color = this.colorOf(g, me);
+      if (color === undefined) return notFound('Not your game');
+      const arg = m[3] !== undefined ? decodeURIComponent(m[3]) : undefined;
+      switch (m[2]) {
+        case 'move': {
+          if (arg === undefined) return notFound('No such command');
+          if (this.isOver(g) || this.turnColor(g) !== color || g.moveInFlight) {
+            g.refused.push(`${color} ${arg}: out of turn`);
+            return bad('Not your turn, or game already over');
+          }
+          const check = g.board.parseMove(arg);
+          if (check.isErr) {
+            g.refused.push(`${color} ${arg}: ${check.error.message}`);
+            return bad(`Invalid USI: ${arg}`);
+          }
+          const botsOnly = g.players.every((p) => p.title === 'BOT');
+          const delay = botsOnly ? (this.opts.botMoveDelayMs ?? 750) : 0;
+          if (delay > 0) {
+            g.moveInFlight = true;
+            await new Promise<void>((r) => this.later(delay, r));
+            g.moveInFlight = false;
+            if (this.isOver(g)) return bad('Not your turn, or game already over');
+          }
+          // BotPlayer: `offeringDraw=true` offers (or accepts) a draw with the move, `false` declines one.
+          // The offer is handled before the move is played (the opponent's standing offer is then accepted).
+          const offering = url.searchParams.get('offeringDraw');
+          if (offering === 'false') g.draw[sideOf(other(color))] = false;
+          if (offering === 'true') {
+            if (g.draw[sideOf(other(color))]) {
+              this.finish(g, 'draw', undefined);
+              return ok();
+            }
+            g.draw[sideOf(color)] = true;
+          }
+          const err = this.applyMove(g, arg);
+          if (err !== undefined) {
+            g.refused.push(`${color} ${arg}: ${err}`);
+            return bad(err);
+          }
+          return ok();
+        }
+        case 'chat': {
+          const form = new URLSearchParams(body);
+          const room = form.get('room');
+          const text = form.get('text');
+          if ((room !== 'player' && room !== 'spectator') || !text) return bad('Invalid chat');
+          const line = { type: 'chatLine', room, username: me.username, text };
+          if (room === 'player') this.broadcast(g, line, 'ChatLineEvent');
+          return ok();
+        }
+        case 'abort':
+          if (this.isOver(g) || g.moves.length >= 2) return bad('This game can no longer be aborted');
+          this.finish(g, 'aborted', undefined);
+          return ok();
+        case 'resign':
+          if (this.isOver(g)) return bad('This game cannot be resigned');
+          if (g.moves.length < 2) this.finish(g, 'aborted', undefined);
+          else this.finish(g, 'resign', other(color));
+          return ok();
+        case 'draw': {
+          if (this.isOver(g)) return ok();
+          const yes = arg === 'yes' || arg === 'true' || arg === '1';
+          const mine = sideOf(color);
+          const theirs = sideOf(other(color));
+          if (yes && g.draw[theirs]) {
+            this.finish(g, 'draw', undefined);
+          } else if (yes) {
+            g.draw[mine] = true;
+            this.broadcast(g, this.stateJson(g), 'GameStateEvent');
+          } else if (g.draw[theirs]) {
+            g.draw[theirs] = false;
+            this.broadcast(g, this.stateJson(g), 'GameStateEvent');
+          }
+          return ok();
+        }
+      }
+    }
+    m = /^\/api\/challenge\/([^/]+)\/(accept|decline)$/.exec(path);
+    if (method === 'POST' && m) {
+      const c = this.challenges.get(m[1] ?? '');
+      if (c === undefined || c.dest !== me || (c.status !== 'created' && c.status !== 'offline')) return notFound();
+      if (m[2] === 'accept') {
+        this.acceptChallenge(c);
+      } else {
+        // lishogi's decline takes no reason.
+        c.status = 'declined';
+        clearTimeout(c.expiry);
+        this.challengeEvent(c, 'challengeDeclined', 'ChallengeDeclinedEvent');
+      }
+      return ok();
+    }
+    m = /^\/api\/challenge\/([^/]+)$/.exec(path);
+    if (method === 'POST' && m) {
+      const dest = this.accounts.get(lower(decodeURIComponent(m[1] ?? '')));
+      if (dest === undefined) return bad('No such user');
+      const form = new URLSearchParams(body);
+      const num = (k: string): number | undefined => (form.has(k) ? Number(form.get(k)) : undefined);
+      const limit = num('clock.limit');
+      const days = num('days');
+      const clock =
+        limit !== undefined
+          ? { limitS: limit, incrementS: num('clock.increment') ?? 0, byoyomiS: num('clock.byoyomi') ?? 0, periods: num('clock.periods') ?? 1 }
+          : days !== undefined
+            ? { days }
+            : 'unlimited';
+      const color = form.get('color');
+      const sfen = form.get('sfen');
+      const id = this.createChallenge(me, dest, {
+        from: me.username,
+        to: dest.username,
+        clock,
+        variant: form.get('variant') ?? 'standard',
+        rated: form.get('rated') === 'true',
+        color: color === 'sente' || color === 'gote' ? color : 'random',
+        ...(sfen ? { sfen } : {}),
+      });
+      const c = this.challenges.get(id);
+      if (c) send(200, this.challengeJson(c, 'out'), 'ChallengeJson');
+      return;
+    }
+    notFound(`No route for ${method} ${path}`);
+  }
+}
