@@ -204,6 +204,7 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
     const keys = this.keys[ply]!;
     const n = this.captures(list);
     for (let i = 0; i < n; i++) keys[i] = this.order(list[i]!);
+    // Selection by key, written out as in the alpha-beta and TreeStrap quiescence searches: a hot loop.
     for (let i = 0; i < n; i++) {
       let bi = i;
       for (let j = i + 1; j < n; j++) if (keys[j]! > keys[bi]!) bi = j;
