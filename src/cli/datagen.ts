@@ -98,6 +98,15 @@ export function register(program: Command): void {
         ...(o.weights !== undefined ? { weights: o.weights } : {}),
         ...(o.nnue !== undefined ? { nnue: o.nnue } : {}),
       };
+      const shard = {
+        out: o.out,
+        seed: o.seed,
+        shardIndex: o.shard.index,
+        shardCount: o.shard.count,
+        gamesPerChunk: o.gamesPerChunk,
+        targetPositions: o.positions,
+        ...(o.chunks !== undefined ? { maxChunks: o.chunks } : {}),
+      };
       if (o.queue !== undefined) {
         // The producer plays nothing: it needs the settings, not the book or the evaluation.
         const settings = datagenSettings(choices);
@@ -106,13 +115,7 @@ export function register(program: Command): void {
           process.exit(2);
         }
         process.exitCode = await runQueuedDatagenCli(o.queue, o.queueName, {
-          out: o.out,
-          seed: o.seed,
-          shardIndex: o.shard.index,
-          shardCount: o.shard.count,
-          gamesPerChunk: o.gamesPerChunk,
-          targetPositions: o.positions,
-          ...(o.chunks !== undefined ? { maxChunks: o.chunks } : {}),
+          ...shard,
           choices,
           settings: settings.value,
         });
@@ -128,13 +131,7 @@ export function register(program: Command): void {
       // (exit at once) loses only the chunk in progress, which the next run replays identically.
       console.error(`datagen ${game}: ${JSON.stringify(settings)}, shard ${o.shard.index}/${o.shard.count}, seed ${o.seed}, ${openings.length} openings, out ${o.out}`);
       const r = runDatagen({
-        out: o.out,
-        seed: o.seed,
-        shardIndex: o.shard.index,
-        shardCount: o.shard.count,
-        gamesPerChunk: o.gamesPerChunk,
-        targetPositions: o.positions,
-        ...(o.chunks !== undefined ? { maxChunks: o.chunks } : {}),
+        ...shard,
         settings,
         openings,
         makeBoard,

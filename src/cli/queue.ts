@@ -3,10 +3,9 @@
  * a restart (src/queue/status.ts). Exit codes: 0 shown, 1 Redis unreachable, 2 bad usage.
  */
 import type { Command } from 'commander';
-import { parseQueueUrl } from '../queue/connection.js';
 import { ProducerQueue } from '../queue/producer-queue.js';
 import { formatQueueStatus, readQueueStatus } from '../queue/status.js';
-import { queueSettings } from './worker.js';
+import { queueSettingsOrExit } from './worker.js';
 
 export function register(program: Command): void {
   const queue = program.command('queue').description('the Redis job queue of `kishi worker`');
@@ -18,23 +17,14 @@ export function register(program: Command): void {
     .option('-c, --config <file>', 'config file (default: config/kishi.yaml when it exists)')
     .option('--json', 'print JSON')
     .action(async (o: { queue?: string; queueName?: string; config?: string; json?: boolean }) => {
-      const s = queueSettings(o);
-      if (s.config === undefined) {
-        console.error(s.error);
-        process.exit(2);
-      }
-      const conn = parseQueueUrl(s.config.url);
-      if (conn.isErr) {
-        console.error(conn.error.message);
-        process.exit(2);
-      }
+      const { config, connection } = queueSettingsOrExit(o);
       // Fail fast when Redis is unreachable, instead of the workers' endless reconnection.
-      const q = new ProducerQueue({ ...conn.value, options: { ...conn.value.options, retryStrategy: (n: number) => (n > 3 ? null : 200 * n), maxRetriesPerRequest: 2 } }, s.config.name);
+      const q = new ProducerQueue({ ...connection, options: { ...connection.options, retryStrategy: (n: number) => (n > 3 ? null : 200 * n), maxRetriesPerRequest: 2 } }, config.name);
       try {
         const status = await readQueueStatus(q);
         console.log(o.json === true ? JSON.stringify(status, null, 1) : formatQueueStatus(status));
       } catch (e) {
-        console.error(`cannot read the queue at ${conn.value.display}: ${(e as Error).message}`);
+        console.error(`cannot read the queue at ${connection.display}: ${(e as Error).message}`);
         process.exitCode = 1;
       } finally {
         await q.close().catch(() => {});

@@ -3,29 +3,15 @@
  * into `--out` exactly as a local run writes them. Ctrl-C stops collecting; the jobs stay queued
  * and the same command later collects their results.
  */
-import type { DatagenGameSettings } from '../learning/datagen/datagen-game.js';
-import type { DatagenChoices } from '../learning/datagen/datagen-setup.js';
 import { datagenFiles } from '../learning/datagen/datagen-setup.js';
 import { parseQueueUrl } from '../queue/connection.js';
-import { runQueuedDatagen } from '../queue/datagen-producer.js';
+import { runQueuedDatagen, type QueuedDatagenShard } from '../queue/datagen-producer.js';
 import { ProducerQueue } from '../queue/producer-queue.js';
 import { formatDatagenResult, formatQueuedDatagenProgress } from '../queue/progress.js';
 import { makeStamp } from '../queue/stamp.js';
 
-export interface QueuedDatagenCli {
-  readonly out: string;
-  readonly seed: number;
-  readonly shardIndex: number;
-  readonly shardCount: number;
-  readonly gamesPerChunk: number;
-  readonly targetPositions: number;
-  readonly maxChunks?: number;
-  readonly choices: DatagenChoices;
-  readonly settings: DatagenGameSettings;
-}
-
 /** Runs the producer; the exit code (0 done, 1 failure, 2 bad usage, 130 interrupted). */
-export async function runQueuedDatagenCli(url: string, queueName: string, o: QueuedDatagenCli): Promise<number> {
+export async function runQueuedDatagenCli(url: string, queueName: string, o: QueuedDatagenShard): Promise<number> {
   const conn = parseQueueUrl(url);
   if (conn.isErr) {
     console.error(conn.error.message);

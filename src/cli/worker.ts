@@ -15,7 +15,7 @@ import { defaultConfigPath } from '../config/default-path.js';
 import { loadConfig, validateConfig } from '../config/load.js';
 import type { QueueConfig } from '../config/sections/queue.js';
 import { childLogger, configureLogging } from '../log/logger.js';
-import { parseQueueUrl } from '../queue/connection.js';
+import { parseQueueUrl, type QueueConnection } from '../queue/connection.js';
 import { startWorker } from '../queue/worker.js';
 
 interface WorkerCliOptions {
@@ -46,6 +46,21 @@ export function queueSettings(o: { queue?: string; queueName?: string; concurren
   return { config: { ...merged.value.queue, url } };
 }
 
+/** `queueSettings` and its parsed URL; prints the error and exits with code 2 (bad usage) when either fails. */
+export function queueSettingsOrExit(o: Parameters<typeof queueSettings>[0]): { config: QueueConfig; connection: QueueConnection } {
+  const s = queueSettings(o);
+  if (s.config === undefined) {
+    console.error(s.error);
+    process.exit(2);
+  }
+  const conn = parseQueueUrl(s.config.url);
+  if (conn.isErr) {
+    console.error(conn.error.message);
+    process.exit(2);
+  }
+  return { config: s.config, connection: conn.value };
+}
+
 export function register(program: Command): void {
   program
     .command('worker')
@@ -56,20 +71,11 @@ export function register(program: Command): void {
     .option('-c, --config <file>', 'config file (default: config/kishi.yaml when it exists)')
     .option('--log-level <level>', 'error, warn, info or debug', 'info')
     .action(async (o: WorkerCliOptions) => {
-      const s = queueSettings(o);
-      if (s.config === undefined) {
-        console.error(s.error);
-        process.exit(2);
-      }
-      const conn = parseQueueUrl(s.config.url);
-      if (conn.isErr) {
-        console.error(conn.error.message);
-        process.exit(2);
-      }
+      const { config, connection } = queueSettingsOrExit(o);
       configureLogging({ level: o.logLevel ?? 'info' });
       const log = childLogger('queue/worker');
-      const concurrency = s.config.concurrency > 0 ? s.config.concurrency : availableParallelism();
-      const w = startWorker({ connection: conn.value, queueName: s.config.name, concurrency, lockDurationMs: s.config.lockDurationSec * 1000, stalledIntervalMs: Math.min(15_000, s.config.lockDurationSec * 1000), log });
+      const concurrency = config.concurrency > 0 ? config.concurrency : availableParallelism();
+      const w = startWorker({ connection, queueName: config.name, concurrency, lockDurationMs: config.lockDurationSec * 1000, stalledIntervalMs: Math.min(15_000, config.lockDurationSec * 1000), log });
       let signals = 0;
       const onSignal = (): void => {
         signals++;

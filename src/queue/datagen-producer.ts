@@ -25,24 +25,18 @@ import { KishiError, Result } from '../core/result.js';
 import { removeFilesWhere, writeFileAtomic } from '../learning/atomic-write.js';
 import { chunkBytes, chunkFileName } from '../learning/datagen/chunk.js';
 import { dedupChunk, shardSettingsFileName, shardSettingsText } from '../learning/datagen/chunk-play.js';
-import type { DatagenGameSettings } from '../learning/datagen/datagen-game.js';
-import { scanShard } from '../learning/datagen/datagen-run.js';
+import { scanShard, type DatagenShardOptions } from '../learning/datagen/datagen-run.js';
 import type { DatagenChoices } from '../learning/datagen/datagen-setup.js';
 import { datagenJobId, runKey, unpackBytes, type DatagenJob, type DatagenJobResult } from './jobs.js';
 import type { JobStore } from './job-store.js';
 import type { JobStamp } from './stamp.js';
 
-export interface QueuedDatagenOptions {
-  readonly out: string;
-  readonly seed: number;
-  readonly shardIndex: number;
-  readonly shardCount: number;
-  readonly gamesPerChunk: number;
-  readonly targetPositions: number;
-  /** Stop after applying this many chunks in this run. */
-  readonly maxChunks?: number;
+/** The shard and the datagen files its games play with (the options `kishi datagen --queue` parses). */
+export interface QueuedDatagenShard extends DatagenShardOptions {
   readonly choices: DatagenChoices;
-  readonly settings: DatagenGameSettings;
+}
+
+export interface QueuedDatagenOptions extends QueuedDatagenShard {
   readonly stamp: JobStamp;
   readonly queue: JobStore;
   /** Jobs kept queued ahead of the next chunk to apply (default: twice the live workers' slots, at least 4). */

@@ -10,6 +10,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { GameKind } from '../core/game.js';
 import type { DatagenGameSettings } from '../learning/datagen/datagen-game.js';
 import type { DatagenChoices } from '../learning/datagen/datagen-setup.js';
+import type { SelfplaySearchChoices } from '../learning/alphazero/selfplay.js';
 import type { RemoteMatchSettings, RemoteGameSpec } from '../match/remote-games.js';
 import type { GameRecord } from '../match/game-record.js';
 import type { JobStamp } from './stamp.js';
@@ -78,15 +79,9 @@ export interface SelfplayJob {
 }
 
 /** The options a self-play job carries (JSON). */
-export interface SelfplayJobOptions {
+export interface SelfplayJobOptions extends SelfplaySearchChoices {
   readonly game: GameKind;
   readonly concurrentGames: number;
-  readonly playouts: number;
-  readonly fastPlayouts?: number;
-  readonly fullSearchShare?: number;
-  readonly temperatureMoves: number;
-  readonly resignValue?: number;
-  readonly maxPlies?: number;
   readonly seed: number;
   readonly phase: string;
   readonly meta?: Readonly<Record<string, unknown>>;

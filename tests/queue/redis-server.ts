@@ -7,9 +7,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../fakes/free-port.js';
 import { REDIS_SERVER } from '../setup/prerequisites.js';
 
 export const haveRedis = (): boolean => existsSync(REDIS_SERVER);
@@ -24,16 +24,6 @@ export interface TestRedis {
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
-
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 const waitReady = (p: ChildProcess, port: number): Promise<void> =>
   new Promise((resolve, reject) => {

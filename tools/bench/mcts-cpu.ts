@@ -21,20 +21,10 @@ import { MctsSearch } from '../../src/search/mcts/search.js';
 import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { rateRow } from './lib/measure.js';
-
-const POSITIONS: Record<GameKind, readonly { start: string; moves: string[] }[]> = {
-  chess: [
-    { start: 'startpos', moves: ['e2e4', 'c7c5', 'g1f3', 'd7d6'] },
-    { start: 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', moves: [] },
-  ],
-  shogi: [
-    { start: 'startpos', moves: ['7g7f', '3c3d', '2g2f'] },
-    { start: 'ln1g3nl/1r1sg1k2/p1pppsbpp/1p3pp2/7P1/2P1P1P2/PPBP1P2P/2S1GS1R1/LN1GK2NL b - 1', moves: [] },
-  ],
-};
+import { MCTS_POSITIONS } from './lib/mcts-positions.js';
 
 const boardOf = (game: GameKind, rep: number): MctsBoard => {
-  const p = POSITIONS[game][rep % POSITIONS[game].length]!;
+  const p = MCTS_POSITIONS[game][rep % MCTS_POSITIONS[game].length]!;
   return game === 'chess' ? ChessMctsBoard.fromText(p.start, p.moves).unwrap() : ShogiMctsBoard.fromText(p.start, p.moves).unwrap();
 };
 
@@ -69,7 +59,7 @@ export const bench: BenchModule = {
         else ctx.log(`mcts-cpu ${game}: ${runner.error.message}`);
       }
       ctx.log(`mcts-cpu ${game}: warm-up`);
-      for (let i = 0; i < POSITIONS[game].length; i++) {
+      for (let i = 0; i < MCTS_POSITIONS[game].length; i++) {
         await rate(game, cpu.value, playouts / 4, i);
         await rate(game, stat.value, playouts / 4, i);
         if (resnet !== undefined) await rate(game, resnet, 200, i);

@@ -28,17 +28,7 @@ import { MctsSearch } from '../../src/search/mcts/search.js';
 import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { median, rateRow } from './lib/measure.js';
-
-const POSITIONS: Record<GameKind, readonly { start: string; moves: string[] }[]> = {
-  chess: [
-    { start: 'startpos', moves: ['e2e4', 'c7c5', 'g1f3', 'd7d6'] },
-    { start: 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', moves: [] },
-  ],
-  shogi: [
-    { start: 'startpos', moves: ['7g7f', '3c3d', '2g2f'] },
-    { start: 'ln1g3nl/1r1sg1k2/p1pppsbpp/1p3pp2/7P1/2P1P1P2/PPBP1P2P/2S1GS1R1/LN1GK2NL b - 1', moves: [] },
-  ],
-};
+import { MCTS_POSITIONS } from './lib/mcts-positions.js';
 
 /** MCTS batch size used for the search rows. */
 export const BENCH_BATCH = 16;
@@ -78,7 +68,7 @@ export async function rawWarmUp(ev: NetEvaluator, input: NnInput, batch: number)
 
 /** One MCTS search of `playouts` from the rep's position (fresh tree): playouts/s and the share of wall time outside the net. */
 export async function mctsRate(game: GameKind, ev: NetEvaluator, playouts: number, rep: number): Promise<Rate & { outside: number }> {
-  const p = POSITIONS[game][rep % POSITIONS[game].length]!;
+  const p = MCTS_POSITIONS[game][rep % MCTS_POSITIONS[game].length]!;
   const board: MctsBoard = game === 'chess' ? ChessMctsBoard.fromText(p.start, p.moves).unwrap() : ShogiMctsBoard.fromText(p.start, p.moves).unwrap();
   const search = new MctsSearch(ev, { ...defaultMctsOptions(game), batchSize: BENCH_BATCH });
   const t0 = performance.now();
@@ -97,7 +87,7 @@ export const bench: BenchModule = {
     const reps = Math.max(1, ctx.reps);
     for (const game of ['chess', 'shogi'] as const) {
       const spec = encodingOf(game);
-      const input = encodePosition(game, POSITIONS[game][1]!).unwrap().input;
+      const input = encodePosition(game, MCTS_POSITIONS[game][1]!).unwrap().input;
       const found = variants(game);
       if (found.length === 0) ctx.log(`nn: no ${game} model in models/, skipped`);
       for (const v of found) {
@@ -120,7 +110,7 @@ export const bench: BenchModule = {
         await rawWarmUp(ev, input, BENCH_BATCH);
         // Untimed warm-up, one search per position: until the JIT has compiled the tree code, its
         // threads' CPU time and the interpreted code would be charged to the first reps.
-        for (let i = 0; i < POSITIONS[game].length; i++) await mctsRate(game, ev, playouts, i);
+        for (let i = 0; i < MCTS_POSITIONS[game].length; i++) await mctsRate(game, ev, playouts, i);
         const raw: Rate[] = [];
         const mcts: (Rate & { outside: number })[] = [];
         for (let i = 0; i < reps; i++) {

@@ -32,6 +32,9 @@ import type { SelfplayReply, SelfplayRequest, SelfplayWorkerInit } from './selfp
 
 export type { SelfplayGameSummary } from './selfplay-game.js';
 
+/** The search settings of a self-play game that the AlphaZero loop's state and the queued self-play jobs carry. */
+export type SelfplaySearchChoices = Pick<SelfplayOptions, 'playouts' | 'fastPlayouts' | 'fullSearchShare' | 'temperatureMoves' | 'resignValue' | 'maxPlies'>;
+
 export interface SelfplayOptions {
   readonly game: GameKind;
   /** ONNX path (relative paths: working directory, then the package root), or `mock:<name>`. */

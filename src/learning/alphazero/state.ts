@@ -24,21 +24,16 @@ import { KishiError, Result } from '../../core/result.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { GateConfig, GateOutcome } from './gate.js';
 import type { CurveEntry } from './curve.js';
+import type { SelfplaySearchChoices } from './selfplay.js';
 
 export const STATE_FORMAT = 'kishi-alphazero-state';
 export const STATE_VERSION = 1;
 
 /** The settings that define a run (a resumed run keeps them; the CLI may change a few, see `RESUMABLE_SETTINGS`). */
-export interface LoopSettings {
+export interface LoopSettings extends SelfplaySearchChoices {
   readonly game: GameKind;
-  /** Self-play. */
+  /** Self-play (and the search settings of `SelfplaySearchChoices`). */
   readonly gamesPerGeneration: number;
-  readonly playouts: number;
-  readonly fastPlayouts?: number;
-  readonly fullSearchShare?: number;
-  readonly temperatureMoves: number;
-  readonly resignValue?: number;
-  readonly maxPlies?: number;
   readonly workers: number;
   readonly concurrentGames: number;
   readonly gamesPerChunk: number;

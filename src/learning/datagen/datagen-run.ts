@@ -28,15 +28,20 @@ import type { DatagenGameSettings } from './datagen-game.js';
 import { positionKey } from './position-record.js';
 import { KeySet } from './key-set.js';
 
-export interface DatagenRunOptions {
+/** What names a shard and when it is done: shared by the local run and the queued one (src/queue/). */
+export interface DatagenShardOptions {
   readonly out: string;
   readonly seed: number;
   readonly shardIndex: number;
   readonly shardCount: number;
   readonly gamesPerChunk: number;
   readonly targetPositions: number;
+  /** Stop after writing this many chunks in this run. */
   readonly maxChunks?: number;
   readonly settings: DatagenGameSettings;
+}
+
+export interface DatagenRunOptions extends DatagenShardOptions {
   readonly openings: readonly Opening[];
   readonly makeBoard: (o: Opening) => SearchBoard;
   readonly search: AlphaBetaSearch;

@@ -9,18 +9,19 @@ import type { FeatureSet } from '../../eval/linear/feature-registry.js';
 import { chessMaterialTheta } from '../../eval/linear/material.js';
 import { BISHOP, KNIGHT, PAWN, QUEEN, ROOK } from '../../games/chess/fast/piece.js';
 import type { SparseVector } from '../../eval/linear/sparse.js';
-import { serializeWeights, type WeightsProvenance } from '../../eval/linear/weights.js';
 import { ChessSearchBoard } from '../../search/alphabeta/chess-board.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
-import type { EnginePlayer, GameEnd, ModelFile, TrainingAdapter } from './training-adapter.js';
+import { LinearTrainingAdapter } from './linear-adapter.js';
+import type { GameEnd, TrainingAdapter } from './training-adapter.js';
 
-export class ChessTrainingAdapter implements TrainingAdapter {
+export class ChessTrainingAdapter extends LinearTrainingAdapter implements TrainingAdapter {
   readonly game = 'chess' as const;
   readonly featureSet = CHESS_FEATURES as unknown as FeatureSet<never>;
   private readonly evaluator: ChessLinearEval;
   private readonly list = new Int32Array(256);
 
-  constructor(readonly theta: Float64Array) {
+  constructor(theta: Float64Array) {
+    super(theta);
     this.evaluator = new ChessLinearEval(theta);
   }
 
@@ -30,19 +31,6 @@ export class ChessTrainingAdapter implements TrainingAdapter {
 
   features(board: SearchBoard, out: SparseVector): void {
     this.evaluator.features((board as ChessSearchBoard).board, out);
-  }
-
-  gradient(board: SearchBoard, out: SparseVector): number {
-    this.features(board, out);
-    return out.dot(this.theta);
-  }
-
-  enginePlayer(theta: Float64Array): EnginePlayer {
-    return { theta };
-  }
-
-  modelFiles(theta: Float64Array, provenance: WeightsProvenance): readonly ModelFile[] {
-    return [{ suffix: '.json', data: serializeWeights(this.featureSet, theta, provenance) }];
   }
 
   refresh(boards: readonly SearchBoard[]): void {

@@ -11,18 +11,19 @@ import { shogiMaterialTheta } from '../../eval/linear/material.js';
 import { ShogiLinearEval } from '../../eval/linear/shogi-eval.js';
 import { SHOGI_FEATURES } from '../../eval/linear/shogi-features.js';
 import type { SparseVector } from '../../eval/linear/sparse.js';
-import { serializeWeights, type WeightsProvenance } from '../../eval/linear/weights.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import { ShogiSearchBoard } from '../../search/alphabeta/shogi-board.js';
-import type { EnginePlayer, GameEnd, ModelFile, TrainingAdapter } from './training-adapter.js';
+import { LinearTrainingAdapter } from './linear-adapter.js';
+import type { GameEnd, TrainingAdapter } from './training-adapter.js';
 
-export class ShogiTrainingAdapter implements TrainingAdapter {
+export class ShogiTrainingAdapter extends LinearTrainingAdapter implements TrainingAdapter {
   readonly game = 'shogi' as const;
   readonly featureSet = SHOGI_FEATURES as unknown as FeatureSet<never>;
   private readonly evaluator: ShogiLinearEval;
   private readonly list = new Int32Array(MAX_MOVES);
 
-  constructor(readonly theta: Float64Array) {
+  constructor(theta: Float64Array) {
+    super(theta);
     this.evaluator = new ShogiLinearEval(theta);
   }
 
@@ -32,19 +33,6 @@ export class ShogiTrainingAdapter implements TrainingAdapter {
 
   features(board: SearchBoard, out: SparseVector): void {
     this.evaluator.features((board as ShogiSearchBoard).board, out);
-  }
-
-  gradient(board: SearchBoard, out: SparseVector): number {
-    this.features(board, out);
-    return out.dot(this.theta);
-  }
-
-  enginePlayer(theta: Float64Array): EnginePlayer {
-    return { theta };
-  }
-
-  modelFiles(theta: Float64Array, provenance: WeightsProvenance): readonly ModelFile[] {
-    return [{ suffix: '.json', data: serializeWeights(this.featureSet, theta, provenance) }];
   }
 
   /** The shogi evaluation reads theta directly: nothing to rebuild. */

@@ -11,52 +11,15 @@ import type { MctsBoard } from './mcts-board.js';
 
 const VALUE = Int32Array.from(SEE_VALUE);
 
-export class ChessCpuEvaluator extends CpuEvaluator {
-  readonly nnue: ChessNnue;
-  private board: FastChessBoard | undefined;
-
+export class ChessCpuEvaluator extends CpuEvaluator<FastChessBoard, ChessNnue> {
   /** Throws when `net` is not a chess network (the loader checks that first). */
   constructor(net: NnueNetwork, settings: CpuEvaluatorSettings) {
-    super(settings, 256);
-    this.nnue = new ChessNnue(net);
+    super(settings, new ChessNnue(net), 256);
   }
 
-  protected bind(board: MctsBoard): void {
+  protected gameBoard(board: MctsBoard): FastChessBoard {
     if (!(board instanceof ChessMctsBoard)) throw new Error('the chess CPU evaluator needs a chess board');
-    this.board = board.board;
-    this.nnue.attach(board.board);
-  }
-
-  protected nnMake(m: number): void {
-    this.nnue.make(this.board!, m);
-  }
-
-  protected nnUnmake(): void {
-    this.nnue.unmake();
-  }
-
-  protected boardMake(m: number): void {
-    this.board!.makeMove(m);
-  }
-
-  protected boardUnmake(): void {
-    this.board!.unmakeMove();
-  }
-
-  protected staticEval(): number {
-    return this.nnue.stack.evaluate(this.board!.turn);
-  }
-
-  protected childEval(m: number): number {
-    const b = this.board!;
-    this.nnue.make(b, m);
-    const v = this.nnue.stack.evaluate(b.turn ^ 1);
-    this.nnue.unmake();
-    return v;
-  }
-
-  protected inCheck(): boolean {
-    return this.board!.inCheck();
+    return board.board;
   }
 
   protected captures(list: Int32Array): number {

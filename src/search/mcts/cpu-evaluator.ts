@@ -18,6 +18,7 @@
  * pushes one lazily computed entry per move (src/eval/nnue/accumulator-stack.ts), so a leaf costs
  * a few entry updates rather than a full refresh.
  */
+import type { AccumulatorStack } from '../../eval/nnue/accumulator-stack.js';
 import type { MctsBoard } from './mcts-board.js';
 import { TrackedBoard, type LeafEvaluator } from './leaf-evaluator.js';
 
@@ -45,13 +46,38 @@ export interface MovePolicy {
   logits(moves: Int32Array, n: number, logits: Float32Array): void;
 }
 
+/** What the evaluator needs of a game's internal board (FastChessBoard, FastShogiBoard). */
+export interface CpuBoard {
+  /** The side to move (0 or 1). */
+  readonly turn: number;
+  makeMove(m: number): void;
+  unmakeMove(): void;
+  inCheck(): boolean;
+}
+
+/** What the evaluator needs of a game's incremental NNUE (ChessNnue, ShogiNnue) over board `B`. */
+export interface IncrementalNnue<B> {
+  readonly stack: AccumulatorStack;
+  /** Refreshes the accumulators from `board`. */
+  attach(board: B): void;
+  /** Pushes move `m` of `board` onto the accumulators (before the board moves). */
+  make(board: B, m: number): void;
+  unmake(): void;
+}
+
 /**
  * The game-independent part; `ChessCpuEvaluator` and `ShogiCpuEvaluator` (chess-cpu-evaluator.ts,
- * shogi-cpu-evaluator.ts) supply the board, the network and the exchange evaluation.
+ * shogi-cpu-evaluator.ts) supply the board, the network, the capture generation and the exchange
+ * evaluation.
  */
-export abstract class CpuEvaluator implements LeafEvaluator {
+export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends IncrementalNnue<B> = IncrementalNnue<B>>
+  implements LeafEvaluator
+{
   readonly kind = 'leaf' as const;
   readonly settings: CpuEvaluatorSettings;
+  readonly nnue: N;
+  /** The game board the accumulators follow (set by `attach`). */
+  protected board: B | undefined;
   /** Quiescence move lists and their ordering keys, one per ply. */
   private readonly lists: Int32Array[] = [];
   private readonly keys: Int32Array[] = [];
@@ -61,29 +87,20 @@ export abstract class CpuEvaluator implements LeafEvaluator {
   /** The policy network, when one is loaded. */
   policy: MovePolicy | undefined;
 
-  constructor(settings: CpuEvaluatorSettings, maxMoves: number) {
+  constructor(settings: CpuEvaluatorSettings, nnue: N, maxMoves: number) {
     if (!(settings.k > 0) || !(settings.priorTemperature > 0) || !(settings.qsearchPlies >= 0)) {
       throw new Error(`CPU evaluator: bad settings ${JSON.stringify(settings)}`);
     }
     this.settings = settings;
+    this.nnue = nnue;
     for (let i = 0; i < MAX_QPLY; i++) {
       this.lists.push(new Int32Array(maxMoves));
       this.keys.push(new Int32Array(maxMoves));
     }
   }
 
-  /** Binds the game board inside `board` and refreshes the accumulators from it. */
-  protected abstract bind(board: MctsBoard): void;
-  /** Pushes move `m` onto the accumulators (before the board moves). */
-  protected abstract nnMake(m: number): void;
-  protected abstract nnUnmake(): void;
-  protected abstract boardMake(m: number): void;
-  protected abstract boardUnmake(): void;
-  /** The network's centipawns for the side to move (accumulators up to date with the board). */
-  protected abstract staticEval(): number;
-  /** The network's centipawns for the opponent after move `m` (pushed on the accumulators only). */
-  protected abstract childEval(m: number): number;
-  protected abstract inCheck(): boolean;
+  /** The game board inside `board`; throws when it is another game's. */
+  protected abstract gameBoard(board: MctsBoard): B;
   /** Captures (and chess promotions) into `list`; returns their count. */
   protected abstract captures(list: Int32Array): number;
   /** Quiescence ordering key of a capture (most valuable victim, least valuable attacker). */
@@ -94,12 +111,32 @@ export abstract class CpuEvaluator implements LeafEvaluator {
   protected abstract gain(m: number): number;
 
   attach(board: MctsBoard): MctsBoard {
-    this.bind(board);
+    const b = this.gameBoard(board);
+    this.board = b;
+    this.nnue.attach(b);
     return new TrackedBoard(
       board,
-      (m) => this.nnMake(m),
-      () => this.nnUnmake(),
+      (m) => this.nnue.make(this.board!, m),
+      () => this.nnue.unmake(),
     );
+  }
+
+  /** The network's centipawns for the side to move (accumulators up to date with the board). */
+  private staticEval(): number {
+    return this.nnue.stack.evaluate(this.board!.turn);
+  }
+
+  /** The network's centipawns for the opponent after move `m` (pushed on the accumulators only). */
+  private childEval(m: number): number {
+    const b = this.board!;
+    this.nnue.make(b, m);
+    const v = this.nnue.stack.evaluate(b.turn ^ 1);
+    this.nnue.unmake();
+    return v;
+  }
+
+  private inCheck(): boolean {
+    return this.board!.inCheck();
   }
 
   evaluate(moves: Int32Array, n: number, priors: Float32Array): number {
@@ -141,14 +178,15 @@ export abstract class CpuEvaluator implements LeafEvaluator {
    */
   private evasions(moves: Int32Array, n: number): number {
     this.staticEval();
+    const b = this.board!;
     let best = -1e9;
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
-      this.nnMake(m);
-      this.boardMake(m);
+      this.nnue.make(b, m);
+      b.makeMove(m);
       const v = -this.qsearch(-1e9, -best, 1);
-      this.boardUnmake();
-      this.nnUnmake();
+      b.unmakeMove();
+      this.nnue.unmake();
       if (v > best) best = v;
     }
     return best;
@@ -161,10 +199,12 @@ export abstract class CpuEvaluator implements LeafEvaluator {
     if (stand >= beta || ply >= this.settings.qsearchPlies || ply >= MAX_QPLY) return stand;
     if (stand > alpha) alpha = stand;
     let best = stand;
+    const b = this.board!;
     const list = this.lists[ply]!;
     const keys = this.keys[ply]!;
     const n = this.captures(list);
     for (let i = 0; i < n; i++) keys[i] = this.order(list[i]!);
+    // Selection by key, written out as in the alpha-beta and TreeStrap quiescence searches: a hot loop.
     for (let i = 0; i < n; i++) {
       let bi = i;
       for (let j = i + 1; j < n; j++) if (keys[j]! > keys[bi]!) bi = j;
@@ -177,11 +217,11 @@ export abstract class CpuEvaluator implements LeafEvaluator {
         keys[i] = k;
       }
       if (this.see(m) < 0) continue;
-      this.nnMake(m);
-      this.boardMake(m);
+      this.nnue.make(b, m);
+      b.makeMove(m);
       const score = -this.qsearch(-beta, -alpha, ply + 1);
-      this.boardUnmake();
-      this.nnUnmake();
+      b.unmakeMove();
+      this.nnue.unmake();
       if (score > best) {
         best = score;
         if (score > alpha) {

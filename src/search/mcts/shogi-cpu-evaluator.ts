@@ -16,52 +16,15 @@ const CAPTURE = Int32Array.from(SEE_CAPTURE_VALUE);
 const PROMO_GAIN = Int32Array.from(SEE_BOARD_VALUE.map((v, t) => (t >= 1 && t <= 6 ? SEE_BOARD_VALUE[t + 8]! - v : 0)));
 const PROMOTE_FLAG = 1 << 16;
 
-export class ShogiCpuEvaluator extends CpuEvaluator {
-  readonly nnue: ShogiNnue;
-  private board: FastShogiBoard | undefined;
-
+export class ShogiCpuEvaluator extends CpuEvaluator<FastShogiBoard, ShogiNnue> {
   /** Throws when `net` is not a shogi network (the loader checks that first). */
   constructor(net: NnueNetwork, settings: CpuEvaluatorSettings) {
-    super(settings, MAX_MOVES);
-    this.nnue = new ShogiNnue(net);
+    super(settings, new ShogiNnue(net), MAX_MOVES);
   }
 
-  protected bind(board: MctsBoard): void {
+  protected gameBoard(board: MctsBoard): FastShogiBoard {
     if (!(board instanceof ShogiMctsBoard)) throw new Error('the shogi CPU evaluator needs a shogi board');
-    this.board = board.board;
-    this.nnue.attach(board.board);
-  }
-
-  protected nnMake(m: number): void {
-    this.nnue.make(this.board!, m);
-  }
-
-  protected nnUnmake(): void {
-    this.nnue.unmake();
-  }
-
-  protected boardMake(m: number): void {
-    this.board!.makeMove(m);
-  }
-
-  protected boardUnmake(): void {
-    this.board!.unmakeMove();
-  }
-
-  protected staticEval(): number {
-    return this.nnue.stack.evaluate(this.board!.turn);
-  }
-
-  protected childEval(m: number): number {
-    const b = this.board!;
-    this.nnue.make(b, m);
-    const v = this.nnue.stack.evaluate(b.turn ^ 1);
-    this.nnue.unmake();
-    return v;
-  }
-
-  protected inCheck(): boolean {
-    return this.board!.inCheck();
+    return board.board;
   }
 
   protected captures(list: Int32Array): number {

@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../../tests/fakes/free-port.js';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 
@@ -16,16 +16,6 @@ export interface BenchRedis {
   readonly pid: number;
   stop(): Promise<void>;
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 export async function startBenchRedis(): Promise<BenchRedis | undefined> {
   if (!existsSync(REDIS_SERVER)) return undefined;

@@ -453,6 +453,7 @@ export class FastShogiBoard {
             const q = b[to]!;
             if ((q & ub) !== 0) break;
             if ((q !== 0 || !capturesOnly) && (checks === 0 || evSt[to] === stamp)) {
+              // The promotion choice of the step moves above, repeated inline: move generation is the hottest loop.
               const m = from | (to << 8);
               if (promotable) {
                 const rr = REL_RANK[rel + to]!;
