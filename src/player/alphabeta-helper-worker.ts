@@ -8,23 +8,12 @@
  * this helper's busy flag, cleared (and notified) when it has stopped searching.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { setThetaGrain } from '../eval/linear/grain.js';
-import { parseNetwork } from '../eval/nnue/format.js';
-import { AlphaBetaEngine } from './alphabeta-engine.js';
 import type { HelperInit, HelperRequest } from './worker-protocol.js';
+import { workerEngine } from './worker-engine.js';
 
 const init = workerData as HelperInit;
-const theta = new Float64Array(init.theta);
-setThetaGrain(theta, init.grain ?? 1);
-const engine = new AlphaBetaEngine({
-  game: init.game,
-  theta,
-  // The main thread validated the file; helpers evaluate with the same network so the shared table holds one evaluation's scores.
-  ...(init.nnue !== undefined ? { nnue: parseNetwork(new Uint8Array(init.nnue), 'helper').unwrap() } : {}),
-  hashMb: 1,
-  moveOverheadMs: 0,
-  tableMemory: init.table,
-});
+// Helpers evaluate with the main thread's network, so that the shared table holds one evaluation's scores.
+const { engine } = workerEngine(init, { hashMb: 1, moveOverheadMs: 0, tableMemory: init.table }, 'helper');
 const control = new Int32Array(init.control);
 
 parentPort!.on('message', (msg: HelperRequest) => {

@@ -9,23 +9,13 @@
  * every helper is idle again, so helpers never search a stale position into the next move.
  */
 import { Worker, parentPort, workerData } from 'node:worker_threads';
-import { setThetaGrain, thetaGrain } from '../eval/linear/grain.js';
-import { parseNetwork } from '../eval/nnue/format.js';
-import { AlphaBetaEngine } from './alphabeta-engine.js';
+import { thetaGrain } from '../eval/linear/grain.js';
 import type { HelperInit, HelperRequest, WorkerInit, WorkerReply } from './worker-protocol.js';
 import { serveWorker } from './worker-entry.js';
+import { workerEngine } from './worker-engine.js';
 
 const init = workerData as WorkerInit;
-const theta = new Float64Array(init.theta);
-setThetaGrain(theta, init.grain ?? 1);
-const engine = new AlphaBetaEngine({
-  game: init.game,
-  theta,
-  ...(init.nnue !== undefined ? { nnue: parseNetwork(new Uint8Array(init.nnue), 'worker').unwrap() } : {}),
-  hashMb: init.hashMb,
-  moveOverheadMs: init.moveOverheadMs,
-  sharedTable: (init.threads ?? 1) > 1,
-});
+const { engine, theta } = workerEngine(init, { hashMb: init.hashMb, moveOverheadMs: init.moveOverheadMs, sharedTable: (init.threads ?? 1) > 1 }, 'worker');
 const signal = new Int32Array(init.signal);
 const port = parentPort!;
 
