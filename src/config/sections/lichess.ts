@@ -1,5 +1,4 @@
-import type { JsonSchema } from './section.js';
-import { section } from './section.js';
+import { bool, int, section, strings, text } from './section.js';
 import { BOOK_NORMALIZATIONS, BOOK_SELECTIONS } from '../../books/book-choice.js';
 
 /** Keys follow lichess-bot's `config.yml` (challenge, matchmaking, greeting, draw_or_resign, correspondence), in camelCase with units in the name. */
@@ -207,22 +206,7 @@ export interface LichessConfig {
   readonly records: LichessRecordsConfig;
 }
 
-const strings = (description: string, def: readonly string[], values?: readonly string[]): JsonSchema => ({
-  type: 'array',
-  items: values ? { enum: values } : { type: 'string' },
-  uniqueItems: true,
-  default: def,
-  description,
-});
-const int = (description: string, def: number, minimum?: number, maximum?: number): JsonSchema => ({
-  type: 'integer',
-  default: def,
-  description,
-  ...(minimum !== undefined ? { minimum } : {}),
-  ...(maximum !== undefined ? { maximum } : {}),
-});
-const bool = (description: string, def: boolean): JsonSchema => ({ type: 'boolean', default: def, description });
-const text = (description: string, def: string): JsonSchema => ({ type: 'string', default: def, description });
+
 
 export const lichessSection = section('Lichess through the Bot API. The token is read from LICHESS_TOKEN, never from this file.', {
   enabled: bool('play on lichess', false),

@@ -1,5 +1,5 @@
 import type { JsonSchema } from './section.js';
-import { section } from './section.js';
+import { bool, int, section, strings } from './section.js';
 import type {
   ChallengeFilterConfig,
   CorrespondenceConfig,
@@ -58,21 +58,7 @@ const lichessProp = (key: string): JsonSchema => {
 };
 const lichessChallenge = lichessProp('challenge').properties ?? {};
 
-const strings = (description: string, def: readonly string[], values: readonly string[]): JsonSchema => ({
-  type: 'array',
-  items: { enum: values },
-  uniqueItems: true,
-  default: def,
-  description,
-});
-const int = (description: string, def: number, minimum?: number, maximum?: number): JsonSchema => ({
-  type: 'integer',
-  default: def,
-  description,
-  ...(minimum !== undefined ? { minimum } : {}),
-  ...(maximum !== undefined ? { maximum } : {}),
-});
-const bool = (description: string, def: boolean): JsonSchema => ({ type: 'boolean', default: def, description });
+
 
 export const lishogiSection = section('lishogi.org through its Bot API (shogi). The token is read from LISHOGI_TOKEN, never from this file.', {
   enabled: bool('play on lishogi', false),

@@ -29,3 +29,21 @@ export const section = (description: string, properties: Record<string, JsonSche
   default: {},
   properties,
 });
+
+/** Schema builders of the sections' fields: a typed default and the description the config docs print. */
+export const strings = (description: string, def: readonly string[], values?: readonly string[]): JsonSchema => ({
+  type: 'array',
+  items: values ? { enum: values } : { type: 'string' },
+  uniqueItems: true,
+  default: def,
+  description,
+});
+export const int = (description: string, def: number, minimum?: number, maximum?: number): JsonSchema => ({
+  type: 'integer',
+  default: def,
+  description,
+  ...(minimum !== undefined ? { minimum } : {}),
+  ...(maximum !== undefined ? { maximum } : {}),
+});
+export const bool = (description: string, def: boolean): JsonSchema => ({ type: 'boolean', default: def, description });
+export const text = (description: string, def: string): JsonSchema => ({ type: 'string', default: def, description });
