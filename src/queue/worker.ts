@@ -114,6 +114,8 @@ export function startWorker(o: WorkerOptions): RunningWorker {
     const why = stampMismatch(d.stamp, version);
     if (why !== undefined) return refuse(job, token, why);
     active.add(String(job.id));
+    // Published at once, not at the next beat: `kishi queue status` shows the job while it runs, however short.
+    void heartbeat();
     try {
       switch (d.kind) {
         case 'datagen':
