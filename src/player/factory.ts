@@ -13,7 +13,7 @@ import type { Player } from './player.js';
 import { childLogger } from '../log/logger.js';
 import { loadNnueFile } from './nnue-file.js';
 import { loadWeightsFile } from './weights-file.js';
-import { DEFAULT_TUNING, tuningFromEnv } from '../search/alphabeta/tuning.js';
+import { tuningFromEnv } from '../search/alphabeta/tuning.js';
 
 /** The subset of the engine config the players read. */
 export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> &
@@ -32,7 +32,7 @@ export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Playe
  * `ERR_CONFIG`), for A/B matches without a rebuild.
  */
 export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind, env: NodeJS.ProcessEnv = process.env): Result<AlphaBetaPlayer, KishiError> => {
-  const tuning = tuningFromEnv(env);
+  const tuning = tuningFromEnv(env, game);
   if (tuning.isErr) return Result.err(tuning.error);
   const weights = loadWeightsFile(game === 'chess' ? config.chessWeights : config.shogiWeights, game);
   if (weights.isErr) return Result.err(weights.error);
@@ -51,7 +51,7 @@ export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind, env:
       hashMb: config.hashMb,
       moveOverheadMs: config.moveOverheadMs,
       threads: config.threads ?? 1,
-      ...(tuning.value !== DEFAULT_TUNING ? { tuning: tuning.value } : {}),
+      ...(tuning.value !== undefined ? { tuning: tuning.value } : {}),
       ...(nnue !== undefined ? { nnue } : {}),
     }),
   );

@@ -34,7 +34,7 @@ import type { AbLimits, SearchOptions } from './options.js';
 import { searchOptions } from './options.js';
 import type { TranspositionTable } from './tt.js';
 import type { SearchTuning } from './tuning.js';
-import { lmrTable } from './tuning.js';
+import { DEFAULT_TUNING, lmrTable } from './tuning.js';
 
 // Imported constants copied into module scope: under vitest's module transform every use of an
 // import is a property read through a getter, several times slower in the hot loops.
@@ -142,9 +142,9 @@ export class AlphaBetaSearch {
   private timeBase = 0;
   private rootDepth = 0;
   private logBranching = Math.log(30);
-  /** The tuning `lmr` was built for, and the late-move reduction table [min(depth,63) * 64 + min(moveNumber,63)]. */
-  private lmrTuning: SearchTuning | undefined;
-  private lmr: Int8Array = new Int8Array(64 * 64);
+  /** The margins of this search (options.tuning or the game's defaults) and its late-move reduction table [min(depth,63) * 64 + min(moveNumber,63)]. */
+  private tune: SearchTuning = DEFAULT_TUNING.chess;
+  private lmr: Int8Array = lmrTable(DEFAULT_TUNING.chess);
 
   private rootMoves = new Int32Array(0);
   private rootCosts = new Float64Array(0);
@@ -176,9 +176,10 @@ export class AlphaBetaSearch {
   }
 
   private prepare(board: SearchBoard): void {
-    if (this.lmrTuning !== this.options.tuning) {
-      this.lmrTuning = this.options.tuning;
-      this.lmr = lmrTable(this.options.tuning);
+    const tuning = this.options.tuning ?? DEFAULT_TUNING[board.game];
+    if (tuning !== this.tune) {
+      this.tune = tuning;
+      this.lmr = lmrTable(tuning);
     }
     if (this.listSize !== board.maxMoves) {
       this.listSize = board.maxMoves;
@@ -271,7 +272,7 @@ export class AlphaBetaSearch {
         this.iterBestScore = -INFINITE;
         const prev = k === 0 ? bestScore : lineScores[k]!;
         if (opts.aspiration && depth >= 4 && Math.abs(prev) < MATE_BOUND) {
-          let delta = opts.tuning.aspirationDelta;
+          let delta = this.tune.aspirationDelta;
           let alpha = Math.max(prev - delta, -INFINITE);
           let beta = Math.min(prev + delta, INFINITE);
           for (;;) {
@@ -567,7 +568,7 @@ export class AlphaBetaSearch {
 
     // Step 4. Pruning before the moves (tournament only: it trusts the evaluation).
     const quietPruning = opts.quietPruning;
-    const tune = opts.tuning;
+    const tune = this.tune;
     let staticEval = -INFINITE;
     let improving = false;
     let corrIdx = -1;
@@ -916,7 +917,7 @@ export class AlphaBetaSearch {
     const delta = this.options.deltaPruning && !inCheck;
     // A capture is skipped when stand-pat + the victim's nominal value (`tacticalOrder >> 4` pawns,
     // 100 cp each) + this margin stays below alpha.
-    const deltaMargin = this.options.tuning.deltaMargin;
+    const deltaMargin = this.tune.deltaMargin;
     const useSee = this.options.seePruning && !inCheck;
     const badCaptures = this.options.badCapturePruning && !inCheck && !useSee;
     for (let i = 0; i < n; i++) {

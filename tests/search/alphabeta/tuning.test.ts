@@ -8,22 +8,23 @@ import { createAlphaBetaPlayer } from '../../../src/player/factory.js';
 import { DEFAULT_TUNING, TUNING_ENV, TUNING_NAMES, lmrTable, parseTuning, tuningFromEnv } from '../../../src/search/alphabeta/tuning.js';
 import { chessBoard, searcher, shogiBoard } from './helpers.js';
 
+const C = DEFAULT_TUNING.chess;
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
 
 describe('parseTuning', () => {
   it('returns the defaults for empty text', () => {
-    expect(parseTuning('').unwrap()).toEqual(DEFAULT_TUNING);
-    expect(parseTuning('  ').unwrap()).toEqual(DEFAULT_TUNING);
+    expect(parseTuning('', C).unwrap()).toEqual(C);
+    expect(parseTuning('  ', C).unwrap()).toEqual(C);
   });
 
   it('overrides the named entries only, with commas, semicolons or spaces between pairs', () => {
-    const t = parseTuning('lmrDivisor=1.75;rfpMargin=90, lmpBase=5 aspirationDelta=20').unwrap();
+    const t = parseTuning('lmrDivisor=1.75;rfpMargin=90, lmpBase=5 aspirationDelta=20', C).unwrap();
     expect(t.lmrDivisor).toBe(1.75);
     expect(t.rfpMargin).toBe(90);
     expect(t.lmpBase).toBe(5);
     expect(t.aspirationDelta).toBe(20);
-    for (const k of TUNING_NAMES) if (!['lmrDivisor', 'rfpMargin', 'lmpBase', 'aspirationDelta'].includes(k)) expect(t[k], k).toBe(DEFAULT_TUNING[k]);
-    expect(DEFAULT_TUNING.lmrDivisor).toBe(2.25);
+    for (const k of TUNING_NAMES) if (!['lmrDivisor', 'rfpMargin', 'lmpBase', 'aspirationDelta'].includes(k)) expect(t[k], k).toBe(C[k]);
+    expect(C.lmrDivisor).toBe(2.25);
   });
 
   it.each([
@@ -40,7 +41,7 @@ describe('parseTuning', () => {
     ['rfpMargin=90,rfpMargin=100', /'rfpMargin' is given twice/],
     ['toString=1', /unknown search tuning parameter 'toString'/],
   ])('rejects %s with a clear error', (text, message) => {
-    const r = parseTuning(text);
+    const r = parseTuning(text, C);
     expect(r.isErr).toBe(true);
     if (r.isErr) {
       expect(r.error.code).toBe('ERR_CONFIG');
@@ -50,14 +51,18 @@ describe('parseTuning', () => {
 });
 
 describe('tuningFromEnv', () => {
-  it('gives the defaults when the variable is unset or empty', () => {
-    expect(tuningFromEnv({}).unwrap()).toBe(DEFAULT_TUNING);
-    expect(tuningFromEnv({ [TUNING_ENV]: ' ' }).unwrap()).toBe(DEFAULT_TUNING);
+  it("gives nothing (the search then uses its game's defaults) when the variable is unset or empty", () => {
+    expect(tuningFromEnv({}, 'chess').unwrap()).toBeUndefined();
+    expect(tuningFromEnv({ [TUNING_ENV]: ' ' }, 'shogi').unwrap()).toBeUndefined();
   });
 
-  it('reads the overrides, and names the variable in an error', () => {
-    expect(tuningFromEnv({ [TUNING_ENV]: 'seeQuiet=40' }).unwrap().seeQuiet).toBe(40);
-    const r = tuningFromEnv({ [TUNING_ENV]: 'seeQuiet=x' });
+  it("overrides the game's defaults, and names the variable in an error", () => {
+    const chess = tuningFromEnv({ [TUNING_ENV]: 'seeQuiet=40' }, 'chess').unwrap()!;
+    const shogi = tuningFromEnv({ [TUNING_ENV]: 'seeQuiet=40' }, 'shogi').unwrap()!;
+    expect(chess).toEqual({ ...DEFAULT_TUNING.chess, seeQuiet: 40 });
+    expect(shogi).toEqual({ ...DEFAULT_TUNING.shogi, seeQuiet: 40 });
+    expect(shogi.rfpMargin).not.toBe(chess.rfpMargin);
+    const r = tuningFromEnv({ [TUNING_ENV]: 'seeQuiet=x' }, 'chess');
     expect(r.isErr && r.error.message).toBe(`${TUNING_ENV}: search tuning seeQuiet=x: not a number`);
   });
 
@@ -81,7 +86,7 @@ describe('tuningFromEnv', () => {
 
 describe('lmrTable', () => {
   it('with the defaults is floor(0.5 + ln(depth) ln(move) / 2.25), the values the search shipped with', () => {
-    const t = lmrTable(DEFAULT_TUNING);
+    const t = lmrTable(C);
     for (const [d, m] of [
       [1, 1],
       [3, 3],
@@ -94,22 +99,26 @@ describe('lmrTable', () => {
   });
 
   it('reduces more with a smaller divisor and never goes negative', () => {
-    const more = lmrTable(parseTuning('lmrDivisor=1.5').unwrap());
-    const neg = lmrTable(parseTuning('lmrBase=-2').unwrap());
-    expect(more[10 * 64 + 30]).toBeGreaterThan(lmrTable(DEFAULT_TUNING)[10 * 64 + 30]!);
+    const more = lmrTable(parseTuning('lmrDivisor=1.5', C).unwrap());
+    const neg = lmrTable(parseTuning('lmrBase=-2', C).unwrap());
+    expect(more[10 * 64 + 30]).toBeGreaterThan(lmrTable(C)[10 * 64 + 30]!);
     expect(Math.min(...neg)).toBe(0);
   });
 });
 
 describe('the search reads the table', () => {
-  it('searches the same tree with the explicit defaults and a different one with other margins', () => {
-    for (const board of [() => chessBoard(KIWIPETE), () => shogiBoard('lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2')]) {
+  it("searches the same tree with the game's explicit defaults and a different one with other margins", () => {
+    const boards = { chess: () => chessBoard(KIWIPETE), shogi: () => shogiBoard('lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2') };
+    for (const game of ['chess', 'shogi'] as const) {
+      const board = boards[game];
       const nodes = (tuning: string | undefined): number =>
-        searcher('tournament', tuning === undefined ? {} : { tuning: parseTuning(tuning).unwrap() }).search(board(), { depth: 9 }).nodes;
+        searcher('tournament', tuning === undefined ? {} : { tuning: parseTuning(tuning, DEFAULT_TUNING[game]).unwrap() }).search(board(), { depth: 9 }).nodes;
       const preset = nodes(undefined);
       expect(nodes('')).toBe(preset);
       expect(nodes('lmrDivisor=1.2;lmpBase=0')).toBeLessThan(preset);
       expect(nodes('lmrDivisor=6;lmpMaxDepth=0')).toBeGreaterThan(preset);
+      // The other game's defaults are another tree (they differ in the futility margins).
+      if (game === 'shogi') expect(searcher('tournament', { tuning: DEFAULT_TUNING.chess }).search(board(), { depth: 9 }).nodes).not.toBe(preset);
     }
   });
 });
