@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { GameKind } from '../core/game.js';
 import { KishiError } from '../core/result.js';
 import { thetaGrain } from '../eval/linear/grain.js';
+import type { SearchTuning } from '../search/alphabeta/tuning.js';
 import type { WorkerInit } from './worker-protocol.js';
 import { WorkerPlayer, workerUrl } from './worker-player.js';
 
@@ -21,6 +22,8 @@ export interface AlphaBetaPlayerSettings {
   readonly moveOverheadMs: number;
   /** Search threads (Lazy SMP, see search-worker.ts); 1 when absent. */
   readonly threads?: number;
+  /** Search margins (tuning.ts, e.g. from `KISHI_SEARCH_TUNING`); absent: the defaults. */
+  readonly tuning?: SearchTuning;
 }
 
 /** The compiled worker: next to this file in dist/, or in dist/ when this file runs from sources (tests). */
@@ -54,6 +57,7 @@ export class AlphaBetaPlayer extends WorkerPlayer {
       moveOverheadMs: this.moveOverheadMs,
       signal: this.signal.buffer as SharedArrayBuffer,
       threads: this.settings.threads ?? 1,
+      ...(this.settings.tuning !== undefined ? { tuning: this.settings.tuning } : {}),
     };
     const url = searchWorkerUrl();
     if (!existsSync(fileURLToPath(url))) {

@@ -13,6 +13,7 @@ import type { Player } from './player.js';
 import { childLogger } from '../log/logger.js';
 import { loadNnueFile } from './nnue-file.js';
 import { loadWeightsFile } from './weights-file.js';
+import { tuningFromEnv } from '../search/alphabeta/tuning.js';
 
 /** The subset of the engine config the players read. */
 export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> &
@@ -25,8 +26,14 @@ export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Playe
   return createAlphaBetaPlayer(config, game);
 };
 
-/** The alpha-beta player specifically (UCI/USI front-ends use its extra option setters). */
-export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Result<AlphaBetaPlayer, KishiError> => {
+/**
+ * The alpha-beta player specifically (UCI/USI front-ends use its extra option setters). Its search
+ * margins come from `KISHI_SEARCH_TUNING` in `env` when set (tuning.ts; an invalid value is
+ * `ERR_CONFIG`), for A/B matches without a rebuild.
+ */
+export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind, env: NodeJS.ProcessEnv = process.env): Result<AlphaBetaPlayer, KishiError> => {
+  const tuning = tuningFromEnv(env, game);
+  if (tuning.isErr) return Result.err(tuning.error);
   const weights = loadWeightsFile(game === 'chess' ? config.chessWeights : config.shogiWeights, game);
   if (weights.isErr) return Result.err(weights.error);
   let nnue: Uint8Array | undefined;
@@ -44,6 +51,7 @@ export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Res
       hashMb: config.hashMb,
       moveOverheadMs: config.moveOverheadMs,
       threads: config.threads ?? 1,
+      ...(tuning.value !== undefined ? { tuning: tuning.value } : {}),
       ...(nnue !== undefined ? { nnue } : {}),
     }),
   );

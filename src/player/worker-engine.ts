@@ -6,6 +6,8 @@
 import type { GameKind } from '../core/game.js';
 import { setThetaGrain } from '../eval/linear/grain.js';
 import { parseNetwork } from '../eval/nnue/format.js';
+import { searchOptions } from '../search/alphabeta/options.js';
+import type { SearchTuning } from '../search/alphabeta/tuning.js';
 import { AlphaBetaEngine } from './alphabeta-engine.js';
 import type { EngineSettings } from './alphabeta-engine.js';
 
@@ -15,6 +17,8 @@ export interface WorkerEvaluation {
   readonly theta: ArrayBuffer;
   readonly grain?: number;
   readonly nnue?: ArrayBuffer;
+  /** Search margins (tuning.ts); absent: the defaults. */
+  readonly tuning?: SearchTuning;
 }
 
 /** The engine of a worker: its evaluation from `data`, its table and clock settings from `settings`. */
@@ -30,6 +34,7 @@ export function workerEngine(
     theta,
     ...(data.nnue !== undefined ? { nnue: parseNetwork(new Uint8Array(data.nnue), source).unwrap() } : {}),
     ...settings,
+    ...(data.tuning !== undefined ? { options: searchOptions('tournament', { tuning: data.tuning }) } : {}),
   });
   return { engine, theta };
 }

@@ -2,6 +2,7 @@
  * Messages between `AlphaBetaPlayer` (main thread) and search-worker.ts. Plain data only.
  */
 import type { GameKind } from '../core/game.js';
+import type { SearchTuning } from '../search/alphabeta/tuning.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
 
 /** `workerData` of the search worker. */
@@ -19,6 +20,8 @@ export interface WorkerInit {
   readonly signal: SharedArrayBuffer;
   /** Search threads (Lazy SMP): the worker starts `threads - 1` helpers; 1 when absent. */
   readonly threads?: number;
+  /** Search margins (`KISHI_SEARCH_TUNING`, validated by the player factory); absent: the defaults. */
+  readonly tuning?: SearchTuning;
 }
 
 /** `workerData` of a Lazy SMP helper (alphabeta-helper-worker.ts). */
@@ -34,6 +37,8 @@ export interface HelperInit {
   readonly control: SharedArrayBuffer;
   /** 1, 2, ...: this helper's number and busy-flag word. */
   readonly id: number;
+  /** The main thread's search margins (helpers must search alike); absent: the defaults. */
+  readonly tuning?: SearchTuning;
 }
 
 /** Messages from the search worker to its helpers; each clears the helper's busy flag when done. */

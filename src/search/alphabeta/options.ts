@@ -11,6 +11,7 @@
  * the parent's probability uniformly or by a pluggable move-probability function).
  */
 import type { SearchBoard } from './search-board.js';
+import type { SearchTuning } from './tuning.js';
 
 export const SEARCH_MODES = ['tournament', 'training'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -61,6 +62,11 @@ export interface SearchOptions {
   readonly singularExtension: boolean;
   /** Correction history: the static evaluation corrected by past search results at similar positions (`correctionKey`). */
   readonly correctionHistory: boolean;
+  /**
+   * The margins of the reductions, pruning and extensions above (tuning.ts; `KISHI_SEARCH_TUNING`
+   * overrides them); absent: the defaults of the board's game.
+   */
+  readonly tuning?: SearchTuning;
   /**
    * Probability search: a move of probability p costs log(1/p) / log(b) plies, so that a position
    * with b moves spends one ply per move (and a check with 3 replies a third of one). Iteration d

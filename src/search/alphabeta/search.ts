@@ -33,6 +33,8 @@ import * as boardModule from './search-board.js';
 import type { AbLimits, SearchOptions } from './options.js';
 import { searchOptions } from './options.js';
 import type { TranspositionTable } from './tt.js';
+import type { SearchTuning } from './tuning.js';
+import { DEFAULT_TUNING, lmrTable } from './tuning.js';
 
 // Imported constants copied into module scope: under vitest's module transform every use of an
 // import is a property read through a getter, several times slower in the hot loops.
@@ -88,15 +90,6 @@ const CORR_LIMIT = 256 * CORR_GRAIN;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 const POLL_MASK = 255;
 
-/** LMR_TABLE[min(depth,63) * 64 + min(moveNumber,63)]: late-move reduction in plies. */
-const LMR_TABLE = new Int8Array(64 * 64);
-for (let d = 1; d < 64; d++) for (let m = 1; m < 64; m++) LMR_TABLE[d * 64 + m] = Math.floor(0.5 + (Math.log(d) * Math.log(m)) / 2.25);
-
-/**
- * Delta pruning in quiescence: a capture is skipped when stand-pat + the victim's nominal value
- * (`tacticalOrder >> 4` pawns, 100 cp each) + this margin stays below alpha.
- */
-const DELTA_MARGIN = 200;
 
 export class AlphaBetaSearch {
   options: SearchOptions;
@@ -149,6 +142,9 @@ export class AlphaBetaSearch {
   private timeBase = 0;
   private rootDepth = 0;
   private logBranching = Math.log(30);
+  /** The margins of this search (options.tuning or the game's defaults) and its late-move reduction table [min(depth,63) * 64 + min(moveNumber,63)]. */
+  private tune: SearchTuning = DEFAULT_TUNING.chess;
+  private lmr: Int8Array = lmrTable(DEFAULT_TUNING.chess);
 
   private rootMoves = new Int32Array(0);
   private rootCosts = new Float64Array(0);
@@ -180,6 +176,11 @@ export class AlphaBetaSearch {
   }
 
   private prepare(board: SearchBoard): void {
+    const tuning = this.options.tuning ?? DEFAULT_TUNING[board.game];
+    if (tuning !== this.tune) {
+      this.tune = tuning;
+      this.lmr = lmrTable(tuning);
+    }
     if (this.listSize !== board.maxMoves) {
       this.listSize = board.maxMoves;
       this.lists = [];
@@ -271,7 +272,7 @@ export class AlphaBetaSearch {
         this.iterBestScore = -INFINITE;
         const prev = k === 0 ? bestScore : lineScores[k]!;
         if (opts.aspiration && depth >= 4 && Math.abs(prev) < MATE_BOUND) {
-          let delta = 30;
+          let delta = this.tune.aspirationDelta;
           let alpha = Math.max(prev - delta, -INFINITE);
           let beta = Math.min(prev + delta, INFINITE);
           for (;;) {
@@ -567,6 +568,7 @@ export class AlphaBetaSearch {
 
     // Step 4. Pruning before the moves (tournament only: it trusts the evaluation).
     const quietPruning = opts.quietPruning;
+    const tune = this.tune;
     let staticEval = -INFINITE;
     let improving = false;
     let corrIdx = -1;
@@ -590,19 +592,21 @@ export class AlphaBetaSearch {
     if (!pvNode && !inCheck && excluded === 0 && staticEval !== -INFINITE) {
       // Reverse futility: far above beta near the horizon.
       if (opts.futility && Math.abs(beta) < MATE_BOUND) {
-        const maxDepth = quietPruning ? 7 : 3;
-        const margin = quietPruning ? (improving ? 80 : 110) * depth : 120 * depth;
+        const maxDepth = quietPruning ? tune.rfpMaxDepth : 3;
+        const margin = quietPruning ? (improving ? tune.rfpMarginImproving : tune.rfpMargin) * depth : 120 * depth;
         if (depth <= maxDepth && staticEval - margin >= beta) return staticEval;
       }
       // Razoring: hopeless near the horizon unless a capture saves it.
-      if (quietPruning && depth <= 3 && staticEval + 200 + 200 * depth * depth < alpha) {
+      if (quietPruning && depth <= 3 && staticEval + tune.razorBase + tune.razorDepth2 * depth * depth < alpha) {
         const v = this.quiesce(alpha, alpha + 1, ply, false);
         if (this.stopped) return 0;
         if (v <= alpha) return v;
       }
       // Null move.
       if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk()) {
-        const r = quietPruning ? 3 + Math.floor(depth / 3) + Math.min(3, Math.floor((staticEval - beta) / 200)) : 2 + Math.floor(depth / 4);
+        const r = quietPruning
+          ? tune.nullBase + Math.floor(depth / tune.nullDepthDivisor) + Math.min(3, Math.floor((staticEval - beta) / tune.nullEvalDivisor))
+          : 2 + Math.floor(depth / 4);
         this.moveIdx[ply] = -1;
         board.makeNull();
         const score = -this.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
@@ -614,7 +618,7 @@ export class AlphaBetaSearch {
 
     // Internal iterative reduction: without a table move this node was not searched before (or
     // was overwritten); a shallower search is cheaper and fills the table for the next iteration.
-    if (quietPruning && ttMove === 0 && excluded === 0 && depth >= 4) depth -= 1;
+    if (quietPruning && ttMove === 0 && excluded === 0 && depth >= tune.iirMinDepth) depth -= 1;
 
     // Singular extension (before this ply's move list is built: the verification search reuses it).
     let singularExt = 0;
@@ -622,13 +626,13 @@ export class AlphaBetaSearch {
       opts.singularExtension &&
       excluded === 0 &&
       ttMove !== 0 &&
-      depth >= 7 &&
+      depth >= tune.singularMinDepth &&
       ply < 2 * this.rootDepth &&
       ttLower > -MATE_BOUND &&
       ttLower < MATE_BOUND &&
       ttDepth >= depth - 3
     ) {
-      const singularBeta = ttLower - 2 * Math.floor(depth);
+      const singularBeta = ttLower - Math.floor(tune.singularMargin * Math.floor(depth));
       this.excluded[ply] = ttMove;
       const v = this.negamax(singularBeta - 1, singularBeta, Math.floor((depth - 1) / 2), ply, false, false);
       this.excluded[ply] = 0;
@@ -701,7 +705,8 @@ export class AlphaBetaSearch {
     let bestMove = 0;
     const lmr = opts.lateMoveReductions && depth >= 3 && !inCheck;
     const idepth = Math.floor(depth);
-    const lmpLimit = improving ? 3 + idepth * idepth : (3 + idepth * idepth) >> 1;
+    const lmpLimit = improving ? tune.lmpBase + idepth * idepth : (tune.lmpBase + idepth * idepth) >> 1;
+    const lmrTable = this.lmr;
     const pruneOk = quietPruning && !pvNode && !inCheck && staticEval !== -INFINITE;
     let moveCount = 0;
     let skipQuiets = false;
@@ -746,14 +751,14 @@ export class AlphaBetaSearch {
         let prune = false;
         if (quiet) {
           if (skipQuiets) prune = true;
-          else if (pruneOk && depth <= 8 && moveCount >= lmpLimit) prune = skipQuiets = true;
+          else if (pruneOk && depth <= tune.lmpMaxDepth && moveCount >= lmpLimit) prune = skipQuiets = true;
           else {
-            const lmrDepth = Math.max(0, idepth - 1 - (moveCount < 64 && idepth < 64 ? LMR_TABLE[idepth * 64 + moveCount]! : 4));
-            if (pruneOk && lmrDepth <= 6 && staticEval + 120 + 100 * lmrDepth <= alpha && m !== k1 && m !== k2) prune = true;
-            else if (pruneOk && lmrDepth <= 3 && histScore < -3000 * idepth) prune = true;
-            else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && this.seeOf(m) < -30 * lmrDepth * lmrDepth) prune = true;
+            const lmrDepth = Math.max(0, idepth - 1 - (moveCount < 64 && idepth < 64 ? lmrTable[idepth * 64 + moveCount]! : 4));
+            if (pruneOk && lmrDepth <= tune.futilityMaxDepth && staticEval + tune.futilityBase + tune.futilityPerDepth * lmrDepth <= alpha && m !== k1 && m !== k2) prune = true;
+            else if (pruneOk && lmrDepth <= 3 && histScore < -tune.historyPruning * idepth) prune = true;
+            else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && this.seeOf(m) < -tune.seeQuiet * lmrDepth * lmrDepth) prune = true;
           }
-        } else if (useSee && !pvNode && !inCheck && depth <= 6 && f === FLAG_BAD_TACTICAL && this.seeOf(m) < -120 * idepth) prune = true;
+        } else if (useSee && !pvNode && !inCheck && depth <= 6 && f === FLAG_BAD_TACTICAL && this.seeOf(m) < -tune.seeCapture * idepth) prune = true;
         if (prune) {
           board.make(m);
           if (!board.inCheck()) {
@@ -771,10 +776,10 @@ export class AlphaBetaSearch {
       } else {
         let r = 0;
         if (lmr && moveCount >= 3 && f !== FLAG_GOOD_TACTICAL && !board.inCheck()) {
-          r = LMR_TABLE[Math.min(idepth, 63) * 64 + Math.min(moveCount, 63)]!;
+          r = lmrTable[Math.min(idepth, 63) * 64 + Math.min(moveCount, 63)]!;
           if (quietPruning) {
             if (!improving) r++;
-            if (quiet) r -= Math.trunc(histScore / 8000);
+            if (quiet) r -= Math.trunc(histScore / tune.lmrHistoryDivisor);
             if (m === k1 || m === k2 || m === counter) r--;
           }
           if (pvNode && r > 0) r--;
@@ -910,6 +915,9 @@ export class AlphaBetaSearch {
     if (n === 0) return inCheck ? (board.noMovesIsLoss(true) ? -(MATE - ply) : 0) : best;
     for (let i = 0; i < n; i++) keys[i] = board.tacticalOrder(list[i]!);
     const delta = this.options.deltaPruning && !inCheck;
+    // A capture is skipped when stand-pat + the victim's nominal value (`tacticalOrder >> 4` pawns,
+    // 100 cp each) + this margin stays below alpha.
+    const deltaMargin = this.tune.deltaMargin;
     const useSee = this.options.seePruning && !inCheck;
     const badCaptures = this.options.badCapturePruning && !inCheck && !useSee;
     for (let i = 0; i < n; i++) {
@@ -929,7 +937,7 @@ export class AlphaBetaSearch {
         keys[i] = bs;
       }
       // Delta pruning (tournament): even winning the victim (nominal value) cannot reach alpha.
-      if (delta && standPat + ((bs >> 4) * 100) + DELTA_MARGIN < alpha) continue;
+      if (delta && standPat + ((bs >> 4) * 100) + deltaMargin < alpha) continue;
       // Bad captures (tournament): a cheaper victim on a defended square.
       if (badCaptures && board.isBadCapture(m)) continue;
       // Losing exchanges (static exchange evaluation).
