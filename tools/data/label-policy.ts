@@ -1,0 +1,191 @@
+/**
+ * Labels `kishi datagen` positions for the policy network (issue 19): each position of the chunks
+ * is searched by Kishi's alpha-beta at a fixed node budget, and its features, the keys of every
+ * legal move (src/eval/policy/) and the index of the move the search chose are written to a label
+ * file (src/learning/policy/label-file.ts) per chunk, for `trainer/policy_train.py`:
+ *
+ *   npx tsc -p . && node dist/tools/data/label-policy.js --game chess --data DIR --out DIR
+ *     [--chunks 100] [--first 0] [--step 1] [--nodes 1000] [--nnue models/chess-nnue.bin] [--hash 16]
+ *
+ * Chunks `first, first + step, ...` (`--chunks` of them) are labelled; a chunk whose label file
+ * exists is skipped, so a killed run resumes. Deterministic: the table and heuristics are cleared
+ * per chunk, the search is node-limited.
+ *
+ * The records keep no castling rights; a king and rook on their initial squares are given the
+ * right (the usual case in these self-play games), so castling moves get labels too.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { GameKind } from '../../src/core/game.js';
+import { CHESS_KEYS_PER_MOVE, chessMoveKeys, chessPolicyFeatures } from '../../src/eval/policy/chess-policy-input.js';
+import { SHOGI_KEYS_PER_MOVE, shogiMoveKeys, shogiPolicyFeatures } from '../../src/eval/policy/shogi-policy-input.js';
+import type { FastChessBoard } from '../../src/games/chess/fast/board.js';
+import type { FastShogiBoard } from '../../src/games/shogi/fast/board.js';
+import { writeFileAtomic } from '../../src/learning/atomic-write.js';
+import { parseChunk } from '../../src/learning/datagen/chunk.js';
+import { prepareDatagen } from '../../src/learning/datagen/datagen-setup.js';
+import { decodeChessRecord, decodeShogiRecord, RECORD_BYTES, type ChessRecord, type ShogiRecord } from '../../src/learning/datagen/position-record.js';
+import { LabelWriter } from '../../src/learning/policy/label-file.js';
+import type { ChessSearchBoard } from '../../src/search/alphabeta/chess-board.js';
+import type { ShogiSearchBoard } from '../../src/search/alphabeta/shogi-board.js';
+
+const { values } = parseArgs({
+  options: {
+    game: { type: 'string' },
+    data: { type: 'string' },
+    out: { type: 'string' },
+    chunks: { type: 'string', default: '100' },
+    first: { type: 'string', default: '0' },
+    step: { type: 'string', default: '1' },
+    nodes: { type: 'string', default: '1000' },
+    nnue: { type: 'string' },
+    hash: { type: 'string', default: '16' },
+  },
+});
+const fail = (why: string): never => {
+  console.error(`label-policy: ${why}`);
+  process.exit(2);
+};
+const game = values.game as GameKind;
+if (game !== 'chess' && game !== 'shogi') fail('--game chess|shogi');
+if (values.data === undefined || values.out === undefined) fail('--data DIR and --out DIR are required');
+const num = (k: 'chunks' | 'first' | 'step' | 'nodes' | 'hash'): number => {
+  const v = Number(values[k]);
+  if (!Number.isInteger(v) || v < 0) fail(`--${k} must be a non-negative integer`);
+  return v;
+};
+const NODES = num('nodes');
+
+/** FEN of a chess record (castling: king and rook on their initial squares). */
+export const chessRecordFen = (r: ChessRecord): string => {
+  const letters = ' pnbrqk';
+  const rows: string[] = [];
+  for (let rank = 7; rank >= 0; rank--) {
+    let row = '';
+    let empty = 0;
+    for (let file = 0; file < 8; file++) {
+      const p = r.pieces[rank * 8 + file]!;
+      if (p === 0) {
+        empty++;
+        continue;
+      }
+      if (empty > 0) row += String(empty);
+      empty = 0;
+      const l = letters[p & 7]!;
+      row += p >> 3 === 0 ? l.toUpperCase() : l;
+    }
+    rows.push(empty > 0 ? row + String(empty) : row);
+  }
+  const at = (sq: number, p: number) => r.pieces[sq] === p;
+  let castle = '';
+  if (at(4, 6)) castle += (at(7, 4) ? 'K' : '') + (at(0, 4) ? 'Q' : '');
+  if (at(60, 14)) castle += (at(63, 12) ? 'k' : '') + (at(56, 12) ? 'q' : '');
+  return `${rows.join('/')} ${r.stm === 0 ? 'w' : 'b'} ${castle === '' ? '-' : castle} - ${r.halfmove} ${Math.max(1, r.fullmove)}`;
+};
+
+/** SFEN of a shogi record. */
+export const shogiRecordSfen = (r: ShogiRecord): string => {
+  const letters = ' PLNSBRGK';
+  const rows: string[] = [];
+  for (let rank = 0; rank < 9; rank++) {
+    let row = '';
+    let empty = 0;
+    for (let col = 0; col < 9; col++) {
+      const p = r.pieces[rank * 9 + col]!;
+      if (p === 0) {
+        empty++;
+        continue;
+      }
+      if (empty > 0) row += String(empty);
+      empty = 0;
+      const t = p & 15;
+      const l = t > 8 ? `+${letters[t - 8]!}` : letters[t]!;
+      row += (p & 32) !== 0 ? l.toLowerCase() : l;
+    }
+    rows.push(empty > 0 ? row + String(empty) : row);
+  }
+  let hand = '';
+  for (let side = 0; side < 2; side++) {
+    for (const t of [6, 5, 7, 4, 3, 2, 1]) {
+      const c = r.hands[side * 7 + t - 1]!;
+      if (c === 0) continue;
+      const l = side === 0 ? letters[t]! : letters[t]!.toLowerCase();
+      hand += (c > 1 ? String(c) : '') + l;
+    }
+  }
+  return `${rows.join('/')} ${r.stm === 0 ? 'b' : 'w'} ${hand === '' ? '-' : hand} ${Math.max(1, r.ply + 1)}`;
+};
+
+const main = (): void => {
+  const setup = prepareDatagen({ game, hash: num('hash'), nnue: values.nnue ?? `models/${game}-nnue.bin` });
+  if (setup.isErr) fail(setup.error.message);
+  const { makeBoard, search } = setup.unwrap();
+  const files = readdirSync(values.data!).filter((f) => f.startsWith(`${game}-`) && f.endsWith('.kdg')).sort();
+  mkdirSync(values.out!, { recursive: true });
+  const rb = RECORD_BYTES[game];
+  const kpm = game === 'chess' ? CHESS_KEYS_PER_MOVE : SHOGI_KEYS_PER_MOVE;
+  const feats = new Int32Array(128);
+  const scratch = new Int32Array(128);
+  const list = new Int32Array(600);
+  const keys = new Int32Array(600 * kpm);
+  const t0 = Date.now();
+  let done = 0;
+  const chunks = num('chunks');
+  const step = Math.max(1, num('step'));
+  for (let c = 0, i = num('first'); c < chunks && i < files.length; c++, i += step) {
+    const name = files[i]!;
+    const outFile = join(values.out!, name.replace(/\.kdg$/, '.kpl'));
+    if (existsSync(outFile)) continue;
+    const chunk = parseChunk(new Uint8Array(readFileSync(join(values.data!, name))), name);
+    if (chunk.isErr) fail(chunk.error.message);
+    const records = chunk.unwrap().records;
+    const count = records.length / rb;
+    const writer = new LabelWriter(game, kpm);
+    search.tt.clear();
+    search.clearHeuristics();
+    for (let k = 0; k < count; k++) {
+      let text: string;
+      if (game === 'chess') {
+        const r = decodeChessRecord(records, k * rb);
+        if (r.isErr) fail(r.error.message);
+        text = chessRecordFen(r.unwrap());
+      } else {
+        const r = decodeShogiRecord(records, k * rb);
+        if (r.isErr) fail(r.error.message);
+        text = shogiRecordSfen(r.unwrap());
+      }
+      const sb = makeBoard({ start: text, moves: [], source: name });
+      const res = search.search(sb, { nodes: NODES });
+      let n: number;
+      let nf: number;
+      const moveTexts: string[] = [];
+      if (game === 'chess') {
+        const b = (sb as ChessSearchBoard).board as FastChessBoard;
+        n = b.generateMoves(list, false, 0);
+        nf = chessPolicyFeatures(b, feats, scratch);
+        for (let j = 0; j < n; j++) {
+          chessMoveKeys(b.turn, list[j]!, keys, j * kpm);
+          moveTexts.push(b.moveToUci(list[j]!, false));
+        }
+      } else {
+        const b = (sb as ShogiSearchBoard).board as FastShogiBoard;
+        n = b.generateMoves(list, false);
+        nf = shogiPolicyFeatures(b, feats, scratch);
+        for (let j = 0; j < n; j++) {
+          shogiMoveKeys(b, list[j]!, keys, j * kpm);
+          moveTexts.push(b.moveToUsi(list[j]!));
+        }
+      }
+      const target = list.subarray(0, n).indexOf(res.bestMove);
+      if (target < 0) fail(`${name} record ${k}: the search's move is not in the generated list (${text})`);
+      writer.add({ features: feats, featureCount: nf, keys, moveCount: n, target, score: res.score, text: `${text}\t${moveTexts.join(' ')}` });
+    }
+    writeFileAtomic(outFile, writer.bytes());
+    done += count;
+    const s = (Date.now() - t0) / 1000;
+    console.log(`${name}: ${count} positions; ${done} in ${s.toFixed(0)} s (${(done / s).toFixed(1)}/s)`);
+  }
+};
+
+main();
