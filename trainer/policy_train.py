@@ -34,7 +34,8 @@ import numpy as np
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 FEATURES = {"chess": 768, "shogi": 2 * 14 * 81 + 2 * 38}
-KEYS = {"chess": 5 * 4096 + 6 * 64 + 6 * 7, "shogi": 81 * 81 * 2 + 7 * 81 + 14 * 81 * 2 + 7 * 81 + 14 * 15 + 7}
+# Move keys per game (src/eval/policy/chess-policy-input.ts, shogi-policy-input.ts).
+KEYS = {"chess": 5 * 4096 + 768 + 768 + 84, "shogi": 81 * 81 * 2 + 7 * 81 + 14 * 81 * 4 + 7 * 81 * 2 + 14 * 81 * 2 + 14 + 14 * 15 * 2 + 7}
 QA, QB = 255, 128
 MAGIC = b"KPOL"
 VERSION = 1

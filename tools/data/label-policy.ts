@@ -6,6 +6,11 @@
  *
  *   npx tsc -p . && node dist/tools/data/label-policy.js --game chess --data DIR --out DIR
  *     [--chunks 100] [--first 0] [--step 1] [--nodes 1000] [--nnue models/chess-nnue.bin] [--hash 16]
+ *   node dist/tools/data/label-policy.js --game chess --relabel DIR --out DIR
+ *
+ * `--relabel` reads label files instead (no search): each position's features and move keys are
+ * computed again from its stored text and its move found again by text, so label files follow a
+ * change of the policy inputs without searching again.
  *
  * Chunks `first, first + step, ...` (`--chunks` of them) are labelled; a chunk whose label file
  * exists is skipped, so a killed run resumes. Deterministic: the table and heuristics are cleared
@@ -18,15 +23,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { GameKind } from '../../src/core/game.js';
-import { CHESS_KEYS_PER_MOVE, chessMoveKeys, chessPolicyFeatures } from '../../src/eval/policy/chess-policy-input.js';
-import { SHOGI_KEYS_PER_MOVE, shogiMoveKeys, shogiPolicyFeatures } from '../../src/eval/policy/shogi-policy-input.js';
-import type { FastChessBoard } from '../../src/games/chess/fast/board.js';
-import type { FastShogiBoard } from '../../src/games/shogi/fast/board.js';
+import { CHESS_KEYS_PER_MOVE, ChessPolicyInput } from '../../src/eval/policy/chess-policy-input.js';
+import { SHOGI_KEYS_PER_MOVE, ShogiPolicyInput } from '../../src/eval/policy/shogi-policy-input.js';
+import { FastChessBoard } from '../../src/games/chess/fast/board.js';
+import { FastShogiBoard } from '../../src/games/shogi/fast/board.js';
 import { writeFileAtomic } from '../../src/learning/atomic-write.js';
 import { parseChunk } from '../../src/learning/datagen/chunk.js';
 import { prepareDatagen } from '../../src/learning/datagen/datagen-setup.js';
 import { decodeChessRecord, decodeShogiRecord, RECORD_BYTES, type ChessRecord, type ShogiRecord } from '../../src/learning/datagen/position-record.js';
-import { LabelWriter } from '../../src/learning/policy/label-file.js';
+import { checkLabelFile, LabelWriter } from '../../src/learning/policy/label-file.js';
 import type { ChessSearchBoard } from '../../src/search/alphabeta/chess-board.js';
 import type { ShogiSearchBoard } from '../../src/search/alphabeta/shogi-board.js';
 
@@ -34,6 +39,7 @@ const { values } = parseArgs({
   options: {
     game: { type: 'string' },
     data: { type: 'string' },
+    relabel: { type: 'string' },
     out: { type: 'string' },
     chunks: { type: 'string', default: '100' },
     first: { type: 'string', default: '0' },
@@ -49,7 +55,7 @@ const fail = (why: string): never => {
 };
 const game = values.game as GameKind;
 if (game !== 'chess' && game !== 'shogi') fail('--game chess|shogi');
-if (values.data === undefined || values.out === undefined) fail('--data DIR and --out DIR are required');
+if ((values.data === undefined) === (values.relabel === undefined) || values.out === undefined) fail('--data DIR or --relabel DIR, and --out DIR, are required');
 const num = (k: 'chunks' | 'first' | 'step' | 'nodes' | 'hash'): number => {
   const v = Number(values[k]);
   if (!Number.isInteger(v) || v < 0) fail(`--${k} must be a non-negative integer`);
@@ -117,18 +123,95 @@ export const shogiRecordSfen = (r: ShogiRecord): string => {
   return `${rows.join('/')} ${r.stm === 0 ? 'b' : 'w'} ${hand === '' ? '-' : hand} ${Math.max(1, r.ply + 1)}`;
 };
 
+const kpm = game === 'chess' ? CHESS_KEYS_PER_MOVE : SHOGI_KEYS_PER_MOVE;
+const feats = new Int32Array(160);
+const scratch = new Int32Array(160);
+const list = new Int32Array(600);
+const keys = new Int32Array(600 * kpm);
+const chessInput = new ChessPolicyInput();
+const shogiInput = new ShogiPolicyInput();
+
+/**
+ * Adds the position `text` (on `fast`, its internal board) to `writer` with the move `best`
+ * (internal encoding) as target; false when `best` is not among the generated moves.
+ */
+const addPosition = (writer: LabelWriter, text: string, fast: FastChessBoard | FastShogiBoard, best: number, score: number): boolean => {
+  let n: number;
+  let nf: number;
+  const moveTexts: string[] = [];
+  if (fast instanceof FastChessBoard) {
+    n = fast.generateMoves(list, false, 0);
+    nf = ChessPolicyInput.features(fast, feats, scratch);
+    chessInput.begin(fast);
+    for (let j = 0; j < n; j++) {
+      chessInput.keys(list[j]!, keys, j * kpm);
+      moveTexts.push(fast.moveToUci(list[j]!, false));
+    }
+  } else {
+    n = fast.generateMoves(list, false);
+    nf = ShogiPolicyInput.features(fast, feats, scratch);
+    shogiInput.begin(fast);
+    for (let j = 0; j < n; j++) {
+      shogiInput.keys(list[j]!, keys, j * kpm);
+      moveTexts.push(fast.moveToUsi(list[j]!));
+    }
+  }
+  const target = list.subarray(0, n).indexOf(best);
+  if (target < 0) return false;
+  writer.add({ features: feats, featureCount: nf, keys, moveCount: n, target, score, text: `${text}\t${moveTexts.join(' ')}` });
+  return true;
+};
+
+/** `--relabel`: the positions of label files again with this build's inputs. */
+const relabel = (dir: string): void => {
+  mkdirSync(values.out!, { recursive: true });
+  const files = readdirSync(dir).filter((f) => f.startsWith(`${game}-`) && f.endsWith('.kpl')).sort();
+  let done = 0;
+  const t0 = Date.now();
+  for (const name of files) {
+    const bytes = new Uint8Array(readFileSync(join(dir, name)));
+    const head = checkLabelFile(bytes, name);
+    if (head.isErr) fail(head.error.message);
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const writer = new LabelWriter(game, kpm);
+    let o = 16;
+    for (let r = 0; r < head.unwrap().count; r++) {
+      const nf = v.getUint16(o, true);
+      const nm = v.getUint16(o + 2, true);
+      const target = v.getUint16(o + 4, true);
+      const tl = v.getUint16(o + 6, true);
+      const score = v.getInt16(o + 8, true);
+      o += 12 + 2 * nf + 2 * nm * head.unwrap().keysPerMove;
+      const [position, moveText] = new TextDecoder().decode(bytes.subarray(o, o + tl)).split('\t');
+      o += tl;
+      const want = moveText!.split(' ')[target]!;
+      let ok: boolean;
+      if (game === 'chess') {
+        const b = FastChessBoard.fromFen(position!).unwrap();
+        ok = addPosition(writer, position!, b, b.parseUci(want), score);
+      } else {
+        const b = FastShogiBoard.fromSfen(position!).unwrap();
+        ok = addPosition(writer, position!, b, b.parseUsi(want) ?? 0, score);
+      }
+      if (!ok) fail(`${name} record ${r}: move ${want} not generated in ${position}`);
+    }
+    writeFileAtomic(join(values.out!, name), writer.bytes());
+    done += writer.count;
+  }
+  console.log(`relabelled ${done} positions from ${files.length} files in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+};
+
 const main = (): void => {
+  if (values.relabel !== undefined) {
+    relabel(values.relabel);
+    return;
+  }
   const setup = prepareDatagen({ game, hash: num('hash'), nnue: values.nnue ?? `models/${game}-nnue.bin` });
   if (setup.isErr) fail(setup.error.message);
   const { makeBoard, search } = setup.unwrap();
   const files = readdirSync(values.data!).filter((f) => f.startsWith(`${game}-`) && f.endsWith('.kdg')).sort();
   mkdirSync(values.out!, { recursive: true });
   const rb = RECORD_BYTES[game];
-  const kpm = game === 'chess' ? CHESS_KEYS_PER_MOVE : SHOGI_KEYS_PER_MOVE;
-  const feats = new Int32Array(128);
-  const scratch = new Int32Array(128);
-  const list = new Int32Array(600);
-  const keys = new Int32Array(600 * kpm);
   const t0 = Date.now();
   let done = 0;
   const chunks = num('chunks');
@@ -157,29 +240,8 @@ const main = (): void => {
       }
       const sb = makeBoard({ start: text, moves: [], source: name });
       const res = search.search(sb, { nodes: NODES });
-      let n: number;
-      let nf: number;
-      const moveTexts: string[] = [];
-      if (game === 'chess') {
-        const b = (sb as ChessSearchBoard).board as FastChessBoard;
-        n = b.generateMoves(list, false, 0);
-        nf = chessPolicyFeatures(b, feats, scratch);
-        for (let j = 0; j < n; j++) {
-          chessMoveKeys(b.turn, list[j]!, keys, j * kpm);
-          moveTexts.push(b.moveToUci(list[j]!, false));
-        }
-      } else {
-        const b = (sb as ShogiSearchBoard).board as FastShogiBoard;
-        n = b.generateMoves(list, false);
-        nf = shogiPolicyFeatures(b, feats, scratch);
-        for (let j = 0; j < n; j++) {
-          shogiMoveKeys(b, list[j]!, keys, j * kpm);
-          moveTexts.push(b.moveToUsi(list[j]!));
-        }
-      }
-      const target = list.subarray(0, n).indexOf(res.bestMove);
-      if (target < 0) fail(`${name} record ${k}: the search's move is not in the generated list (${text})`);
-      writer.add({ features: feats, featureCount: nf, keys, moveCount: n, target, score: res.score, text: `${text}\t${moveTexts.join(' ')}` });
+      const fast = game === 'chess' ? (sb as ChessSearchBoard).board : (sb as ShogiSearchBoard).board;
+      if (!addPosition(writer, text, fast, res.bestMove, res.score)) fail(`${name} record ${k}: the search's move is not in the generated list (${text})`);
     }
     writeFileAtomic(outFile, writer.bytes());
     done += count;

@@ -12,9 +12,9 @@
  */
 import type { FastChessBoard } from '../../games/chess/fast/board.js';
 import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
-import { chessMoveKeys, chessPolicyFeatures } from './chess-policy-input.js';
+import { ChessPolicyInput } from './chess-policy-input.js';
 import type { PolicyNet } from './format.js';
-import { shogiMoveKeys, shogiPolicyFeatures } from './shogi-policy-input.js';
+import { ShogiPolicyInput } from './shogi-policy-input.js';
 
 /** The game-independent arithmetic. */
 abstract class PolicyNetwork<B> {
@@ -30,10 +30,10 @@ abstract class PolicyNetwork<B> {
     this.scale = 1 / (net.qa * net.qb);
   }
 
-  /** Active features of the side to move into `feats`; returns their count. */
+  /** Active features of the side to move into `feats`, and the key input started on `board`; returns the feature count. */
   protected abstract features(board: B): number;
-  /** Keys of move `m` into `keys`. */
-  protected abstract moveKeys(board: B, m: number): void;
+  /** Keys of move `m` (of the board given to `features`) into `keys`. */
+  protected abstract moveKeys(m: number): void;
 
   /** Fills `hidden` from the board's features. */
   private forward(board: B): void {
@@ -72,7 +72,7 @@ abstract class PolicyNetwork<B> {
   intLogits(board: B, moves: Int32Array, n: number, out: Int32Array | Float64Array | number[]): void {
     this.forward(board);
     for (let i = 0; i < n; i++) {
-      this.moveKeys(board, moves[i]!);
+      this.moveKeys(moves[i]!);
       out[i] = this.moveLogit();
     }
   }
@@ -82,7 +82,7 @@ abstract class PolicyNetwork<B> {
     this.forward(board);
     const s = this.scale;
     for (let i = 0; i < n; i++) {
-      this.moveKeys(board, moves[i]!);
+      this.moveKeys(moves[i]!);
       out[i] = this.moveLogit() * s;
     }
   }
@@ -94,11 +94,13 @@ export class ChessPolicy extends PolicyNetwork<FastChessBoard> {
     if (net.game !== 'chess') throw new Error(`not a chess policy network (${net.game})`);
     super(net);
   }
+  private readonly input = new ChessPolicyInput();
   protected features(board: FastChessBoard): number {
-    return chessPolicyFeatures(board, this.feats, this.scratch);
+    this.input.begin(board);
+    return ChessPolicyInput.features(board, this.feats, this.scratch);
   }
-  protected moveKeys(board: FastChessBoard, m: number): void {
-    chessMoveKeys(board.turn, m, this.keys, 0);
+  protected moveKeys(m: number): void {
+    this.input.keys(m, this.keys, 0);
   }
 }
 
@@ -108,10 +110,12 @@ export class ShogiPolicy extends PolicyNetwork<FastShogiBoard> {
     if (net.game !== 'shogi') throw new Error(`not a shogi policy network (${net.game})`);
     super(net);
   }
+  private readonly input = new ShogiPolicyInput();
   protected features(board: FastShogiBoard): number {
-    return shogiPolicyFeatures(board, this.feats, this.scratch);
+    this.input.begin(board);
+    return ShogiPolicyInput.features(board, this.feats, this.scratch);
   }
-  protected moveKeys(board: FastShogiBoard, m: number): void {
-    shogiMoveKeys(board, m, this.keys, 0);
+  protected moveKeys(m: number): void {
+    this.input.keys(m, this.keys, 0);
   }
 }

@@ -16,10 +16,10 @@ import { makeSquare } from 'chessops/util';
 import { describe, expect, test } from 'vitest';
 import type { GameKind } from '../../../src/core/game.js';
 import { seededRng } from '../../../src/core/rng.js';
-import { CHESS_KEYS_PER_MOVE, chessMoveKeys } from '../../../src/eval/policy/chess-policy-input.js';
+import { CHESS_KEYS_PER_MOVE, ChessPolicyInput } from '../../../src/eval/policy/chess-policy-input.js';
 import { parsePolicy, POLICY_INPUTS, serializePolicy, type PolicyNet } from '../../../src/eval/policy/format.js';
 import { ChessPolicy, ShogiPolicy } from '../../../src/eval/policy/policy-network.js';
-import { SHOGI_KEYS_PER_MOVE, shogiMoveKeys } from '../../../src/eval/policy/shogi-policy-input.js';
+import { SHOGI_KEYS_PER_MOVE, ShogiPolicyInput } from '../../../src/eval/policy/shogi-policy-input.js';
 import { FastChessBoard } from '../../../src/games/chess/fast/board.js';
 import { FastShogiBoard } from '../../../src/games/shogi/fast/board.js';
 import { checkCpuNetFiles, loadCpuEvaluator, policyPathFor } from '../../../src/player/mcts-cpu-nets.js';
@@ -96,8 +96,10 @@ const keyTuples = (game: GameKind, position: string): Map<string, number[]> => {
     const list = new Int32Array(256);
     const n = b.generateMoves(list, false, 0);
     const keys = new Int32Array(CHESS_KEYS_PER_MOVE);
+    const input = new ChessPolicyInput();
+    input.begin(b);
     for (let i = 0; i < n; i++) {
-      chessMoveKeys(b.turn, list[i]!, keys, 0);
+      input.keys(list[i]!, keys, 0);
       out.set(b.moveToUci(list[i]!, false), [...keys]);
     }
   } else {
@@ -105,8 +107,10 @@ const keyTuples = (game: GameKind, position: string): Map<string, number[]> => {
     const list = new Int32Array(600);
     const n = b.generateMoves(list, false);
     const keys = new Int32Array(SHOGI_KEYS_PER_MOVE);
+    const input = new ShogiPolicyInput();
+    input.begin(b);
     for (let i = 0; i < n; i++) {
-      shogiMoveKeys(b, list[i]!, keys, 0);
+      input.keys(list[i]!, keys, 0);
       out.set(b.moveToUsi(list[i]!), [...keys]);
     }
   }
@@ -138,6 +142,10 @@ describe('move keys', () => {
     const promos = ['b7b8n', 'b7b8b', 'b7b8r', 'b7b8q'].map((m) => c.get(m)![0]);
     expect(new Set(promos).size).toBe(4);
     expect(c.get('e1g1')![1]).not.toBe(c.get('e1f1')![1]);
+    // The threat bits: in the check position the king's flight squares differ by whether the queen attacks them.
+    const check = keyTuples('chess', CHESS[4]!);
+    expect(check.get('e1f1')![1]! & 1).toBe(0);
+    expect(check.get('e1d2')![3]! & 1).toBe(0); // captures the queen on d2, which nothing defends
     // Black's moves are keyed from black's side: b2b1q mirrors b7b8q, e8g8 mirrors e1g1.
     const black = keyTuples('chess', CHESS[3]!);
     expect(black.get('b2b1q')).toEqual(c.get('b7b8q'));
@@ -168,7 +176,8 @@ describe('files', () => {
       if (p !== 0) feats.push(((p >> 3 === 0 ? 0 : 6) + (p & 7) - 1) * 64 + sq);
     }
     const h = [...net.b1].map((x, i) => Math.min(255, Math.max(0, feats.reduce((s, f) => s + net.w1[f * 4 + i]!, x))));
-    const keys = [12 * 64 + 28, 5 * 4096 + 0 * 64 + 28, 5 * 4096 + 6 * 64 + 0];
+    // from-to e2e4, pawn to e4 (not attacked), pawn from e2 (not attacked), pawn takes nothing (e4 not attacked).
+    const keys = [12 * 64 + 28, 20480 + (0 * 64 + 28) * 2, 21248 + (0 * 64 + 12) * 2, 22016 + 0];
     const want = keys.reduce((s, k) => s + net.b2[k]! + h.reduce((t, x, i) => t + x * net.w2[k * 4 + i]!, 0), 0);
     expect(policyLogitsOf(net, CHESS[0]!).unwrap().get('e2e4')).toBe(want);
   });
@@ -186,7 +195,7 @@ describe('files', () => {
     const bytes = serializePolicy(net);
     const position = CHESS[1]!;
     const logits = Object.fromEntries(policyLogitsOf(net, position).unwrap());
-    const manifest = { format: 'kishi-policy', version: 1, game: 'chess', arch: { features: 768, hidden: 8, keys: net.keys, keysPerMove: 3, qa: 255, qb: 128 }, references: [{ position, logits }] };
+    const manifest = { format: 'kishi-policy', version: 1, game: 'chess', arch: { features: 768, hidden: 8, keys: net.keys, keysPerMove: net.keysPerMove, qa: 255, qb: 128 }, references: [{ position, logits }] };
     const text = JSON.stringify(manifest);
     expect(validatePolicy(bytes, text, 'chess', 'ok.bin').isOk).toBe(true);
     const flipped = new Uint8Array(bytes);
