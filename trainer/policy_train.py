@@ -48,13 +48,13 @@ def read_labels(path: str, game: str):
     if len(data) < 16 or data[:4] != b"KPL1":
         raise ValueError(f"{path}: not a policy label file")
     version, game_code, kpm, count, crc = struct.unpack_from("<HBBII", data, 4)
-    if version != 1:
-        raise ValueError(f"{path}: version {version}, this trainer reads 1")
+    if version not in (1, 2):
+        raise ValueError(f"{path}: version {version}, this trainer reads 1 and 2")
     if ("chess" if game_code == 0 else "shogi") != game:
         raise ValueError(f"{path}: not a {game} label file")
     if zlib.crc32(data[16:]) != crc:
         raise ValueError(f"{path}: checksum mismatch")
-    feats, keys, nmoves, targets, scores, texts = [], [], [], [], [], []
+    feats, keys, nmoves, targets, scores, texts, bases = [], [], [], [], [], [], []
     o = 16
     buf = memoryview(data)
     for _ in range(count):
@@ -64,6 +64,11 @@ def read_labels(path: str, game: str):
         o += 2 * nf
         keys.append(np.frombuffer(buf[o:o + 2 * nm * kpm], dtype="<u2").reshape(nm, kpm))
         o += 2 * nm * kpm
+        if version >= 2:
+            bases.append(np.frombuffer(buf[o:o + 4 * nm], dtype="<f4"))
+            o += 4 * nm
+        else:
+            bases.append(np.zeros(nm, dtype=np.float32))
         texts.append(bytes(buf[o:o + tl]).decode())
         o += tl
         nmoves.append(nm)
@@ -71,20 +76,21 @@ def read_labels(path: str, game: str):
         scores.append(score)
     if o != len(data):
         raise ValueError(f"{path}: {len(data) - o} bytes after the last record")
-    return feats, keys, nmoves, targets, scores, texts, kpm
+    return feats, keys, nmoves, targets, scores, texts, bases, kpm
 
 
 class Data:
     """All positions of some label files as flat arrays with offsets."""
 
     def __init__(self, files: list[str], game: str, keep_text: bool) -> None:
-        feats, keys, nmoves, targets, texts = [], [], [], [], []
+        feats, keys, nmoves, targets, texts, bases = [], [], [], [], [], []
         self.kpm = 0
         for f in files:
-            fe, ke, nm, tg, _sc, tx, kpm = read_labels(f, game)
+            fe, ke, nm, tg, _sc, tx, ba, kpm = read_labels(f, game)
             self.kpm = kpm
             feats += fe
             keys += ke
+            bases += ba
             nmoves += nm
             targets += tg
             if keep_text:
@@ -96,6 +102,7 @@ class Data:
         self.nm = np.array(nmoves, dtype=np.int64)
         self.moff = np.concatenate([[0], np.cumsum(self.nm)])
         self.keys = np.concatenate(keys).astype(np.int64)
+        self.base = np.concatenate(bases).astype(np.float32)
         self.target = np.array(targets, dtype=np.int64)
         self.texts = texts
 
@@ -108,7 +115,7 @@ class Data:
         mi = np.concatenate([np.arange(self.moff[i], self.moff[i + 1]) for i in idx])
         seg = np.repeat(np.arange(len(idx)), nm)
         within = np.arange(len(mi)) - np.repeat(np.concatenate([[0], np.cumsum(nm)[:-1]]), nm)
-        return self.feats[fi], fo, self.keys[mi], seg, within, int(nm.max()), self.target[idx]
+        return self.feats[fi], fo, self.keys[mi], self.base[mi], seg, within, int(nm.max()), self.target[idx]
 
 
 def atomic_write(path: str, data: bytes) -> None:
@@ -142,10 +149,10 @@ def int_logits(q: dict, feats: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return (q["w2"][keys].sum(axis=1) @ h) + q["b2"][keys].sum(axis=1)
 
 
-def write_policy(path: str, game: str, kpm: int, q: dict) -> None:
+def write_policy(path: str, game: str, kpm: int, q: dict, base_weight: float) -> None:
     f, h = q["w1"].shape
     k = q["w2"].shape[0]
-    head = MAGIC + struct.pack("<HBBIIIIII", VERSION, 0 if game == "chess" else 1, kpm, f, h, k, QA, QB, 0)
+    head = MAGIC + struct.pack("<HBBIIIIIf", VERSION, 0 if game == "chess" else 1, kpm, f, h, k, QA, QB, base_weight)
     body = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes() + q["w2"].astype("<i2").tobytes()
             + q["b2"].astype("<i4").tobytes())
     data = head + body
@@ -166,6 +173,8 @@ def main() -> int:
     ap.add_argument("--val-every", type=int, default=20, help="hold out every n-th label file")
     ap.add_argument("--max-files", type=int, default=0, help="use at most this many label files (0: all)")
     ap.add_argument("--references", type=int, default=8)
+    ap.add_argument("--residual", action="store_true",
+                    help="learn a correction of the one-ply prior: logits + w * its log probabilities (label files version 2), w learnt")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     ap.add_argument("--threads", type=int, default=1)
@@ -204,11 +213,12 @@ def main() -> int:
             nn.init.normal_(self.w1.weight, 0.0, 0.1)
             nn.init.normal_(self.w2.weight, 0.0, 0.05)
             nn.init.zeros_(self.b2.weight)
+            self.base_weight = nn.Parameter(torch.tensor(1.0 if args.residual else 0.0), requires_grad=args.residual)
 
-        def forward(self, feats, foff, keys, seg, within, width, b):
+        def forward(self, feats, foff, keys, base, seg, within, width, b):
             h = torch.clamp(self.w1(feats, foff) + self.b1, 0.0, 1.0)
             w = self.w2(keys).sum(dim=1)
-            logit = (h[seg] * w).sum(dim=1) + self.b2(keys).sum(dim=(1, 2))
+            logit = (h[seg] * w).sum(dim=1) + self.b2(keys).sum(dim=(1, 2)) + self.base_weight * base
             out = torch.full((b, width), float("-inf"), device=logit.device)
             out[seg, within] = logit
             return out
@@ -220,9 +230,9 @@ def main() -> int:
     rng = np.random.default_rng(args.seed)
 
     def run(d: Data, idx: np.ndarray):
-        fe, fo, ke, seg, within, width, tg = d.batch(idx)
+        fe, fo, ke, ba, seg, within, width, tg = d.batch(idx)
         t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
-        out = net(t(fe), t(fo), t(ke), t(seg), t(within), width, len(idx))
+        out = net(t(fe), t(fo), t(ke), t(ba), t(seg), t(within), width, len(idx))
         return out, t(tg)
 
     def validate() -> tuple[float, float]:
@@ -263,7 +273,8 @@ def main() -> int:
             best_state = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
 
     q = quantise(best_state)
-    write_policy(args.out, args.game, va.kpm, q)
+    bw = float(np.float32(max(0.0, float(best_state["base_weight"])))) if args.residual else 0.0
+    write_policy(args.out, args.game, va.kpm, q, bw)
     # References: validation positions, every move's integer logit by its UCI/USI text.
     refs = []
     for i in np.linspace(0, va.n - 1, min(args.references, va.n)).astype(np.int64):
@@ -275,13 +286,14 @@ def main() -> int:
     # Quantised accuracy on the validation set (the float network's is in the history).
     qhit = 0
     for i in range(va.n):
-        lg = int_logits(q, va.feats[va.foff[i]:va.foff[i + 1]], va.keys[va.moff[i]:va.moff[i + 1]])
+        lg = int_logits(q, va.feats[va.foff[i]:va.foff[i + 1]], va.keys[va.moff[i]:va.moff[i + 1]]) / (QA * QB)
+        lg = lg + bw * va.base[va.moff[i]:va.moff[i + 1]]
         qhit += int(np.argmax(lg) == va.target[i])
     manifest = {
         "format": "kishi-policy",
         "version": VERSION,
         "game": args.game,
-        "arch": {"features": F, "hidden": H, "keys": K, "keysPerMove": va.kpm, "qa": QA, "qb": QB},
+        "arch": {"features": F, "hidden": H, "keys": K, "keysPerMove": va.kpm, "qa": QA, "qb": QB, "baseWeight": bw},
         "data": {"dirs": [os.path.basename(os.path.normpath(d)) for d in args.data], "files": len(files),
                  "train_positions": int(tr.n), "val_positions": int(va.n)},
         "training": {"command": " ".join(["python3", "trainer/policy_train.py"] + sys.argv[1:]), "history": history,

@@ -32,7 +32,10 @@ import { parseChunk } from '../../src/learning/datagen/chunk.js';
 import { prepareDatagen } from '../../src/learning/datagen/datagen-setup.js';
 import { decodeChessRecord, decodeShogiRecord, RECORD_BYTES, type ChessRecord, type ShogiRecord } from '../../src/learning/datagen/position-record.js';
 import { checkLabelFile, LabelWriter } from '../../src/learning/policy/label-file.js';
+import { loadCpuEvaluator } from '../../src/player/mcts-cpu-nets.js';
 import type { ChessSearchBoard } from '../../src/search/alphabeta/chess-board.js';
+import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
+import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
 import type { ShogiSearchBoard } from '../../src/search/alphabeta/shogi-board.js';
 
 const { values } = parseArgs({
@@ -128,6 +131,10 @@ const feats = new Int32Array(160);
 const scratch = new Int32Array(160);
 const list = new Int32Array(600);
 const keys = new Int32Array(600 * kpm);
+const base = new Float32Array(600);
+const baseMoves = new Int32Array(600);
+// The one-ply prior (its value is not needed: no quiescence).
+const onePly = loadCpuEvaluator(`models/${game}-nnue.bin`, game, { qsearchPlies: 0 }).unwrap();
 const chessInput = new ChessPolicyInput();
 const shogiInput = new ShogiPolicyInput();
 
@@ -158,7 +165,14 @@ const addPosition = (writer: LabelWriter, text: string, fast: FastChessBoard | F
   }
   const target = list.subarray(0, n).indexOf(best);
   if (target < 0) return false;
-  writer.add({ features: feats, featureCount: nf, keys, moveCount: n, target, score, text: `${text}\t${moveTexts.join(' ')}` });
+  const mb = onePly.attach(fast instanceof FastChessBoard ? ChessMctsBoard.fromText(text, []).unwrap() : ShogiMctsBoard.fromText(text, []).unwrap());
+  if (mb.generate(baseMoves) !== n) throw new Error(`move counts differ in ${text}`);
+  onePly.evaluate(baseMoves, n, base);
+  for (let i = 0; i < n; i++) {
+    if (baseMoves[i] !== list[i]) throw new Error(`move orders differ in ${text}`);
+    base[i] = Math.max(-30, Math.log(base[i]!));
+  }
+  writer.add({ features: feats, featureCount: nf, keys, moveCount: n, base, target, score, text: `${text}\t${moveTexts.join(' ')}` });
   return true;
 };
 
@@ -181,7 +195,7 @@ const relabel = (dir: string): void => {
       const target = v.getUint16(o + 4, true);
       const tl = v.getUint16(o + 6, true);
       const score = v.getInt16(o + 8, true);
-      o += 12 + 2 * nf + 2 * nm * head.unwrap().keysPerMove;
+      o += 12 + 2 * nf + 2 * nm * head.unwrap().keysPerMove + (head.unwrap().version >= 2 ? 4 * nm : 0);
       const [position, moveText] = new TextDecoder().decode(bytes.subarray(o, o + tl)).split('\t');
       o += tl;
       const want = moveText!.split(' ')[target]!;

@@ -60,7 +60,7 @@ for (const f of files) {
     const nm = v.getUint16(o + 2, true);
     const target = v.getUint16(o + 4, true);
     const tl = v.getUint16(o + 6, true);
-    o += 12 + 2 * nf + 2 * nm * head.value.keysPerMove;
+    o += 12 + 2 * nf + 2 * nm * head.value.keysPerMove + (head.value.version >= 2 ? 4 * nm : 0);
     const [position, moveText] = new TextDecoder().decode(bytes.subarray(o, o + tl)).split('\t');
     o += tl;
     const want = moveText!.split(' ')[target]!;

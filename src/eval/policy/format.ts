@@ -13,12 +13,15 @@
  * | 16 | 4 | move keys K |
  * | 20 | 4 | QA (hidden scale) |
  * | 24 | 4 | QB (move weight scale) |
- * | 28 | 4 | reserved (0) |
+ * | 28 | 4 | base weight (float32, >= 0): the weight of the one-ply prior's log probabilities added to the logits (0: none) |
  * | 32 | 2 F H | feature weights, int16, row per feature (scaled by QA) |
  * | .. | 2 H | hidden biases, int16 (QA) |
  * | .. | 2 K H | move key weights, int16, row per key (QB) |
  * | .. | 4 K | move key biases, int32 (QA * QB) |
  * | .. | 4 | CRC-32 of all bytes before |
+ *
+ * With a base weight the network is residual: the prior is softmax(logits + w * log one-ply prior),
+ * the one-ply prior of src/search/mcts/cpu-evaluator.ts at its default temperature.
  *
  * The manifest beside it (`<file minus .bin>.manifest.json`, format `kishi-policy`) records the
  * architecture, data, training command and accuracy, and reference positions with every legal
@@ -51,6 +54,8 @@ export interface PolicyNet {
   readonly keysPerMove: number;
   readonly qa: number;
   readonly qb: number;
+  /** Weight of the one-ply prior's log probabilities in the logits (0: the network alone). */
+  readonly baseWeight: number;
   /** `features * hidden`, row per feature. */
   readonly w1: Int16Array;
   readonly b1: Int16Array;
@@ -78,11 +83,13 @@ export const parsePolicy = (bytes: Uint8Array, source: string): Result<PolicyNet
   const keys = v.getUint32(16, true);
   const qa = v.getUint32(20, true);
   const qb = v.getUint32(24, true);
+  const baseWeight = v.getFloat32(28, true);
   const want = POLICY_INPUTS[game];
   if (features !== want.features || keys !== want.keys || kpm !== want.keysPerMove) {
     return bad(source, `inputs ${features} features, ${keys} keys, ${kpm} per move; the ${game} policy inputs are ${want.features}, ${want.keys}, ${want.keysPerMove}`);
   }
   if (hidden < 1 || hidden > 1024 || qa < 1 || qa > 32767 || qb < 1) return bad(source, `implausible sizes (hidden ${hidden}, QA ${qa}, QB ${qb})`);
+  if (!(baseWeight >= 0 && baseWeight < 100)) return bad(source, `base weight ${baseWeight} out of range`);
   const expected = HEADER + 2 * features * hidden + 2 * hidden + 2 * keys * hidden + 4 * keys + 4;
   if (bytes.length !== expected) return bad(source, `${bytes.length} bytes, a ${features}x${hidden} policy with ${keys} keys takes ${expected}${bytes.length < expected ? ' (truncated)' : ''}`);
   const stored = v.getUint32(expected - 4, true);
@@ -100,7 +107,7 @@ export const parsePolicy = (bytes: Uint8Array, source: string): Result<PolicyNet
   const w2 = i16(keys * hidden);
   const b2 = new Int32Array(keys);
   for (let i = 0; i < keys; i++) b2[i] = v.getInt32(off + 4 * i, true);
-  return Result.ok({ game, features, hidden, keys, keysPerMove: kpm, qa, qb, w1, b1, w2, b2 });
+  return Result.ok({ game, features, hidden, keys, keysPerMove: kpm, qa, qb, baseWeight, w1, b1, w2, b2 });
 };
 
 /** The file bytes of a policy network (the inverse of `parsePolicy`). */
@@ -118,6 +125,7 @@ export const serializePolicy = (net: PolicyNet): Uint8Array => {
   v.setUint32(16, k, true);
   v.setUint32(20, net.qa, true);
   v.setUint32(24, net.qb, true);
+  v.setFloat32(28, net.baseWeight, true);
   let off = HEADER;
   for (const arr of [net.w1, net.b1, net.w2]) for (let i = 0; i < arr.length; i++, off += 2) v.setInt16(off, arr[i]!, true);
   for (let i = 0; i < k; i++, off += 4) v.setInt32(off, net.b2[i]!, true);
@@ -135,7 +143,7 @@ export interface PolicyManifest {
   readonly format: 'kishi-policy';
   readonly version: number;
   readonly game: GameKind;
-  readonly arch: { readonly features: number; readonly hidden: number; readonly keys: number; readonly keysPerMove: number; readonly qa: number; readonly qb: number };
+  readonly arch: { readonly features: number; readonly hidden: number; readonly keys: number; readonly keysPerMove: number; readonly qa: number; readonly qb: number; readonly baseWeight?: number };
   readonly data?: unknown;
   readonly training?: unknown;
   readonly date?: string;
@@ -156,6 +164,8 @@ export const checkPolicyManifest = (json: unknown, net: PolicyNet, source: strin
   for (const k of ['features', 'hidden', 'keys', 'keysPerMove', 'qa', 'qb'] as const) {
     if (a[k] !== net[k]) return fail(`arch.${k} is ${JSON.stringify(a[k])}, the network file says ${JSON.stringify(net[k])}`);
   }
+  // float32 in the file, a double in the manifest: compared at float32 precision.
+  if (Math.fround(Number(a.baseWeight ?? 0)) !== net.baseWeight) return fail(`arch.baseWeight is ${JSON.stringify(a.baseWeight)}, the network file says ${net.baseWeight}`);
   const refs = json.references;
   if (!Array.isArray(refs) || refs.length === 0) return fail('no reference outputs');
   for (const r of refs) {

@@ -23,8 +23,11 @@ abstract class PolicyNetwork<B> {
   protected readonly scratch = new Int32Array(160);
   protected readonly keys: Int32Array;
   private readonly scale: number;
+  /** Weight of the one-ply prior's log probabilities added to the logits (format.ts). */
+  readonly baseWeight: number;
 
   constructor(readonly net: PolicyNet) {
+    this.baseWeight = net.baseWeight;
     this.hidden = new Int32Array(net.hidden);
     this.keys = new Int32Array(net.keysPerMove);
     this.scale = 1 / (net.qa * net.qb);

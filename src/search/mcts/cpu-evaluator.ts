@@ -45,6 +45,8 @@ export const DEFAULT_CPU_EVALUATOR: Omit<CpuEvaluatorSettings, 'k'> = { priorTem
 
 /** A policy over the legal moves of a game board (src/eval/policy/policy-network.ts). */
 export interface MovePolicy<B> {
+  /** Weight of the one-ply prior's logits added to the network's (0: the network alone). */
+  readonly baseWeight: number;
   /** Writes a logit (natural-log units) per move of `moves[0..n)`, the legal moves of `board`, into `logits`. */
   logits(board: B, moves: Int32Array, n: number, logits: Float32Array): void;
 }
@@ -85,6 +87,7 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
   private readonly lists: Int32Array[] = [];
   private readonly keys: Int32Array[] = [];
   private logits = new Float32Array(0);
+  private baseLogits = new Float32Array(0);
   /** Quiescence nodes visited since construction (for benchmarks). */
   qnodes = 0;
   /** The policy network, when one is loaded (else the one-ply prior). */
@@ -151,20 +154,33 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
     if (this.logits.length < n) this.logits = new Float32Array(Math.max(n, 256));
     const logits = this.logits;
     let max = -Infinity;
-    if (this.policy !== undefined) {
-      this.policy.logits(this.board!, moves, n, logits);
-      const inv = 1 / s.policyTemperature;
-      for (let i = 0; i < n; i++) {
-        const l = logits[i]! * inv;
-        logits[i] = l;
-        if (l > max) max = l;
-      }
-    } else {
+    const policy = this.policy;
+    if (policy === undefined || policy.baseWeight > 0) {
       const inv = 1 / (s.priorTemperature * s.k);
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         const loss = this.see(m) - this.gain(m);
         const l = (-this.childEval(m) + (loss < 0 ? loss : 0)) * inv;
+        logits[i] = l;
+        if (l > max) max = l;
+      }
+    }
+    if (policy !== undefined) {
+      // Residual network: its logits plus w times the one-ply log prior (log softmax = logit - max - log sum).
+      if (this.baseLogits.length < n) this.baseLogits = new Float32Array(Math.max(n, 256));
+      const base = this.baseLogits;
+      const w = policy.baseWeight;
+      if (w > 0) {
+        let z = 0;
+        for (let i = 0; i < n; i++) z += Math.exp(logits[i]! - max);
+        const shift = max + Math.log(z);
+        for (let i = 0; i < n; i++) base[i] = w * Math.max(-30, logits[i]! - shift);
+      }
+      policy.logits(this.board!, moves, n, logits);
+      const inv = 1 / s.policyTemperature;
+      max = -Infinity;
+      for (let i = 0; i < n; i++) {
+        const l = (logits[i]! + (w > 0 ? base[i]! : 0)) * inv;
         logits[i] = l;
         if (l > max) max = l;
       }

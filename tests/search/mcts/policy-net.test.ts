@@ -81,6 +81,7 @@ const randomPolicy = (game: GameKind, hidden: number, seed: number): PolicyNet =
     keysPerMove,
     qa: 255,
     qb: 128,
+    baseWeight: 0,
     w1: new Int16Array(features * hidden).map(() => r(60)),
     b1: new Int16Array(hidden).map(() => r(100)),
     w2: new Int16Array(keys * hidden).map(() => r(200)),
