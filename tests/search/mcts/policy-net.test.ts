@@ -263,4 +263,26 @@ describe('evaluator with a policy network', () => {
       expect(board.toText()).toBe(root.toText());
     });
   }
+
+  test('a residual network adds w times the one-ply prior\'s log probabilities to its logits', () => {
+    const net = { ...randomPolicy('chess', 8, 13), baseWeight: 2.5 };
+    const position = CHESS[1]!;
+    const oneply = loadCpuEvaluator('models/chess-nnue.bin', 'chess').unwrap();
+    const ev = loadCpuEvaluator('models/chess-nnue.bin', 'chess', { policyTemperature: 1.5 }).unwrap();
+    ev.policy = new ChessPolicy(parsePolicy(serializePolicy(net), 'rnd').unwrap()) as never;
+    const moves = new Int32Array(256);
+    const b1 = oneply.attach(ChessMctsBoard.fromText(position, []).unwrap());
+    const n = b1.generate(moves);
+    const base = new Float32Array(n);
+    oneply.evaluate(moves, n, base);
+    const b2 = ev.attach(ChessMctsBoard.fromText(position, []).unwrap());
+    const priors = new Float32Array(n);
+    ev.evaluate(moves, n, priors);
+    const logits = policyLogitsOf(net, position).unwrap();
+    const want = [];
+    for (let i = 0; i < n; i++) want.push((logits.get(b2.moveToText(moves[i]!))! / (255 * 128) + 2.5 * Math.log(base[i]!)) / 1.5);
+    const max = Math.max(...want);
+    const sum = want.reduce((s, l) => s + Math.exp(l - max), 0);
+    for (let i = 0; i < n; i++) expect(priors[i]).toBeCloseTo(Math.exp(want[i]! - max) / sum, 4);
+  });
 });
