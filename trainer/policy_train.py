@@ -173,6 +173,8 @@ def main() -> int:
     ap.add_argument("--val-every", type=int, default=20, help="hold out every n-th label file")
     ap.add_argument("--max-files", type=int, default=0, help="use at most this many label files (0: all)")
     ap.add_argument("--references", type=int, default=8)
+    ap.add_argument("--temperature", type=float, default=None,
+                    help="softmax temperature the MCTS plays the net at (a measured choice, written to the manifest)")
     ap.add_argument("--residual", action="store_true",
                     help="learn a correction of the one-ply prior: logits + w * its log probabilities (label files version 2), w learnt")
     ap.add_argument("--seed", type=int, default=1)
@@ -298,6 +300,7 @@ def main() -> int:
                  "train_positions": int(tr.n), "val_positions": int(va.n)},
         "training": {"command": " ".join(["python3", "trainer/policy_train.py"] + sys.argv[1:]), "history": history,
                      "val_top1_quantised": qhit / va.n},
+        **({"temperature": args.temperature} if args.temperature is not None else {}),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": git_commit(),
         "references": refs,

@@ -126,8 +126,9 @@ export const checkCpuNetFiles = (
 
 /**
  * The leaf evaluator over the value network at `path` (resolved); `ERR_MODEL` when that file is
- * unusable. With `policyPath`, the policy network there is the prior; when it does not load, the
- * one-ply prior is (the caller logs `policyError`).
+ * unusable. With `policyPath`, the policy network there is the prior, at its manifest's temperature
+ * unless `overrides` sets one; when it does not load, the one-ply prior is (the caller logs
+ * `policyError`).
  */
 export const loadCpuEvaluator = (
   path: string,
@@ -139,17 +140,17 @@ export const loadCpuEvaluator = (
   if (loaded.isErr) return Result.err(new KishiError('ERR_MODEL', loaded.error.message));
   const k = kOf(loaded.value);
   if (k.isErr) return Result.err(k.error);
-  const settings: CpuEvaluatorSettings = { k: k.value, ...DEFAULT_CPU_EVALUATOR, ...overrides };
+  // The policy first: its manifest's temperature is the default of `policyTemperature`.
+  const policy = policyPath !== undefined ? loadPolicyFile(policyPath, game) : undefined;
+  const temperature = policy?.isOk ? { policyTemperature: policy.value.manifest.temperature ?? 1 } : {};
+  const settings: CpuEvaluatorSettings = { k: k.value, ...DEFAULT_CPU_EVALUATOR, ...temperature, ...overrides };
   if (!(settings.priorTemperature > 0) || !(settings.qsearchPlies >= 0) || !(settings.policyTemperature > 0)) {
     return Result.err(new KishiError('ERR_CONFIG', `CPU evaluator settings out of range: ${JSON.stringify(settings)}`));
   }
   const net = loaded.value.net;
   const ev: CpuEvaluator & { policyError?: KishiError } = game === 'chess' ? new ChessCpuEvaluator(net, settings) : new ShogiCpuEvaluator(net, settings);
-  if (policyPath !== undefined) {
-    const policy = loadPolicyFile(policyPath, game);
-    if (policy.isErr) ev.policyError = policy.error;
-    else if (ev instanceof ChessCpuEvaluator) ev.policy = new ChessPolicy(policy.value.net);
-    else if (ev instanceof ShogiCpuEvaluator) ev.policy = new ShogiPolicy(policy.value.net);
-  }
+  if (policy?.isErr) ev.policyError = policy.error;
+  else if (policy?.isOk && ev instanceof ChessCpuEvaluator) ev.policy = new ChessPolicy(policy.value.net);
+  else if (policy?.isOk && ev instanceof ShogiCpuEvaluator) ev.policy = new ShogiPolicy(policy.value.net);
   return Result.ok(ev);
 };

@@ -146,6 +146,8 @@ export interface PolicyManifest {
   readonly arch: { readonly features: number; readonly hidden: number; readonly keys: number; readonly keysPerMove: number; readonly qa: number; readonly qb: number; readonly baseWeight?: number };
   readonly data?: unknown;
   readonly training?: unknown;
+  /** The softmax temperature the MCTS plays the network at (measured in matches); 1 when absent. */
+  readonly temperature?: number;
   readonly date?: string;
   readonly commit?: string;
   readonly references: readonly PolicyReference[];
@@ -166,6 +168,9 @@ export const checkPolicyManifest = (json: unknown, net: PolicyNet, source: strin
   }
   // float32 in the file, a double in the manifest: compared at float32 precision.
   if (Math.fround(Number(a.baseWeight ?? 0)) !== net.baseWeight) return fail(`arch.baseWeight is ${JSON.stringify(a.baseWeight)}, the network file says ${net.baseWeight}`);
+  if (json.temperature !== undefined && !(typeof json.temperature === 'number' && json.temperature > 0 && json.temperature < 100)) {
+    return fail(`temperature ${JSON.stringify(json.temperature)}: expected a number in (0, 100)`);
+  }
   const refs = json.references;
   if (!Array.isArray(refs) || refs.length === 0) return fail('no reference outputs');
   for (const r of refs) {

@@ -231,6 +231,24 @@ describe('files', () => {
     expect(priors.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
   });
 
+  test("the manifest's temperature is the policy temperature unless KISHI_MCTS_CPU sets one", () => {
+    const net = randomPolicy('chess', 8, 17);
+    const position = CHESS[0]!;
+    const logits = Object.fromEntries(policyLogitsOf(net, position).unwrap());
+    const manifest = (t: unknown) =>
+      JSON.stringify({ format: 'kishi-policy', version: 1, game: 'chess', temperature: t, arch: { features: 768, hidden: 8, keys: net.keys, keysPerMove: net.keysPerMove, qa: 255, qb: 128 }, references: [{ position, logits }] });
+    writeFileSync(join(dir, 't.bin'), serializePolicy(net));
+    writeFileSync(join(dir, 't.manifest.json'), manifest(2.5));
+    const ev = loadCpuEvaluator('models/chess-nnue.bin', 'chess', {}, join(dir, 't.bin')).unwrap();
+    expect(ev.policy).toBeDefined();
+    expect(ev.settings.policyTemperature).toBe(2.5);
+    expect(loadCpuEvaluator('models/chess-nnue.bin', 'chess', { policyTemperature: 1.2 }, join(dir, 't.bin')).unwrap().settings.policyTemperature).toBe(1.2);
+    writeFileSync(join(dir, 't.manifest.json'), manifest(-1));
+    const bad = loadCpuEvaluator('models/chess-nnue.bin', 'chess', {}, join(dir, 't.bin')).unwrap();
+    expect(bad.policy).toBeUndefined();
+    expect(bad.policyError?.message).toMatch(/temperature -1/);
+  });
+
   test('which policy file: KISHI_MCTS_POLICY, else <game>-policy.bin beside the value network', () => {
     expect(policyPathFor('models/chess-nnue.bin', 'chess', { KISHI_MCTS_POLICY: 'oneply' })).toBeUndefined();
     expect(policyPathFor('models/chess-nnue.bin', 'chess', { KISHI_MCTS_POLICY: '/x/p.bin' })).toBe('/x/p.bin');
