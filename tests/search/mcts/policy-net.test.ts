@@ -183,11 +183,20 @@ describe('files', () => {
     expect(policyLogitsOf(net, CHESS[0]!).unwrap().get('e2e4')).toBe(want);
   });
 
-  for (const game of ['chess', 'shogi'] as const) {
-    const file = `models/${game}-policy.bin`;
-    test.skipIf(!existsSync(file))(`${game}: the shipped network's references (computed by the trainer) match bit-exact`, () => {
+  for (const [game, file] of [
+    ['chess', 'models/chess-policy-residual.bin'],
+    ['chess', 'models/chess-policy.bin'],
+    ['shogi', 'models/shogi-policy-residual.bin'],
+    ['shogi', 'models/shogi-policy.bin'],
+  ] as const) {
+    test.skipIf(!existsSync(file))(`${file}: the trainer's reference logits match bit-exact`, () => {
       const loaded = loadPolicyFile(file, game);
-      expect(loaded.isOk && loaded.value.manifest.references.length).toBeGreaterThan(0);
+      if (loaded.isErr) throw new Error(loaded.error.message);
+      expect(loaded.value.manifest.references.length).toBeGreaterThan(0);
+      // And the search's prior uses it (at the manifest's temperature).
+      const ev = loadCpuEvaluator(`models/${game}-nnue.bin`, game, {}, file).unwrap();
+      expect(ev.policy).toBeDefined();
+      expect(ev.settings.policyTemperature).toBe(loaded.value.manifest.temperature ?? 1);
     });
   }
 
