@@ -67,7 +67,7 @@ const num = (k: 'chunks' | 'first' | 'step' | 'nodes' | 'hash'): number => {
 const NODES = num('nodes');
 
 /** FEN of a chess record (castling: king and rook on their initial squares). */
-export const chessRecordFen = (r: ChessRecord): string => {
+const chessRecordFen = (r: ChessRecord): string => {
   const letters = ' pnbrqk';
   const rows: string[] = [];
   for (let rank = 7; rank >= 0; rank--) {
@@ -94,7 +94,7 @@ export const chessRecordFen = (r: ChessRecord): string => {
 };
 
 /** SFEN of a shogi record. */
-export const shogiRecordSfen = (r: ShogiRecord): string => {
+const shogiRecordSfen = (r: ShogiRecord): string => {
   const letters = ' PLNSBRGK';
   const rows: string[] = [];
   for (let rank = 0; rank < 9; rank++) {

@@ -13,7 +13,9 @@
  *   update, no board move), lowered by what the static exchange evaluation says the mover then
  *   loses on its destination square (`min(0, SEE - immediate gain)`), at temperature
  *   `priorTemperature * K` centipawns. With a policy network (src/eval/policy/), the softmax of its
- *   logits at temperature `policyTemperature`.
+ *   logits at temperature `policyTemperature`; a residual network (base weight w > 0) adds w times
+ *   the one-ply prior's log probabilities to its logits first (it was trained as a correction of
+ *   that prior).
  *
  * The accumulators follow the descent: `attach` refreshes them at the root and the tracked board
  * pushes one lazily computed entry per move (src/eval/nnue/accumulator-stack.ts), so a leaf costs
