@@ -184,7 +184,6 @@ describe('files', () => {
   });
 
   for (const [game, file] of [
-    ['chess', 'models/chess-policy-residual.bin'],
     ['chess', 'models/chess-policy.bin'],
     ['shogi', 'models/shogi-policy-residual.bin'],
     ['shogi', 'models/shogi-policy.bin'],
