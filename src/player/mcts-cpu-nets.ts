@@ -9,20 +9,46 @@
  * callers fall back the same way (`search: auto` plays alpha-beta; UCI/USI say so and search with
  * alpha-beta).
  *
+ * The prior: the trained factorised policy network (src/eval/policy/, src/player/policy-file.ts)
+ * when one is found, else the one-ply NNUE look-ahead. Which file: `KISHI_MCTS_POLICY` (a path, or
+ * `oneply` for the one-ply prior), else `<game>-policy.bin` beside the value network when that
+ * file exists. A policy file that exists but does not load (corrupt, wrong game, references that do
+ * not match) is logged by the player (mcts-factory.ts) and the one-ply prior is used.
+ *
  * Tuning hook: `KISHI_MCTS_CPU` = comma-separated `key=value` pairs overriding the evaluator's
- * settings (`tau` prior temperature in units of K, `qplies` quiescence plies) and the search's
- * (`cpuct`, `cpuctFactor`, `fpu`), used by the tuning matches of the MCTS notes.
+ * settings (`tau` prior temperature in units of K, `qplies` quiescence plies, `ptau` the policy
+ * network's temperature) and the search's (`cpuct`, `cpuctFactor`, `fpu`), used by the tuning
+ * matches of the MCTS notes.
  */
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
+import { ChessPolicy, ShogiPolicy } from '../eval/policy/policy-network.js';
 import { ChessCpuEvaluator } from '../search/mcts/chess-cpu-evaluator.js';
 import { DEFAULT_CPU_EVALUATOR, type CpuEvaluator, type CpuEvaluatorSettings } from '../search/mcts/cpu-evaluator.js';
 import type { MctsOptions } from '../search/mcts/options.js';
 import { ShogiCpuEvaluator } from '../search/mcts/shogi-cpu-evaluator.js';
 import { loadNnueFile, type LoadedNnue } from './nnue-file.js';
+import { loadPolicyFile } from './policy-file.js';
 
 /** The environment variable of the tuning hook. */
 export const CPU_TUNING_ENV = 'KISHI_MCTS_CPU';
+/** The environment variable naming the policy network file (`oneply`: none). */
+export const POLICY_ENV = 'KISHI_MCTS_POLICY';
+
+/**
+ * The policy network file the CPU MCTS over the value network at `valuePath` (resolved) uses:
+ * `KISHI_MCTS_POLICY` when set (undefined for `oneply`), else `<game>-policy.bin` in the value
+ * network's folder when it exists, else undefined (the one-ply prior).
+ */
+export const policyPathFor = (valuePath: string, game: GameKind, env: NodeJS.ProcessEnv = process.env): string | undefined => {
+  const raw = env[POLICY_ENV]?.trim() ?? '';
+  if (raw === 'oneply') return undefined;
+  if (raw !== '') return raw;
+  const beside = join(dirname(valuePath), `${game}-policy.bin`);
+  return basename(valuePath) !== `${game}-policy.bin` && existsSync(beside) ? beside : undefined;
+};
 
 /** Whether a model path names the CPU networks (an NNUE `.bin` file) rather than an ONNX ResNet. */
 export const isCpuNetPath = (path: string): boolean => path.endsWith('.bin');
@@ -58,6 +84,9 @@ export const cpuTuningFromEnv = (
       case 'qplies':
         evaluator.qsearchPlies = v;
         break;
+      case 'ptau':
+        evaluator.policyTemperature = v;
+        break;
       case 'cpuct':
         options.cpuctInit = v;
         break;
@@ -69,30 +98,59 @@ export const cpuTuningFromEnv = (
         options.fpuReductionRoot = v;
         break;
       default:
-        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, cpuct, cpuctFactor, fpu)`));
+        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, cpuct, cpuctFactor, fpu)`));
     }
   }
   return Result.ok({ evaluator, options });
 };
 
-/** Checks the network at `path` (resolved) without building an evaluator: `ERR_MODEL` when unusable. */
-export const checkCpuNetFiles = (path: string, game: GameKind): Result<void, KishiError> => {
-  const loaded = loadNnueFile(path, game);
-  if (loaded.isErr) return Result.err(new KishiError('ERR_MODEL', loaded.error.message));
-  const k = kOf(loaded.value);
-  return k.isErr ? Result.err(k.error) : Result.ok(undefined);
-};
-
-/** The leaf evaluator over the network at `path` (resolved); `ERR_MODEL` when the file is unusable. */
-export const loadCpuEvaluator = (path: string, game: GameKind, overrides: Partial<CpuEvaluatorSettings> = {}): Result<CpuEvaluator, KishiError> => {
+/**
+ * Checks the value network at `path` (resolved) without building an evaluator: `ERR_MODEL` when
+ * unusable. Then the policy network it would use (`policyPathFor`): `policy` says which prior the
+ * search will use, `policyError` why a policy file found was not usable.
+ */
+export const checkCpuNetFiles = (
+  path: string,
+  game: GameKind,
+  env: NodeJS.ProcessEnv = process.env,
+): Result<{ policy: string; policyError?: KishiError }, KishiError> => {
   const loaded = loadNnueFile(path, game);
   if (loaded.isErr) return Result.err(new KishiError('ERR_MODEL', loaded.error.message));
   const k = kOf(loaded.value);
   if (k.isErr) return Result.err(k.error);
-  const settings: CpuEvaluatorSettings = { k: k.value, ...DEFAULT_CPU_EVALUATOR, ...overrides };
-  if (!(settings.priorTemperature > 0) || !(settings.qsearchPlies >= 0)) {
+  const policyPath = policyPathFor(path, game, env);
+  if (policyPath === undefined) return Result.ok({ policy: 'one-ply' });
+  const policy = loadPolicyFile(policyPath, game);
+  return Result.ok(policy.isErr ? { policy: 'one-ply', policyError: policy.error } : { policy: policy.value.file });
+};
+
+/**
+ * The leaf evaluator over the value network at `path` (resolved); `ERR_MODEL` when that file is
+ * unusable. With `policyPath`, the policy network there is the prior, at its manifest's temperature
+ * unless `overrides` sets one; when it does not load, the one-ply prior is (the caller logs
+ * `policyError`).
+ */
+export const loadCpuEvaluator = (
+  path: string,
+  game: GameKind,
+  overrides: Partial<CpuEvaluatorSettings> = {},
+  policyPath?: string,
+): Result<CpuEvaluator & { policyError?: KishiError }, KishiError> => {
+  const loaded = loadNnueFile(path, game);
+  if (loaded.isErr) return Result.err(new KishiError('ERR_MODEL', loaded.error.message));
+  const k = kOf(loaded.value);
+  if (k.isErr) return Result.err(k.error);
+  // The policy first: its manifest's temperature is the default of `policyTemperature`.
+  const policy = policyPath !== undefined ? loadPolicyFile(policyPath, game) : undefined;
+  const temperature = policy?.isOk ? { policyTemperature: policy.value.manifest.temperature ?? 1 } : {};
+  const settings: CpuEvaluatorSettings = { k: k.value, ...DEFAULT_CPU_EVALUATOR, ...temperature, ...overrides };
+  if (!(settings.priorTemperature > 0) || !(settings.qsearchPlies >= 0) || !(settings.policyTemperature > 0)) {
     return Result.err(new KishiError('ERR_CONFIG', `CPU evaluator settings out of range: ${JSON.stringify(settings)}`));
   }
   const net = loaded.value.net;
-  return Result.ok(game === 'chess' ? new ChessCpuEvaluator(net, settings) : new ShogiCpuEvaluator(net, settings));
+  const ev: CpuEvaluator & { policyError?: KishiError } = game === 'chess' ? new ChessCpuEvaluator(net, settings) : new ShogiCpuEvaluator(net, settings);
+  if (policy?.isErr) ev.policyError = policy.error;
+  else if (policy?.isOk && ev instanceof ChessCpuEvaluator) ev.policy = new ChessPolicy(policy.value.net);
+  else if (policy?.isOk && ev instanceof ShogiCpuEvaluator) ev.policy = new ShogiPolicy(policy.value.net);
+  return Result.ok(ev);
 };

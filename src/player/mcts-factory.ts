@@ -66,8 +66,16 @@ export const drawScoreFromEnv = (env: NodeJS.ProcessEnv = process.env): Result<n
  */
 export const createMctsPlayer = (config: NnPlayerConfig, game: GameKind): Result<MctsPlayer, KishiError> => {
   const path = modelPathOf(config, game);
-  const check = isCpuNetPath(path) ? checkCpuNetFiles(path, game) : checkModelFiles(path, game);
-  if (check.isErr) return Result.err(check.error);
+  if (isCpuNetPath(path)) {
+    const check = checkCpuNetFiles(path, game);
+    if (check.isErr) return Result.err(check.error);
+    if (check.value.policyError !== undefined) {
+      childLogger('player/mcts').warn(`MCTS policy network unusable (${check.value.policyError.message}); using the one-ply prior`);
+    }
+  } else {
+    const check = checkModelFiles(path, game);
+    if (check.isErr) return Result.err(check.error);
+  }
   const fromEnv = drawScoreFromEnv();
   if (fromEnv.isErr) return Result.err(fromEnv.error);
   const drawScore = fromEnv.value ?? (config.mctsDrawScore ?? 0) / 100;

@@ -2,7 +2,9 @@
  * MCTS playouts/s on the CPU networks (issue 19; src/search/mcts/cpu-evaluator.ts: NNUE value with
  * a quiescence search, one-ply NNUE policy), one thread, against the same search on the shipped
  * INT8 ResNet (onnxruntime, batch 16, no NN cache) on the same positions. Also the CPU nets with
- * the static value (no quiescence) to show what the tactical guard costs. Target (issue 19):
+ * the static value (no quiescence) to show what the tactical guard costs, and with the trained
+ * policy network as prior (src/eval/policy/; the file `KISHI_MCTS_POLICY` or models/<game>-policy.bin
+ * names) against the one-ply prior. Target (issue 19):
  * 100k playouts/s in chess on one thread. A network that is missing or invalid gets no row (logged).
  */
 import { existsSync } from 'node:fs';
@@ -11,7 +13,7 @@ import type { GameKind } from '../../src/core/game.js';
 import { NetEvaluator } from '../../src/nn/evaluator.js';
 import { encodingOf } from '../../src/nn/manifest.js';
 import { OnnxRunner } from '../../src/nn/onnx-runner.js';
-import { loadCpuEvaluator } from '../../src/player/mcts-cpu-nets.js';
+import { loadCpuEvaluator, policyPathFor } from '../../src/player/mcts-cpu-nets.js';
 import { resolveModelPath } from '../../src/player/weights-file.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import type { LeafEvaluator } from '../../src/search/mcts/leaf-evaluator.js';
@@ -50,6 +52,10 @@ export const bench: BenchModule = {
         ctx.log(`mcts-cpu ${game}: no CPU network (${cpu.isErr ? cpu.error.message : ''})`);
         continue;
       }
+      const policyPath = policyPathFor(resolveModelPath(`models/${game}-nnue.bin`), game);
+      const withPolicy = policyPath !== undefined ? loadCpuEvaluator(`models/${game}-nnue.bin`, game, {}, policyPath) : undefined;
+      const pol = withPolicy?.isOk && withPolicy.value.policy !== undefined ? withPolicy.value : undefined;
+      if (policyPath !== undefined && pol === undefined) ctx.log(`mcts-cpu ${game}: policy ${policyPath} unusable (${withPolicy?.isOk ? withPolicy.value.policyError?.message : ''})`);
       const playouts = ctx.quick ? 2000 : 20000;
       let resnet: NetEvaluator | undefined;
       const onnx = resolveModelPath(`models/${game}-int8.onnx`);
@@ -62,20 +68,24 @@ export const bench: BenchModule = {
       for (let i = 0; i < MCTS_POSITIONS[game].length; i++) {
         await rate(game, cpu.value, playouts / 4, i);
         await rate(game, stat.value, playouts / 4, i);
+        if (pol !== undefined) await rate(game, pol, playouts / 4, i);
         if (resnet !== undefined) await rate(game, resnet, 200, i);
       }
       const ours: number[] = [];
       const noQ: number[] = [];
       const base: number[] = [];
+      const withNet: number[] = [];
       for (let i = 0; i < reps; i++) {
         ctx.log(`mcts-cpu ${game}: rep ${i + 1}/${reps}`);
         ours.push(await rate(game, cpu.value, playouts, i));
         noQ.push(await rate(game, stat.value, playouts, i));
+        if (pol !== undefined) withNet.push(await rate(game, pol, playouts, i));
         if (resnet !== undefined) base.push(await rate(game, resnet, ctx.quick ? 200 : 2000, i));
       }
       const note = 'one thread; positions alternate between an opening and a middlegame';
       rows.push(rateRow(`${game} MCTS CPU nets playouts/s`, 'kplayouts/s', 1e-3, ours, resnet !== undefined ? base : undefined, resnet !== undefined ? 'INT8 ResNet (ORT batch 16)' : undefined, note));
       rows.push(rateRow(`${game} MCTS CPU nets, static value (no quiescence)`, 'kplayouts/s', 1e-3, noQ, ours, 'with quiescence', note));
+      if (pol !== undefined) rows.push(rateRow(`${game} MCTS CPU nets, policy network prior`, 'kplayouts/s', 1e-3, withNet, ours, 'one-ply prior', note));
       await resnet?.close();
     }
     return rows;

@@ -12,7 +12,10 @@
  *   move's logit is the network's value of the position after it (one incremental accumulator
  *   update, no board move), lowered by what the static exchange evaluation says the mover then
  *   loses on its destination square (`min(0, SEE - immediate gain)`), at temperature
- *   `priorTemperature * K` centipawns. With a policy network (src/eval/policy/), its softmax.
+ *   `priorTemperature * K` centipawns. With a policy network (src/eval/policy/), the softmax of its
+ *   logits at temperature `policyTemperature`; a residual network (base weight w > 0) adds w times
+ *   the one-ply prior's log probabilities to its logits first (it was trained as a correction of
+ *   that prior).
  *
  * The accumulators follow the descent: `attach` refreshes them at the root and the tracked board
  * pushes one lazily computed entry per move (src/eval/nnue/accumulator-stack.ts), so a leaf costs
@@ -32,18 +35,22 @@ export interface CpuEvaluatorSettings {
   readonly priorTemperature: number;
   /** Plies of quiescence search for the value (0: the static evaluation). */
   readonly qsearchPlies: number;
+  /** Softmax temperature of the policy network's logits (when one is loaded). */
+  readonly policyTemperature: number;
 }
 
 /**
  * Defaults measured in `kishi match` (chess, 5 s + 0.05 s, models/README.md): prior temperature 0.8
  * K +228 [+130, +375] over 0.4 K, 0.2 K -137 [-258, -41]; 8 quiescence plies +137 [+35, +269] over none.
  */
-export const DEFAULT_CPU_EVALUATOR: Omit<CpuEvaluatorSettings, 'k'> = { priorTemperature: 0.8, qsearchPlies: 8 };
+export const DEFAULT_CPU_EVALUATOR: Omit<CpuEvaluatorSettings, 'k'> = { priorTemperature: 0.8, qsearchPlies: 8, policyTemperature: 1 };
 
-/** A policy over the legal moves of the board the evaluator is attached to (src/eval/policy/). */
-export interface MovePolicy {
-  /** Writes a logit per move of `moves[0..n)` into `logits` (the side to move's moves). */
-  logits(moves: Int32Array, n: number, logits: Float32Array): void;
+/** A policy over the legal moves of a game board (src/eval/policy/policy-network.ts). */
+export interface MovePolicy<B> {
+  /** Weight of the one-ply prior's logits added to the network's (0: the network alone). */
+  readonly baseWeight: number;
+  /** Writes a logit (natural-log units) per move of `moves[0..n)`, the legal moves of `board`, into `logits`. */
+  logits(board: B, moves: Int32Array, n: number, logits: Float32Array): void;
 }
 
 /** What the evaluator needs of a game's internal board (FastChessBoard, FastShogiBoard). */
@@ -82,13 +89,14 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
   private readonly lists: Int32Array[] = [];
   private readonly keys: Int32Array[] = [];
   private logits = new Float32Array(0);
+  private baseLogits = new Float32Array(0);
   /** Quiescence nodes visited since construction (for benchmarks). */
   qnodes = 0;
-  /** The policy network, when one is loaded. */
-  policy: MovePolicy | undefined;
+  /** The policy network, when one is loaded (else the one-ply prior). */
+  policy: MovePolicy<B> | undefined;
 
   constructor(settings: CpuEvaluatorSettings, nnue: N, maxMoves: number) {
-    if (!(settings.k > 0) || !(settings.priorTemperature > 0) || !(settings.qsearchPlies >= 0)) {
+    if (!(settings.k > 0) || !(settings.priorTemperature > 0) || !(settings.qsearchPlies >= 0) || !(settings.policyTemperature > 0)) {
       throw new Error(`CPU evaluator: bad settings ${JSON.stringify(settings)}`);
     }
     this.settings = settings;
@@ -148,15 +156,33 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
     if (this.logits.length < n) this.logits = new Float32Array(Math.max(n, 256));
     const logits = this.logits;
     let max = -Infinity;
-    if (this.policy !== undefined) {
-      this.policy.logits(moves, n, logits);
-      for (let i = 0; i < n; i++) if (logits[i]! > max) max = logits[i]!;
-    } else {
+    const policy = this.policy;
+    if (policy === undefined || policy.baseWeight > 0) {
       const inv = 1 / (s.priorTemperature * s.k);
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         const loss = this.see(m) - this.gain(m);
         const l = (-this.childEval(m) + (loss < 0 ? loss : 0)) * inv;
+        logits[i] = l;
+        if (l > max) max = l;
+      }
+    }
+    if (policy !== undefined) {
+      // Residual network: its logits plus w times the one-ply log prior (log softmax = logit - max - log sum).
+      if (this.baseLogits.length < n) this.baseLogits = new Float32Array(Math.max(n, 256));
+      const base = this.baseLogits;
+      const w = policy.baseWeight;
+      if (w > 0) {
+        let z = 0;
+        for (let i = 0; i < n; i++) z += Math.exp(logits[i]! - max);
+        const shift = max + Math.log(z);
+        for (let i = 0; i < n; i++) base[i] = w * Math.max(-30, logits[i]! - shift);
+      }
+      policy.logits(this.board!, moves, n, logits);
+      const inv = 1 / s.policyTemperature;
+      max = -Infinity;
+      for (let i = 0; i < n; i++) {
+        const l = (logits[i]! + (w > 0 ? base[i]! : 0)) * inv;
         logits[i] = l;
         if (l > max) max = l;
       }

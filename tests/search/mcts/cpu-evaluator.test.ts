@@ -34,7 +34,7 @@ import { randomNetwork } from '../../eval/nnue/random-network.js';
 
 const K = 300;
 const TAU = 0.4;
-const settings = { k: K, priorTemperature: TAU, qsearchPlies: 0 };
+const settings = { k: K, priorTemperature: TAU, qsearchPlies: 0, policyTemperature: 1 };
 
 /** The network's output for the side to move, from scratch (no accumulator history). */
 const freshChess = (net: NnueNetwork, fen: string): number => nnueOutputOf(net, fen).unwrap();

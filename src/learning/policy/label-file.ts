@@ -1,0 +1,110 @@
+/**
+ * The policy labelling file (`*.kpl`, version 1): positions with the features and move keys the
+ * policy network reads (src/eval/policy/) and the move Kishi's alpha-beta chose, written by
+ * `tools/data/label-policy.ts`, read by `trainer/policy_train.py`. All integers little-endian.
+ *
+ * Header (16 bytes): magic `KPL1` | u16 version (2; version 1 had no base logits) | u8 game (0 chess, 1 shogi) | u8 keys per move
+ * | u32 record count | u32 CRC-32 of the records.
+ *
+ * Record: u16 feature count F | u16 move count M | u16 target move index | u16 text length T |
+ * i16 search score (side to move, centipawns) | u16 reserved (0) | F x u16 features | M x keys x
+ * u16 move keys (in the move generator's order) | M x f32 base logits (the one-ply prior's log
+ * probabilities, src/search/mcts/cpu-evaluator.ts, which a residual policy network corrects) |
+ * T bytes of text (UTF-8): the FEN/SFEN, a tab,
+ * then the moves' UCI/USI strings separated by spaces (the reference positions of the exported
+ * network come from it).
+ */
+import { crc32 } from '../../core/crc32.js';
+import type { GameKind } from '../../core/game.js';
+import { KishiError, Result } from '../../core/result.js';
+
+export const LABEL_MAGIC = 'KPL1';
+export const LABEL_VERSION = 2;
+const HEADER = 16;
+
+/** One labelled position. */
+export interface LabelRecord {
+  readonly features: ArrayLike<number>;
+  readonly featureCount: number;
+  /** `moveCount * keysPerMove` keys. */
+  readonly keys: ArrayLike<number>;
+  readonly moveCount: number;
+  /** `moveCount` base logits. */
+  readonly base: ArrayLike<number>;
+  readonly target: number;
+  readonly score: number;
+  readonly text: string;
+}
+
+/** Collects records and returns the file bytes. */
+export class LabelWriter {
+  private buf = new Uint8Array(1 << 20);
+  private len = 0;
+  count = 0;
+
+  constructor(
+    readonly game: GameKind,
+    readonly keysPerMove: number,
+  ) {}
+
+  add(r: LabelRecord): void {
+    const text = new TextEncoder().encode(r.text);
+    if (r.featureCount > 65535 || r.moveCount > 65535 || text.length > 65535 || r.target < 0 || r.target >= r.moveCount) {
+      throw new Error(`label record out of range (${r.featureCount} features, ${r.moveCount} moves, target ${r.target})`);
+    }
+    const size = 12 + 2 * r.featureCount + 2 * r.moveCount * this.keysPerMove + 4 * r.moveCount + text.length;
+    while (this.len + size > this.buf.length) {
+      const grown = new Uint8Array(this.buf.length * 2);
+      grown.set(this.buf.subarray(0, this.len));
+      this.buf = grown;
+    }
+    const v = new DataView(this.buf.buffer);
+    let o = this.len;
+    v.setUint16(o, r.featureCount, true);
+    v.setUint16(o + 2, r.moveCount, true);
+    v.setUint16(o + 4, r.target, true);
+    v.setUint16(o + 6, text.length, true);
+    v.setInt16(o + 8, Math.max(-32767, Math.min(32767, Math.round(r.score))), true);
+    v.setUint16(o + 10, 0, true);
+    o += 12;
+    for (let i = 0; i < r.featureCount; i++, o += 2) v.setUint16(o, r.features[i]!, true);
+    const nk = r.moveCount * this.keysPerMove;
+    for (let i = 0; i < nk; i++, o += 2) {
+      const k = r.keys[i]!;
+      if (!(k >= 0 && k <= 65535)) throw new Error(`move key ${k} out of range`);
+      v.setUint16(o, k, true);
+    }
+    for (let i = 0; i < r.moveCount; i++, o += 4) v.setFloat32(o, r.base[i]!, true);
+    this.buf.set(text, o);
+    this.len = o + text.length;
+    this.count++;
+  }
+
+  bytes(): Uint8Array {
+    const out = new Uint8Array(HEADER + this.len);
+    for (let i = 0; i < 4; i++) out[i] = LABEL_MAGIC.charCodeAt(i);
+    const v = new DataView(out.buffer);
+    v.setUint16(4, LABEL_VERSION, true);
+    v.setUint8(6, this.game === 'chess' ? 0 : 1);
+    v.setUint8(7, this.keysPerMove);
+    v.setUint32(8, this.count, true);
+    out.set(this.buf.subarray(0, this.len), HEADER);
+    v.setUint32(12, crc32(out, HEADER, HEADER + this.len), true);
+    return out;
+  }
+}
+
+/** Checks a label file's header and checksum; returns its record count. */
+export const checkLabelFile = (bytes: Uint8Array, source: string): Result<{ game: GameKind; version: number; keysPerMove: number; count: number }, KishiError> => {
+  const fail = (why: string) => Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: ${why}`));
+  if (bytes.length < HEADER) return fail(`truncated (${bytes.length} bytes)`);
+  const magic = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
+  if (magic !== LABEL_MAGIC) return fail(`not a label file (magic ${JSON.stringify(magic)})`);
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = v.getUint16(4, true);
+  if (version < 1 || version > LABEL_VERSION) return fail(`version ${version}, this build reads 1..${LABEL_VERSION}`);
+  const g = v.getUint8(6);
+  if (g > 1) return fail(`unknown game code ${g}`);
+  if (crc32(bytes, HEADER, bytes.length) !== v.getUint32(12, true)) return fail('checksum mismatch: the file is corrupt');
+  return Result.ok({ game: g === 0 ? 'chess' : 'shogi', version, keysPerMove: v.getUint8(7), count: v.getUint32(8, true) });
+};
