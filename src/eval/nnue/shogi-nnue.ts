@@ -4,12 +4,18 @@
  * its square and adds it (promoted or not) on the target; a capture removes the victim and adds the
  * next "at least k" hand feature of its unpromoted type; a drop removes the top hand feature and
  * adds the piece on the board.
+ *
+ * With the king-relative set `king-bucket-9` (shogi-king-features.ts) a king move that changes the
+ * mover's view (bucket or mirroring) also records the new position's piece codes, from which the
+ * stack rebuilds the mover's perspective; the opponent's perspective takes the deltas as usual.
  */
 import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import { TO_81 } from '../../games/shogi/fast/squares.js';
 import { AccumulatorStack } from './accumulator-stack.js';
 import type { NnueNetwork } from './network.js';
-import { SHOGI_CODES, SHOGI_FEATURE_OF, SHOGI_FEATURES_COUNT, SHOGI_HAND_CODE_BASE } from './shogi-features.js';
+import { SHOGI_CODES, SHOGI_FEATURE_OF, SHOGI_HAND_CODE_BASE } from './shogi-features.js';
+import { SHOGI_KB_FEATURE_OF, SHOGI_KB_VIEWS, shogiKbView } from './shogi-king-features.js';
+import { featureCount } from './format.js';
 
 const DROP_SHIFT = 17;
 const PROMOTE_FLAG = 1 << 16;
@@ -21,11 +27,21 @@ const handCode = (side: number, type: number, k: number): number => SHOGI_HAND_C
 
 export class ShogiNnue {
   readonly stack: AccumulatorStack;
+  /** Whether the features depend on the own king's square (`king-bucket-9`). */
+  private readonly kingRelative: boolean;
   private readonly codes = new Int32Array(128);
 
   constructor(readonly net: NnueNetwork) {
-    if (net.game !== 'shogi' || net.features !== SHOGI_FEATURES_COUNT) throw new Error(`not a shogi network (${net.game}, ${net.features} features)`);
-    this.stack = new AccumulatorStack(net, SHOGI_FEATURE_OF, SHOGI_CODES);
+    if (net.game !== 'shogi' || net.features !== featureCount('shogi', net.featureSet)) throw new Error(`not a shogi network (${net.game}, ${net.featureSet}, ${net.features} features)`);
+    this.kingRelative = net.featureSet === 'king-bucket-9';
+    this.stack = this.kingRelative ? new AccumulatorStack(net, SHOGI_KB_FEATURE_OF, SHOGI_CODES, SHOGI_KB_VIEWS) : new AccumulatorStack(net, SHOGI_FEATURE_OF, SHOGI_CODES);
+  }
+
+  /** The view of perspective p on `board` (0 for the base feature set). */
+  viewOf(board: FastShogiBoard, p: number): number {
+    if (!this.kingRelative) return 0;
+    const k = board.kingSq[p]!;
+    return shogiKbView(p, k < 0 ? -1 : TO_81[k]!);
   }
 
   /** Active codes of the position into `out`; returns the count. */
@@ -46,20 +62,22 @@ export class ShogiNnue {
    * The active feature rows of the side to move's perspective into `us` and the opponent's into
    * `them` (the float forward pass of learning, float-network.ts); returns their common count.
    */
-  static activeFeatures(board: FastShogiBoard, us: Int32Array, them: Int32Array): number {
+  activeFeatures(board: FastShogiBoard, us: Int32Array, them: Int32Array): number {
     const n = ShogiNnue.pieceCodes(board, us);
-    const pu = board.turn * SHOGI_CODES;
-    const pt = (board.turn ^ 1) * SHOGI_CODES;
+    const table = this.kingRelative ? SHOGI_KB_FEATURE_OF : SHOGI_FEATURE_OF;
+    const views = this.kingRelative ? SHOGI_KB_VIEWS : 1;
+    const pu = (board.turn * views + this.viewOf(board, board.turn)) * SHOGI_CODES;
+    const pt = ((board.turn ^ 1) * views + this.viewOf(board, board.turn ^ 1)) * SHOGI_CODES;
     for (let k = 0; k < n; k++) {
       const code = us[k]!;
-      them[k] = SHOGI_FEATURE_OF[pt + code]!;
-      us[k] = SHOGI_FEATURE_OF[pu + code]!;
+      them[k] = table[pt + code]!;
+      us[k] = table[pu + code]!;
     }
     return n;
   }
 
   attach(board: FastShogiBoard): void {
-    this.stack.reset(this.codes, ShogiNnue.pieceCodes(board, this.codes));
+    this.stack.reset(this.codes, ShogiNnue.pieceCodes(board, this.codes), this.viewOf(board, 0), this.viewOf(board, 1));
   }
 
   /** Records move `m`; call before `board.makeMove(m)`. */
@@ -77,14 +95,36 @@ export class ShogiNnue {
     const from = m & 255;
     const b = board.board;
     const pc = b[from]!;
-    st.sub(boardCode(pc, TO_81[from]!));
-    st.add(boardCode((m & PROMOTE_FLAG) !== 0 ? pc + 8 : pc, TO_81[to]!));
+    const fromCode = boardCode(pc, TO_81[from]!);
+    const toCode = boardCode((m & PROMOTE_FLAG) !== 0 ? pc + 8 : pc, TO_81[to]!);
+    st.sub(fromCode);
+    st.add(toCode);
     const captured = b[to]!;
+    let capCode = -1;
+    let handAdd = -1;
     if (captured !== 0) {
-      st.sub(boardCode(captured, TO_81[to]!));
+      capCode = boardCode(captured, TO_81[to]!);
+      st.sub(capCode);
       let ct = captured & 15;
       if (ct > KING) ct -= 8;
-      st.add(handCode(us, ct, board.hands[us * 8 + ct]! + 1));
+      handAdd = handCode(us, ct, board.hands[us * 8 + ct]! + 1);
+      st.add(handAdd);
+    }
+    if (this.kingRelative && (pc & 15) === KING) {
+      const view = shogiKbView(us, TO_81[to]!);
+      if (view !== shogiKbView(us, TO_81[from]!)) {
+        // The position after the move: this one's codes with the king moved and the capture taken.
+        const codes = this.codes;
+        let n = 0;
+        const count = ShogiNnue.pieceCodes(board, codes);
+        for (let k = 0; k < count; k++) {
+          const c = codes[k]!;
+          if (c !== fromCode && c !== capCode) codes[n++] = c;
+        }
+        codes[n++] = toCode;
+        if (handAdd >= 0) codes[n++] = handAdd;
+        st.refreshAt(us, view, codes, n);
+      }
     }
   }
 
