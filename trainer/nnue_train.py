@@ -428,6 +428,8 @@ def main() -> int:
     ap.add_argument("--lr-end", type=float, default=2e-5)
     ap.add_argument("--warmup", type=int, default=200, help="warm-up steps")
     ap.add_argument("--weight-decay", type=float, default=1e-6)
+    ap.add_argument("--bucket-decay", type=float, default=None,
+                    help="king-bucket-9: AdamW weight decay of the bucket rows only (pulls them toward the shared factoriser rows; default --weight-decay)")
     ap.add_argument("--val-every", type=int, default=20, help="every n-th chunk is validation")
     ap.add_argument("--max-chunks", type=int, default=None, help="use only the first n chunks")
     ap.add_argument("--checkpoint", default=None)
@@ -504,7 +506,11 @@ def main() -> int:
             return self.out(torch.cat([a, b], dim=1)).squeeze(1)
 
     net = Net().to(device)
-    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    if kb and args.bucket_decay is not None:
+        others = [p for n, p in net.named_parameters() if n != "ft.weight"]
+        opt = torch.optim.AdamW([{"params": [net.ft.weight], "weight_decay": args.bucket_decay}, {"params": others}], lr=args.lr, weight_decay=args.weight_decay)
+    else:
+        opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     k = args.k if args.k is not None else fit_scale(tr[2], tr[3])
     start_epoch = 0
     history: list[dict] = []
