@@ -50,7 +50,11 @@ QA, QB = 255, 64
 # (file version 2; src/eval/nnue/shogi-king-features.ts): the board-hand features of a perspective,
 # mirrored left-right when its own king stands right of the centre file, repeated for 9 buckets of
 # that king's square (HalfKP-style king-relative inputs, coarse enough for a million positions).
-FEATURE_SET_IDS = {"base": 0, "king-bucket-9": 1}
+FEATURE_SET_IDS = {"base": 0, "king-bucket-9": 1, "king-zone": 2}
+# king-zone (src/eval/nnue/shogi-king-zone-features.ts): the base features plus, per perspective, each
+# piece in the 5x5 zone around its own king by (own/their, type, offset): 2344 + 2 * 14 * 24 = 3016.
+KZ_OFFSETS = 24
+KZ_FEATURES = SHOGI_FEATURES + 2 * 14 * KZ_OFFSETS
 KB_BUCKETS = 9
 
 
@@ -218,7 +222,7 @@ def mirror_map(game: str) -> np.ndarray:
     return m
 
 
-def load_data(files: list[str], game: str):
+def load_data(files: list[str], game: str, zone: bool = False):
     """Feature indices of both perspectives, scores and results (0, 0.5, 1) of all records in `files`."""
     parts = []
     for f in files:
@@ -233,8 +237,49 @@ def load_data(files: list[str], game: str):
             pieces, hands, stm, score, result = decode_shogi(rec)
             us, them = shogi_features(pieces, hands, stm)
             kus, kthem = own_king_rel(pieces, stm)
+            if zone:
+                us, them = king_zone(pieces, stm, us, them, kus, kthem)
         parts.append((us, them, score, result / 2.0, rec, kus, kthem))
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
+
+
+def king_zone(pieces: np.ndarray, stm: np.ndarray, base_us: np.ndarray, base_them: np.ndarray, kus: np.ndarray, kthem: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """king-zone indices (N, 64) per perspective: the base rows (padding moved to KZ_FEATURES) then the zone rows."""
+    n = pieces.shape[0]
+    sq = np.arange(81)[None, :].repeat(n, axis=0)
+    side = pieces >> 4
+    typ = pieces & 15
+    occ = pieces != 0
+    out = []
+    for persp, base, k in ((stm, base_us, kus), (1 - stm, base_them, kthem)):
+        p = persp[:, None]
+        rel = np.where(p == 0, sq, 80 - sq)
+        kk = k.astype(np.int64)[:, None]
+        dr = rel // 9 - kk // 9
+        dc = rel % 9 - kk % 9
+        inside = occ & (np.abs(dr) <= 2) & (np.abs(dc) <= 2) & ~((dr == 0) & (dc == 0))
+        o = (dr + 2) * 5 + dc + 2
+        o = np.where(o > 12, o - 1, o)
+        zidx = np.where(inside, SHOGI_FEATURES + (np.where(side == p, 0, 14) + typ - 1) * KZ_OFFSETS + o, KZ_FEATURES)
+        order = np.argsort(~inside, axis=1, kind="stable")[:, :24]
+        z = np.take_along_axis(zidx, order, axis=1)
+        b = np.where(base == SHOGI_FEATURES, KZ_FEATURES, base.astype(np.int64))
+        out.append(np.concatenate([b, z], axis=1).astype(np.int16))
+    return out[0], out[1]
+
+
+def kz_mirror_map() -> np.ndarray:
+    """The left-right mirror of king-zone indices (offsets' columns flipped); padding maps to itself."""
+    m = np.arange(KZ_FEATURES + 1)
+    m[:SHOGI_FEATURES] = mirror_map("shogi")[:SHOGI_FEATURES]
+    for cls in range(28):
+        for o in range(KZ_OFFSETS):
+            cell = o if o < 12 else o + 1
+            dr, dc = divmod(cell, 5)
+            mc = dr * 5 + (4 - dc)
+            mo = mc if mc < 12 else mc - 1
+            m[SHOGI_FEATURES + cls * KZ_OFFSETS + o] = SHOGI_FEATURES + cls * KZ_OFFSETS + mo
+    return m
 
 
 def king_bucketed(base: np.ndarray, king_rel: np.ndarray, mirror: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -451,8 +496,9 @@ def main() -> int:
     device = "cuda" if args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available()) else "cpu"
 
     kb = args.features == "king-bucket-9"
-    if kb and args.game != "shogi":
-        print("--features king-bucket-9 is a shogi feature set", file=sys.stderr)
+    kz = args.features == "king-zone"
+    if (kb or kz) and args.game != "shogi":
+        print(f"--features {args.features} is a shogi feature set", file=sys.stderr)
         return 2
     files = chunk_files(args.data, args.game)
     if args.max_chunks is not None:
@@ -463,12 +509,12 @@ def main() -> int:
     val_files = files[args.val_every - 1 :: args.val_every] if len(files) >= args.val_every else files[-1:]
     train_files = [f for f in files if f not in set(val_files)] or files
     t0 = time.time()
-    tr = load_data(train_files, args.game)
-    va = load_data(val_files, args.game)
+    tr = load_data(train_files, args.game, kz)
+    va = load_data(val_files, args.game, kz)
     print(f"{len(tr[0])} training positions ({len(train_files)} chunks), {len(va[0])} validation ({len(val_files)} chunks), loaded in {time.time() - t0:.1f}s", file=sys.stderr)
 
     BASE = FEATURES[args.game]
-    F = KB_BUCKETS * BASE if kb else BASE
+    F = KB_BUCKETS * BASE if kb else KZ_FEATURES if kz else BASE
     H = args.hidden
 
     class Net(nn.Module):
@@ -524,7 +570,7 @@ def main() -> int:
         print(f"resumed from {args.checkpoint} after epoch {start_epoch}", file=sys.stderr)
     print(f"K = {k:.1f}, device {device}, hidden {H} {args.activation}", file=sys.stderr)
 
-    mirror_np = mirror_map(args.game)
+    mirror_np = kz_mirror_map() if kz else mirror_map(args.game)
     # The left-right mirror of a relative king square (row * 9 + column).
     king_flip = np.array([(r // 9) * 9 + 8 - r % 9 for r in range(81)], dtype=np.int64)
 
@@ -649,11 +695,11 @@ def main() -> int:
     qus, qthem, _, _ = indices(va, sub)
     qi = int_output(q, qus, qthem, args.scale)
     arch = {"features": F, "hidden": H, "activation": args.activation, "qa": QA, "qb": QB, "scale": args.scale}
-    if kb:
+    if kb or kz:
         arch["featureSet"] = args.features
     manifest = {
         "format": "kishi-nnue",
-        "version": 1 if not kb else 2,
+        "version": 2 if kb or kz else 1,
         "game": args.game,
         "arch": arch,
         "data": {"dirs": [os.path.basename(os.path.normpath(d)) for d in args.data], "chunks": len(files), "train_positions": int(n_train), "val_positions": int(len(va[0]))},

@@ -12,6 +12,8 @@
  * the update rebuilds that perspective from them (the other perspective still takes the deltas),
  * as Stockfish refreshes the accumulator of a side whose king moved. Each perspective keeps its own
  * "computed" flag, so a refreshed perspective does not force the other one to be recomputed.
+ * An optional second table (`zoneOf`, same indexing, -1 for none) gives a code a second row in the
+ * same view (shogi-king-zone-features.ts: a piece next to the king).
  */
 import { networkOutput, type NnueNetwork } from './network.js';
 
@@ -44,8 +46,10 @@ export class AccumulatorStack {
     private readonly featureOf: Int32Array,
     private readonly codes: number,
     private readonly views = 1,
+    private readonly zoneOf?: Int32Array,
   ) {
     if (featureOf.length !== 2 * views * codes) throw new Error(`feature table of ${featureOf.length} entries, expected 2 x ${views} views x ${codes} codes`);
+    if (zoneOf !== undefined && zoneOf.length !== featureOf.length) throw new Error(`second feature table of ${zoneOf.length} entries, expected ${featureOf.length}`);
     this.h = net.hidden;
     this.acc = new Int16Array(0);
     this.computed = new Uint8Array(0);
@@ -115,9 +119,15 @@ export class AccumulatorStack {
     const h = this.h;
     const { l1w, l1b } = this.net;
     for (let i = 0; i < h; i++) out[off + i] = l1b[i]!;
+    const zo = this.zoneOf;
     for (let k = from; k < from + count; k++) {
       const row = this.featureOf[vb + codes[k]!]! * h;
       for (let i = 0; i < h; i++) out[off + i] += l1w[row + i]!;
+      if (zo === undefined) continue;
+      const z = zo[vb + codes[k]!]!;
+      if (z < 0) continue;
+      const zr = z * h;
+      for (let i = 0; i < h; i++) out[off + i] += l1w[zr + i]!;
     }
   }
 
@@ -206,7 +216,21 @@ export class AccumulatorStack {
       const dst = k * 2 * h + p * h;
       const src = dst - 2 * h;
       const po = this.viewBase[2 * k + p]!;
-      if (na === 1 && ns === 1) {
+      const zo = this.zoneOf;
+      if (zo !== undefined) {
+        // Both tables, general form (the zone rows are rare: most pieces are away from the king).
+        acc.copyWithin(dst, src, src + h);
+        for (let d = 0; d < na + ns; d++) {
+          const code = d < na ? this.adds[k * MAX_DELTAS + d]! : this.subs[k * MAX_DELTAS + d - na]!;
+          const sign = d < na ? 1 : -1;
+          const a = fo[po + code]! * h;
+          for (let i = 0; i < h; i++) acc[dst + i] += sign * w[a + i]!;
+          const z = zo[po + code]!;
+          if (z < 0) continue;
+          const zr = z * h;
+          for (let i = 0; i < h; i++) acc[dst + i] += sign * w[zr + i]!;
+        }
+      } else if (na === 1 && ns === 1) {
         const a = fo[po + this.adds[k * MAX_DELTAS]!]! * h;
         const s = fo[po + this.subs[k * MAX_DELTAS]!]! * h;
         for (let i = 0; i < h; i++) acc[dst + i] = acc[src + i]! + w[a + i]! - w[s + i]!;

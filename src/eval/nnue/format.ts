@@ -13,7 +13,7 @@
  * | 20 | 4 | QB |
  * | 24 | 4 | SCALE |
  * | 28 | 4 | output bias (int32, scaled by QA * QB) |
- * | (32) | (4) | version 2 only: feature set (index in `FEATURE_SETS`, network.ts; 1 = `king-bucket-9`) |
+ * | (32) | (4) | version 2 only: feature set (index in `FEATURE_SETS`, network.ts; 1 = `king-bucket-9`, 2 = `king-zone`) |
  * | 32 (36) | 2 F H | feature weights, int16, row per feature |
  * | .. | 2 H | feature biases, int16 |
  * | .. | 4 H | output weights, int16 (side to move's H, then the opponent's) |
@@ -33,6 +33,7 @@ import { CHESS_FEATURES_COUNT } from './chess-features.js';
 import { ACTIVATIONS, FEATURE_SETS, type FeatureSet, type NnueNetwork } from './network.js';
 import { SHOGI_FEATURES_COUNT } from './shogi-features.js';
 import { SHOGI_KB_FEATURES_COUNT } from './shogi-king-features.js';
+import { SHOGI_KZ_FEATURES_COUNT } from './shogi-king-zone-features.js';
 
 export const NNUE_MAGIC = 'KNUE';
 /** The newest format version (version 1 is still read). */
@@ -43,8 +44,11 @@ const HEADER = 32;
 export const NNUE_FEATURES: Readonly<Record<GameKind, number>> = { chess: CHESS_FEATURES_COUNT, shogi: SHOGI_FEATURES_COUNT };
 
 /** Feature count of a game's input set (undefined: the set does not exist for that game). */
-export const featureCount = (game: GameKind, set: FeatureSet): number | undefined =>
-  set === 'base' ? NNUE_FEATURES[game] : game === 'shogi' ? SHOGI_KB_FEATURES_COUNT : undefined;
+export const featureCount = (game: GameKind, set: FeatureSet): number | undefined => {
+  if (set === 'base') return NNUE_FEATURES[game];
+  if (game !== 'shogi') return undefined;
+  return set === 'king-bucket-9' ? SHOGI_KB_FEATURES_COUNT : SHOGI_KZ_FEATURES_COUNT;
+};
 
 /** The file version a network is written in: 1 for the `base` set, else 2. */
 export const fileVersion = (set: FeatureSet): number => (set === 'base' ? 1 : 2);

@@ -5,8 +5,9 @@
  * next "at least k" hand feature of its unpromoted type; a drop removes the top hand feature and
  * adds the piece on the board.
  *
- * With the king-relative set `king-bucket-9` (shogi-king-features.ts) a king move that changes the
- * mover's view (bucket or mirroring) also records the new position's piece codes, from which the
+ * With the king-relative sets `king-bucket-9` (shogi-king-features.ts) and `king-zone`
+ * (shogi-king-zone-features.ts) a king move that changes the mover's view (its bucket, or any move
+ * with king-zone) also records the new position's piece codes, from which the
  * stack rebuilds the mover's perspective; the opponent's perspective takes the deltas as usual.
  */
 import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
@@ -15,6 +16,7 @@ import { AccumulatorStack } from './accumulator-stack.js';
 import type { NnueNetwork } from './network.js';
 import { SHOGI_CODES, SHOGI_FEATURE_OF, SHOGI_HAND_CODE_BASE } from './shogi-features.js';
 import { SHOGI_KB_FEATURE_OF, SHOGI_KB_VIEWS, shogiKbView } from './shogi-king-features.js';
+import { SHOGI_KZ_BASE_OF, SHOGI_KZ_VIEWS, SHOGI_KZ_ZONE_OF, shogiKzView } from './shogi-king-zone-features.js';
 import { featureCount } from './format.js';
 
 const DROP_SHIFT = 17;
@@ -27,21 +29,40 @@ const handCode = (side: number, type: number, k: number): number => SHOGI_HAND_C
 
 export class ShogiNnue {
   readonly stack: AccumulatorStack;
-  /** Whether the features depend on the own king's square (`king-bucket-9`). */
+  /** Whether the features depend on the own king's square (`king-bucket-9`, `king-zone`). */
   private readonly kingRelative: boolean;
+  /** View of a perspective from its own king's dense square (-1: none). */
+  private readonly view: (p: number, king81: number) => number;
+  private readonly views: number;
+  private readonly table: Int32Array;
+  private readonly zoneTable?: Int32Array;
   private readonly codes = new Int32Array(128);
 
   constructor(readonly net: NnueNetwork) {
     if (net.game !== 'shogi' || net.features !== featureCount('shogi', net.featureSet)) throw new Error(`not a shogi network (${net.game}, ${net.featureSet}, ${net.features} features)`);
-    this.kingRelative = net.featureSet === 'king-bucket-9';
-    this.stack = this.kingRelative ? new AccumulatorStack(net, SHOGI_KB_FEATURE_OF, SHOGI_CODES, SHOGI_KB_VIEWS) : new AccumulatorStack(net, SHOGI_FEATURE_OF, SHOGI_CODES);
+    this.kingRelative = net.featureSet !== 'base';
+    if (net.featureSet === 'king-bucket-9') {
+      this.view = shogiKbView;
+      this.views = SHOGI_KB_VIEWS;
+      this.table = SHOGI_KB_FEATURE_OF;
+    } else if (net.featureSet === 'king-zone') {
+      this.view = shogiKzView;
+      this.views = SHOGI_KZ_VIEWS;
+      this.table = SHOGI_KZ_BASE_OF;
+      this.zoneTable = SHOGI_KZ_ZONE_OF;
+    } else {
+      this.view = () => 0;
+      this.views = 1;
+      this.table = SHOGI_FEATURE_OF;
+    }
+    this.stack = new AccumulatorStack(net, this.table, SHOGI_CODES, this.views, this.zoneTable);
   }
 
   /** The view of perspective p on `board` (0 for the base feature set). */
   viewOf(board: FastShogiBoard, p: number): number {
     if (!this.kingRelative) return 0;
     const k = board.kingSq[p]!;
-    return shogiKbView(p, k < 0 ? -1 : TO_81[k]!);
+    return this.view(p, k < 0 ? -1 : TO_81[k]!);
   }
 
   /** Active codes of the position into `out`; returns the count. */
@@ -60,20 +81,31 @@ export class ShogiNnue {
 
   /**
    * The active feature rows of the side to move's perspective into `us` and the opponent's into
-   * `them` (the float forward pass of learning, float-network.ts); returns their common count.
+   * `them` (the float forward pass of learning, float-network.ts); returns their counts (with
+   * `king-zone` they differ: each king has its own zone).
    */
-  activeFeatures(board: FastShogiBoard, us: Int32Array, them: Int32Array): number {
-    const n = ShogiNnue.pieceCodes(board, us);
-    const table = this.kingRelative ? SHOGI_KB_FEATURE_OF : SHOGI_FEATURE_OF;
-    const views = this.kingRelative ? SHOGI_KB_VIEWS : 1;
-    const pu = (board.turn * views + this.viewOf(board, board.turn)) * SHOGI_CODES;
-    const pt = ((board.turn ^ 1) * views + this.viewOf(board, board.turn ^ 1)) * SHOGI_CODES;
+  activeFeatures(board: FastShogiBoard, us: Int32Array, them: Int32Array): [number, number] {
+    const codes = this.codes;
+    const n = ShogiNnue.pieceCodes(board, codes);
+    const pu = (board.turn * this.views + this.viewOf(board, board.turn)) * SHOGI_CODES;
+    const pt = ((board.turn ^ 1) * this.views + this.viewOf(board, board.turn ^ 1)) * SHOGI_CODES;
+    let nu = 0;
+    let nt = 0;
     for (let k = 0; k < n; k++) {
-      const code = us[k]!;
-      them[k] = table[pt + code]!;
-      us[k] = table[pu + code]!;
+      const code = codes[k]!;
+      them[nt++] = this.table[pt + code]!;
+      us[nu++] = this.table[pu + code]!;
     }
-    return n;
+    const zo = this.zoneTable;
+    if (zo !== undefined) {
+      for (let k = 0; k < n; k++) {
+        const zt = zo[pt + codes[k]!]!;
+        if (zt >= 0) them[nt++] = zt;
+        const zu = zo[pu + codes[k]!]!;
+        if (zu >= 0) us[nu++] = zu;
+      }
+    }
+    return [nu, nt];
   }
 
   attach(board: FastShogiBoard): void {
@@ -111,8 +143,8 @@ export class ShogiNnue {
       st.add(handAdd);
     }
     if (this.kingRelative && (pc & 15) === KING) {
-      const view = shogiKbView(us, TO_81[to]!);
-      if (view !== shogiKbView(us, TO_81[from]!)) {
+      const view = this.view(us, TO_81[to]!);
+      if (view !== this.view(us, TO_81[from]!)) {
         // The position after the move: this one's codes with the king moved and the capture taken.
         const codes = this.codes;
         let n = 0;

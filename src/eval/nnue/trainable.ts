@@ -51,9 +51,12 @@ export class TrainableNetwork {
    * shogi sente), centipawns; with `grad`, appends `k * dH/dtheta` (same view) to it.
    */
   value(board: FastChessBoard | FastShogiBoard, grad?: FeatureSink, k = 1): number {
-    const n = this.net.game === 'chess' ? ChessNnue.activeFeatures(board as FastChessBoard, this.us, this.them) : this.shogi!.activeFeatures(board as FastShogiBoard, this.us, this.them);
+    let nu: number;
+    let nt: number;
+    if (this.net.game === 'chess') nu = nt = ChessNnue.activeFeatures(board as FastChessBoard, this.us, this.them);
+    else [nu, nt] = this.shogi!.activeFeatures(board as FastShogiBoard, this.us, this.them);
     const sign = board.turn === 0 ? 1 : -1;
-    return sign * this.backprop.forward(this.theta, this.us, n, this.them, n, grad, sign * k);
+    return sign * this.backprop.forward(this.theta, this.us, nu, this.them, nt, grad, sign * k);
   }
 
   /** After theta changed: clamps it to the integer range and re-quantises `net` in place. */

@@ -50,6 +50,8 @@ describe('network file', () => {
     const back = parseNetwork(bytes, 'kb.bin').unwrap();
     expect(back).toEqual(kb);
     expect(back.featureSet).toBe('king-bucket-9');
+    const kz = randomNetwork('shogi', 4, 'screlu', 13, 'king-zone');
+    expect(parseNetwork(serializeNetwork(kz), 'kz.bin').unwrap()).toEqual(kz);
     for (const game of ['chess', 'shogi'] as const) {
       const shipped = loadNnueFile(`models/${game}-nnue.bin`, game);
       expect(shipped.isOk, shipped.isErr ? shipped.error.message : '').toBe(true);

@@ -71,6 +71,7 @@ describe('float master copy', () => {
     ['chess', 'crelu', 'base'],
     ['shogi', 'screlu', 'base'],
     ['shogi', 'screlu', 'king-bucket-9'],
+    ['shogi', 'screlu', 'king-zone'],
   ] as const)('the float output of a %s %s %s network is the integer output up to rounding', (game, act: Activation, features) => {
     const net = randomNetwork(game, 24, act, 11, features);
     const t = new TrainableNetwork(net);

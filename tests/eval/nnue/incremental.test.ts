@@ -127,4 +127,15 @@ describe('NNUE accumulators: incremental equals a full refresh', () => {
     expect(walk(shogiProbe(sfen, seed, 'king-bucket-9', views), seed, 4000)).toBeGreaterThan(500);
     expect(views.size).toBeGreaterThan(4);
   });
+
+  // king-zone: every king move rebuilds the mover's half; other moves add and remove zone rows too.
+  it.each([
+    ['lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', 11],
+    ['4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1', 12],
+    ['l6nl/3g1k3/2n1ppspp/p1p1s1p2/1P1S1P3/P1P1P1P1P/3G1G3/1K+r6/LN5NL b BGSPbp 1', 13],
+  ])('shogi king-zone %s', (sfen, seed) => {
+    const views = new Set<number>();
+    expect(walk(shogiProbe(sfen, seed, 'king-zone', views), seed, 4000)).toBeGreaterThan(500);
+    expect(views.size).toBeGreaterThan(10);
+  });
 });

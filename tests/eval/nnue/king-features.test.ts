@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ShogiNnue } from '../../../src/eval/nnue/shogi-nnue.js';
 import { SHOGI_KB_FEATURE_OF, SHOGI_KB_FEATURES_COUNT, SHOGI_KB_VIEWS, shogiKbView } from '../../../src/eval/nnue/shogi-king-features.js';
 import { SHOGI_CODES } from '../../../src/eval/nnue/shogi-features.js';
+import { SHOGI_KZ_VIEWS, SHOGI_KZ_ZONE_OF, shogiKzView } from '../../../src/eval/nnue/shogi-king-zone-features.js';
 import { FastShogiBoard } from '../../../src/games/shogi/fast/board.js';
 import { randomNetwork } from './random-network.js';
 
@@ -96,5 +97,20 @@ describe('shogi king-bucket-9 features', () => {
     // With a king on the centre file the two differ (the inputs are not mirrored there).
     const centre = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2';
     expect(evaluate(net, mirrorSfen(centre))).not.toBe(evaluate(net, centre));
+  });
+
+  it('king-zone: a piece next to the own king gets the row of its offset, from either side alike', () => {
+    const zone = (p: number, king: string, side: number, type: number, at: string): number =>
+      SHOGI_KZ_ZONE_OF[(p * SHOGI_KZ_VIEWS + shogiKzView(p, sq(king))) * SHOGI_CODES + (side * 16 + type) * 81 + sq(at)]!;
+    const GOLD = 7;
+    // Black king 5i, own gold on 4h: one rank up, one file to the right = offset (dr -1, dc +1) = 8.
+    expect(zone(0, '5i', 0, GOLD, '4h')).toBe(2344 + 6 * 24 + 8);
+    // White king 5a, own gold on 6b: the same relation seen from white.
+    expect(zone(1, '5a', 1, GOLD, '6b')).toBe(2344 + 6 * 24 + 8);
+    // The opponent's gold there: the "their" block.
+    expect(zone(0, '5i', 1, GOLD, '4h')).toBe(2344 + 20 * 24 + 8);
+    // Outside the 5x5 zone, and the king itself: no zone row.
+    expect(zone(0, '5i', 0, GOLD, '2h')).toBe(-1);
+    expect(zone(0, '5i', 0, 8, '5i')).toBe(-1);
   });
 });

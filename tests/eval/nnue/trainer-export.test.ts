@@ -53,6 +53,7 @@ describe.skipIf(python.isErr)('nnue_train.py export matches the TypeScript infer
     ['chess', 'screlu', 'base'],
     ['shogi', 'crelu', 'base'],
     ['shogi', 'screlu', 'king-bucket-9'],
+    ['shogi', 'screlu', 'king-zone'],
   ] as const)('%s %s %s', (game, activation, features) => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-train-'));
     makeData(game, join(dir, 'data'));
