@@ -36,6 +36,9 @@ export class AccumulatorStack {
   private subs: Int32Array;
   private nAdd: Uint8Array;
   private nSub: Uint8Array;
+  /** Scratch: the feature rows (offsets) of one entry's deltas when codes have two rows. */
+  private readonly rowsAdd = new Int32Array(2 * MAX_DELTAS);
+  private readonly rowsSub = new Int32Array(2 * MAX_DELTAS);
   private capacity = 0;
   /** Current ply (entry index). */
   ply = 0;
@@ -218,17 +221,40 @@ export class AccumulatorStack {
       const po = this.viewBase[2 * k + p]!;
       const zo = this.zoneOf;
       if (zo !== undefined) {
-        // Both tables, general form (the zone rows are rare: most pieces are away from the king).
-        acc.copyWithin(dst, src, src + h);
-        for (let d = 0; d < na + ns; d++) {
-          const code = d < na ? this.adds[k * MAX_DELTAS + d]! : this.subs[k * MAX_DELTAS + d - na]!;
-          const sign = d < na ? 1 : -1;
-          const a = fo[po + code]! * h;
-          for (let i = 0; i < h; i++) acc[dst + i] += sign * w[a + i]!;
+        // Both tables: the rows to add and to subtract (a code in the zone has two), then one fused
+        // pass per add/subtract pair, as in the one-table case below.
+        const ra = this.rowsAdd;
+        const rs = this.rowsSub;
+        let nra = 0;
+        let nrs = 0;
+        for (let d = 0; d < na; d++) {
+          const code = this.adds[k * MAX_DELTAS + d]!;
+          ra[nra++] = fo[po + code]! * h;
           const z = zo[po + code]!;
-          if (z < 0) continue;
-          const zr = z * h;
-          for (let i = 0; i < h; i++) acc[dst + i] += sign * w[zr + i]!;
+          if (z >= 0) ra[nra++] = z * h;
+        }
+        for (let d = 0; d < ns; d++) {
+          const code = this.subs[k * MAX_DELTAS + d]!;
+          rs[nrs++] = fo[po + code]! * h;
+          const z = zo[po + code]!;
+          if (z >= 0) rs[nrs++] = z * h;
+        }
+        let from = src;
+        let d = 0;
+        for (; d < nra && d < nrs; d++) {
+          const a = ra[d]!;
+          const r = rs[d]!;
+          for (let i = 0; i < h; i++) acc[dst + i] = acc[from + i]! + w[a + i]! - w[r + i]!;
+          from = dst;
+        }
+        if (from === src) acc.copyWithin(dst, src, src + h);
+        for (let e = d; e < nra; e++) {
+          const a = ra[e]!;
+          for (let i = 0; i < h; i++) acc[dst + i] += w[a + i]!;
+        }
+        for (let e = d; e < nrs; e++) {
+          const r = rs[e]!;
+          for (let i = 0; i < h; i++) acc[dst + i] -= w[r + i]!;
         }
       } else if (na === 1 && ns === 1) {
         const a = fo[po + this.adds[k * MAX_DELTAS]!]! * h;
