@@ -10,6 +10,11 @@ bit-exact before the engine uses the net).
   python3 trainer/nnue_train.py --game chess --data /path/to/chunks --hidden 64 --epochs 10 \\
       --out models/chess-nnue.bin [--checkpoint ckpt.pt] [--resume] [--device cpu|cuda]
 
+Feature sets (`--features`): `base` (chess 768; shogi board + hand, 2344), and for shogi `king-zone`
+(base + the pieces in the 5x5 zone of each perspective's own king, 3016; the shipped shogi net) and
+`king-bucket-9` (base x 9 own-king buckets, mirrored, 21096, trained with a factoriser and
+`--bucket-decay`); the TypeScript side is src/eval/nnue/shogi-king-*.ts.
+
 Loss (nnue-pytorch / bullet style): prediction sigmoid(out * SCALE / K), target
 lambda * sigmoid(score / K) + (1 - lambda) * result, mean squared error. K is fitted to the data
 (the scale at which sigmoid(score / K) best predicts the results, by cross-entropy) unless given.
