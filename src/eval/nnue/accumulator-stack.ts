@@ -13,13 +13,17 @@
  * as Stockfish refreshes the accumulator of a side whose king moved. Each perspective keeps its own
  * "computed" flag, so a refreshed perspective does not force the other one to be recomputed.
  * An optional second table (`zoneOf`, same indexing, -1 for none) gives a code a second row in the
- * same view (shogi-king-zone-features.ts: a piece next to the king).
+ * same view (shogi-king-zone-features.ts: a piece next to the king). When a view change alters only a
+ * few rows (king-zone: the zone rows of the pieces around the king's old and new squares),
+ * `moveView` records those rows explicitly and the perspective stays incremental.
  */
 import { networkOutput, type NnueNetwork } from './network.js';
 
 const MAX_DELTAS = 4;
 /** Piece codes a refresh can take (shogi: 40 board pieces + at most 40 hand features). */
 const MAX_REFRESH_CODES = 128;
+/** Rows `moveView` can take (king-zone: 4 base rows + 24 leaving the old zone + 24 entering the new). */
+const MAX_EXPLICIT_ROWS = 64;
 
 export class AccumulatorStack {
   private readonly h: number;
@@ -32,6 +36,10 @@ export class AccumulatorStack {
   private refreshP: Int8Array;
   private refreshN: Uint8Array;
   private refreshCodes: Int32Array;
+  /** Per entry: the perspective `moveView` updates by explicit rows there (-1: none), their count and rows (+(row + 1) add, -(row + 1) subtract). */
+  private explicitP: Int8Array;
+  private explicitN: Uint8Array;
+  private explicitRows: Int32Array;
   private adds: Int32Array;
   private subs: Int32Array;
   private nAdd: Uint8Array;
@@ -60,6 +68,9 @@ export class AccumulatorStack {
     this.refreshP = new Int8Array(0);
     this.refreshN = new Uint8Array(0);
     this.refreshCodes = new Int32Array(0);
+    this.explicitP = new Int8Array(0);
+    this.explicitN = new Uint8Array(0);
+    this.explicitRows = new Int32Array(0);
     this.adds = new Int32Array(0);
     this.subs = new Int32Array(0);
     this.nAdd = new Uint8Array(0);
@@ -75,6 +86,9 @@ export class AccumulatorStack {
     this.refreshP = new Int8Array(capacity);
     this.refreshN = new Uint8Array(capacity);
     this.refreshCodes = new Int32Array(capacity * MAX_REFRESH_CODES);
+    this.explicitP = new Int8Array(capacity);
+    this.explicitN = new Uint8Array(capacity);
+    this.explicitRows = new Int32Array(capacity * MAX_EXPLICIT_ROWS);
     this.adds = new Int32Array(capacity * MAX_DELTAS);
     this.subs = new Int32Array(capacity * MAX_DELTAS);
     this.nAdd = new Uint8Array(capacity);
@@ -85,6 +99,9 @@ export class AccumulatorStack {
     this.refreshP.set(old.refreshP);
     this.refreshN.set(old.refreshN);
     this.refreshCodes.set(old.refreshCodes);
+    this.explicitP.set(old.explicitP);
+    this.explicitN.set(old.explicitN);
+    this.explicitRows.set(old.explicitRows);
     this.adds.set(old.adds);
     this.subs.set(old.subs);
     this.nAdd.set(old.nAdd);
@@ -104,6 +121,7 @@ export class AccumulatorStack {
     this.computed[0] = 1;
     this.computed[1] = 1;
     this.refreshP[0] = -1;
+    this.explicitP[0] = -1;
   }
 
   private viewOffset(p: number, view: number): number {
@@ -144,6 +162,7 @@ export class AccumulatorStack {
     this.viewBase[2 * n] = this.viewBase[2 * n - 2]!;
     this.viewBase[2 * n + 1] = this.viewBase[2 * n - 1]!;
     this.refreshP[n] = -1;
+    this.explicitP[n] = -1;
     this.nAdd[n] = 0;
     this.nSub[n] = 0;
   }
@@ -171,6 +190,21 @@ export class AccumulatorStack {
     this.refreshN[n] = count;
     const base = n * MAX_REFRESH_CODES;
     for (let k = 0; k < count; k++) this.refreshCodes[base + k] = codes[k]!;
+  }
+
+  /**
+   * After `push`: perspective p moves to `view` at this entry, and its accumulator follows from the
+   * previous entry's by the feature rows `rows[0..count)` (+(row + 1) to add, -(row + 1) to
+   * subtract) instead of the recorded deltas, which still serve the other perspective.
+   */
+  moveView(p: number, view: number, rows: ArrayLike<number>, count: number): void {
+    const n = this.ply;
+    if (count > MAX_EXPLICIT_ROWS) throw new Error(`${count} rows, an explicit update takes at most ${MAX_EXPLICIT_ROWS}`);
+    this.viewBase[2 * n + p] = this.viewOffset(p, view);
+    this.explicitP[n] = p;
+    this.explicitN[n] = count;
+    const base = n * MAX_EXPLICIT_ROWS;
+    for (let k = 0; k < count; k++) this.explicitRows[base + k] = rows[k]!;
   }
 
   pop(): void {
@@ -220,7 +254,20 @@ export class AccumulatorStack {
       const src = dst - 2 * h;
       const po = this.viewBase[2 * k + p]!;
       const zo = this.zoneOf;
-      if (zo !== undefined) {
+      if (this.explicitP[k] === p) {
+        acc.copyWithin(dst, src, src + h);
+        const base = k * MAX_EXPLICIT_ROWS;
+        for (let e = 0; e < this.explicitN[k]!; e++) {
+          const r = this.explicitRows[base + e]!;
+          if (r > 0) {
+            const a = (r - 1) * h;
+            for (let i = 0; i < h; i++) acc[dst + i] += w[a + i]!;
+          } else {
+            const a = (-r - 1) * h;
+            for (let i = 0; i < h; i++) acc[dst + i] -= w[a + i]!;
+          }
+        }
+      } else if (zo !== undefined) {
         // Both tables: the rows to add and to subtract (a code in the zone has two), then one fused
         // pass per add/subtract pair, as in the one-table case below.
         const ra = this.rowsAdd;
