@@ -6,7 +6,8 @@
  * (shogi-king-features.ts), so it adds 672 rows instead of multiplying them: castle shapes, attackers
  * and defenders next to the king, learnt from every position. A piece code has a base row and, in
  * the zone, a zone row; a perspective's "view" is its own king's square (81 views), so every king
- * move rebuilds the mover's accumulator. trainer/nnue_train.py (`--features king-zone`) computes
+ * move changes the mover's view (shogi-nnue.ts then swaps the zone rows around the old and new king
+ * squares instead of rebuilding the accumulator). trainer/nnue_train.py (`--features king-zone`) computes
  * the same indices.
  */
 import { SHOGI_CODES, SHOGI_FEATURE_OF, SHOGI_FEATURES_COUNT, SHOGI_HAND_CODE_BASE } from './shogi-features.js';

@@ -5,10 +5,11 @@
  * next "at least k" hand feature of its unpromoted type; a drop removes the top hand feature and
  * adds the piece on the board.
  *
- * With the king-relative sets `king-bucket-9` (shogi-king-features.ts) and `king-zone`
- * (shogi-king-zone-features.ts) a king move that changes the mover's view (its bucket, or any move
- * with king-zone) also records the new position's piece codes, from which the
- * stack rebuilds the mover's perspective; the opponent's perspective takes the deltas as usual.
+ * With the king-relative set `king-bucket-9` (shogi-king-features.ts) a king move that changes the
+ * mover's view (bucket or mirroring) also records the new position's piece codes, from which the
+ * stack rebuilds the mover's perspective; with `king-zone` (shogi-king-zone-features.ts) a king
+ * move records the rows that change for the mover instead (the zone rows around its old and new
+ * squares). The opponent's perspective takes the deltas as usual.
  */
 import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import { SQUARES, TO_81 } from '../../games/shogi/fast/squares.js';
