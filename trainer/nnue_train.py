@@ -10,6 +10,11 @@ bit-exact before the engine uses the net).
   python3 trainer/nnue_train.py --game chess --data /path/to/chunks --hidden 64 --epochs 10 \\
       --out models/chess-nnue.bin [--checkpoint ckpt.pt] [--resume] [--device cpu|cuda]
 
+Feature sets (`--features`): `base` (chess 768; shogi board + hand, 2344), and for shogi `king-zone`
+(base + the pieces in the 5x5 zone of each perspective's own king, 3016; the shipped shogi net) and
+`king-bucket-9` (base x 9 own-king buckets, mirrored, 21096, trained with a factoriser and
+`--bucket-decay`); the TypeScript side is src/eval/nnue/shogi-king-*.ts.
+
 Loss (nnue-pytorch / bullet style): prediction sigmoid(out * SCALE / K), target
 lambda * sigmoid(score / K) + (1 - lambda) * result, mean squared error. K is fitted to the data
 (the scale at which sigmoid(score / K) best predicts the results, by cross-entropy) unless given.
@@ -45,6 +50,36 @@ FEATURES = {"chess": CHESS_FEATURES, "shogi": SHOGI_FEATURES}
 RECORD = {"chess": 32, "shogi": 64}
 MAX_ACTIVE = {"chess": 32, "shogi": 40}
 QA, QB = 255, 64
+
+# Feature sets (src/eval/nnue/network.ts): "base" (piece-square, shogi board + hand; file version 1) and, for shogi, "king-bucket-9"
+# (file version 2; src/eval/nnue/shogi-king-features.ts): the board-hand features of a perspective,
+# mirrored left-right when its own king stands right of the centre file, repeated for 9 buckets of
+# that king's square (HalfKP-style king-relative inputs, coarse enough for a million positions).
+FEATURE_SET_IDS = {"base": 0, "king-bucket-9": 1, "king-zone": 2}
+# king-zone (src/eval/nnue/shogi-king-zone-features.ts): the base features plus, per perspective, each
+# piece in the 5x5 zone around its own king by (own/their, type, offset): 2344 + 2 * 14 * 24 = 3016.
+KZ_OFFSETS = 24
+KZ_FEATURES = SHOGI_FEATURES + 2 * 14 * KZ_OFFSETS
+KB_BUCKETS = 9
+
+
+def kb_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Bucket and mirror flag of each own-king square relative to its perspective (row 8 = own back rank)."""
+    bucket = np.zeros(81, dtype=np.int64)
+    mirror = np.zeros(81, dtype=np.int64)
+    for rel in range(81):
+        r, c = divmod(rel, 9)
+        m = min(c, 8 - c)
+        rz = 0 if r == 8 else 1 if r == 7 else 2
+        mz = 0 if m <= 1 else 1 if m <= 3 else 2
+        bucket[rel] = rz * 3 + mz
+        mirror[rel] = 1 if c > 4 else 0
+    return bucket, mirror
+
+
+KB_BUCKET, KB_MIRROR = kb_tables()
+# Own-king square (relative) assumed when a perspective has no king: its start square 5i.
+NO_KING_REL = 76
 
 
 # ------------------------------------------------------------------------------------------------
@@ -129,8 +164,21 @@ def chess_features(pieces: np.ndarray, stm: np.ndarray) -> tuple[np.ndarray, np.
     return out[0], out[1]
 
 
+def own_king_rel(pieces: np.ndarray, stm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each perspective's own king square relative to it (side to move's, opponent's), NO_KING_REL if absent."""
+    out = []
+    for persp in (stm, 1 - stm):
+        p = persp[:, None]
+        own_king = (pieces == (p * 16 + 8))
+        has = own_king.any(axis=1)
+        sq = own_king.argmax(axis=1)
+        rel = np.where(persp == 0, sq, 80 - sq)
+        out.append(np.where(has, rel, NO_KING_REL).astype(np.int8))
+    return out[0], out[1]
+
+
 def shogi_features(pieces: np.ndarray, hands: np.ndarray, stm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Active feature indices (N, 40) per perspective (side to move's, opponent's), padded with F."""
+    """Active board-hand feature indices (N, 40) per perspective (side to move's, opponent's), padded with F."""
     n = pieces.shape[0]
     sq = np.arange(81)[None, :].repeat(n, axis=0)
     side = pieces >> 4
@@ -179,7 +227,7 @@ def mirror_map(game: str) -> np.ndarray:
     return m
 
 
-def load_data(files: list[str], game: str):
+def load_data(files: list[str], game: str, zone: bool = False):
     """Feature indices of both perspectives, scores and results (0, 0.5, 1) of all records in `files`."""
     parts = []
     for f in files:
@@ -189,11 +237,65 @@ def load_data(files: list[str], game: str):
         if game == "chess":
             pieces, stm, score, result = decode_chess(rec)
             us, them = chess_features(pieces, stm)
+            kus = kthem = np.zeros(len(stm), dtype=np.int8)
         else:
             pieces, hands, stm, score, result = decode_shogi(rec)
             us, them = shogi_features(pieces, hands, stm)
-        parts.append((us, them, score, result / 2.0, rec))
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(5))
+            kus, kthem = own_king_rel(pieces, stm)
+            if zone:
+                us, them = king_zone(pieces, stm, us, them, kus, kthem)
+        parts.append((us, them, score, result / 2.0, rec, kus, kthem))
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
+
+
+def king_zone(pieces: np.ndarray, stm: np.ndarray, base_us: np.ndarray, base_them: np.ndarray, kus: np.ndarray, kthem: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """king-zone indices (N, 64) per perspective: the base rows (padding moved to KZ_FEATURES) then the zone rows."""
+    n = pieces.shape[0]
+    sq = np.arange(81)[None, :].repeat(n, axis=0)
+    side = pieces >> 4
+    typ = pieces & 15
+    occ = pieces != 0
+    out = []
+    for persp, base, k in ((stm, base_us, kus), (1 - stm, base_them, kthem)):
+        p = persp[:, None]
+        rel = np.where(p == 0, sq, 80 - sq)
+        kk = k.astype(np.int64)[:, None]
+        dr = rel // 9 - kk // 9
+        dc = rel % 9 - kk % 9
+        inside = occ & (np.abs(dr) <= 2) & (np.abs(dc) <= 2) & ~((dr == 0) & (dc == 0))
+        o = (dr + 2) * 5 + dc + 2
+        o = np.where(o > 12, o - 1, o)
+        zidx = np.where(inside, SHOGI_FEATURES + (np.where(side == p, 0, 14) + typ - 1) * KZ_OFFSETS + o, KZ_FEATURES)
+        order = np.argsort(~inside, axis=1, kind="stable")[:, :24]
+        z = np.take_along_axis(zidx, order, axis=1)
+        b = np.where(base == SHOGI_FEATURES, KZ_FEATURES, base.astype(np.int64))
+        out.append(np.concatenate([b, z], axis=1).astype(np.int16))
+    return out[0], out[1]
+
+
+def kz_mirror_map() -> np.ndarray:
+    """The left-right mirror of king-zone indices (offsets' columns flipped); padding maps to itself."""
+    m = np.arange(KZ_FEATURES + 1)
+    m[:SHOGI_FEATURES] = mirror_map("shogi")[:SHOGI_FEATURES]
+    for cls in range(28):
+        for o in range(KZ_OFFSETS):
+            cell = o if o < 12 else o + 1
+            dr, dc = divmod(cell, 5)
+            mc = dr * 5 + (4 - dc)
+            mo = mc if mc < 12 else mc - 1
+            m[SHOGI_FEATURES + cls * KZ_OFFSETS + o] = SHOGI_FEATURES + cls * KZ_OFFSETS + mo
+    return m
+
+
+def king_bucketed(base: np.ndarray, king_rel: np.ndarray, mirror: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """king-bucket-9 indices of board-hand rows `base` (N, 40; padding SHOGI_FEATURES) whose perspective's
+    own king stands on `king_rel` (N): (bucketed index, padding KB_BUCKETS * SHOGI_FEATURES; the mirrored
+    board-hand index, the factoriser's input)."""
+    flip = KB_MIRROR[king_rel.astype(np.int64)][:, None] == 1
+    b = base.astype(np.int64)
+    canon = np.where(flip, mirror[b], b)
+    idx = np.where(canon == SHOGI_FEATURES, KB_BUCKETS * SHOGI_FEATURES, KB_BUCKET[king_rel.astype(np.int64)][:, None] * SHOGI_FEATURES + canon)
+    return idx, canon
 
 
 # ------------------------------------------------------------------------------------------------
@@ -257,7 +359,12 @@ def shogi_sfen(rec: np.ndarray) -> str:
 # ------------------------------------------------------------------------------------------------
 
 def quantise(state: dict, activation: str) -> dict:
-    w1 = np.round(state["ft.weight"].numpy()[:-1] * QA).astype(np.int64)  # last row: padding
+    w = state["ft.weight"].numpy()[:-1]  # last row: padding
+    if "ft_f.weight" in state:
+        # The factoriser's rows (the board-hand features shared by all king buckets) fold into every bucket.
+        f = state["ft_f.weight"].numpy()[:-1]
+        w = (w.reshape(-1, f.shape[0], f.shape[1]) + f[None]).reshape(-1, f.shape[1])
+    w1 = np.round(w * QA).astype(np.int64)
     b1 = np.round(state["ft_bias"].numpy() * QA).astype(np.int64)
     w2 = np.round(state["out.weight"].numpy().reshape(-1) * QB).astype(np.int64)
     b2 = int(np.round(float(state["out.bias"].numpy()[0]) * QA * QB))
@@ -288,9 +395,12 @@ def int_output(q: dict, us: np.ndarray, them: np.ndarray, scale: int) -> np.ndar
     return np.sign(t) * (np.abs(t) // (QA * QB))
 
 
-def write_network(path: str, game: str, q: dict, scale: int) -> bytes:
+def write_network(path: str, game: str, q: dict, scale: int, feature_set: str = "base") -> bytes:
     f, h = q["w1"].shape
-    head = b"KNUE" + struct.pack("<HBBIIIIIi", 1, 0 if game == "chess" else 1, 0 if q["activation"] == "crelu" else 1, f, h, QA, QB, scale, q["b2"])
+    fs = FEATURE_SET_IDS[feature_set]
+    head = b"KNUE" + struct.pack("<HBBIIIIIi", 1 if fs == 0 else 2, 0 if game == "chess" else 1, 0 if q["activation"] == "crelu" else 1, f, h, QA, QB, scale, q["b2"])
+    if fs != 0:
+        head += struct.pack("<I", fs)
     body = q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes() + q["w2"].astype("<i2").tobytes()
     data = head + body
     data += struct.pack("<I", zlib.crc32(data))
@@ -305,6 +415,15 @@ def atomic_write(path: str, data: bytes) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def portable_arg(a: str) -> str:
+    """A command-line argument for the manifest: paths inside the repository relative to it, other
+    absolute paths as `$DATA/<last component>` (a manifest names no machine's directories)."""
+    if not os.path.isabs(a):
+        return a
+    rel = os.path.relpath(a, REPO)
+    return rel if not rel.startswith("..") else "$DATA/" + os.path.basename(os.path.normpath(a))
 
 
 def git_commit() -> str:
@@ -346,6 +465,8 @@ def main() -> int:
     ap.add_argument("--data", nargs="+", required=True, help="directories of datagen chunks")
     ap.add_argument("--out", required=True, help="network file to write (.bin); the manifest goes beside it")
     ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--features", choices=sorted(FEATURE_SET_IDS), default="base",
+                    help="input feature set; king-bucket-9 (shogi only) trains with a factoriser (the board-hand rows shared by all buckets), folded in at export")
     ap.add_argument("--activation", choices=["crelu", "screlu"], default="screlu")
     ap.add_argument("--scale", type=int, default=400, help="centipawns per unit of the float output")
     ap.add_argument("--k", type=float, default=None, help="sigmoid scale of the scores (default: fitted)")
@@ -357,6 +478,8 @@ def main() -> int:
     ap.add_argument("--lr-end", type=float, default=2e-5)
     ap.add_argument("--warmup", type=int, default=200, help="warm-up steps")
     ap.add_argument("--weight-decay", type=float, default=1e-6)
+    ap.add_argument("--bucket-decay", type=float, default=None,
+                    help="king-bucket-9: AdamW weight decay of the bucket rows only (pulls them toward the shared factoriser rows; default --weight-decay)")
     ap.add_argument("--val-every", type=int, default=20, help="every n-th chunk is validation")
     ap.add_argument("--max-chunks", type=int, default=None, help="use only the first n chunks")
     ap.add_argument("--checkpoint", default=None)
@@ -377,6 +500,11 @@ def main() -> int:
     torch.manual_seed(args.seed)
     device = "cuda" if args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available()) else "cpu"
 
+    kb = args.features == "king-bucket-9"
+    kz = args.features == "king-zone"
+    if (kb or kz) and args.game != "shogi":
+        print(f"--features {args.features} is a shogi feature set", file=sys.stderr)
+        return 2
     files = chunk_files(args.data, args.game)
     if args.max_chunks is not None:
         files = files[: args.max_chunks]
@@ -386,35 +514,54 @@ def main() -> int:
     val_files = files[args.val_every - 1 :: args.val_every] if len(files) >= args.val_every else files[-1:]
     train_files = [f for f in files if f not in set(val_files)] or files
     t0 = time.time()
-    tr = load_data(train_files, args.game)
-    va = load_data(val_files, args.game)
+    tr = load_data(train_files, args.game, kz)
+    va = load_data(val_files, args.game, kz)
     print(f"{len(tr[0])} training positions ({len(train_files)} chunks), {len(va[0])} validation ({len(val_files)} chunks), loaded in {time.time() - t0:.1f}s", file=sys.stderr)
 
-    F = FEATURES[args.game]
+    BASE = FEATURES[args.game]
+    F = KB_BUCKETS * BASE if kb else KZ_FEATURES if kz else BASE
     H = args.hidden
 
     class Net(nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.ft = nn.EmbeddingBag(F + 1, H, mode="sum", padding_idx=F)
+            # king-bucket-9: the factoriser, one row per board-hand feature added to all its buckets'
+            # rows, so that what does not depend on the king is learnt from every position (as
+            # nnue-pytorch's "virtual" features); the bucket rows start at zero.
+            self.ft_f = nn.EmbeddingBag(BASE + 1, H, mode="sum", padding_idx=BASE) if kb else None
             self.ft_bias = nn.Parameter(torch.zeros(H))
             self.out = nn.Linear(2 * H, 1)
             with torch.no_grad():
-                self.ft.weight.uniform_(-0.1, 0.1)
+                if kb:
+                    self.ft.weight.zero_()
+                    self.ft_f.weight.uniform_(-0.1, 0.1)
+                    self.ft_f.weight[BASE].zero_()
+                else:
+                    self.ft.weight.uniform_(-0.1, 0.1)
                 self.ft.weight[F].zero_()
                 self.ft_bias.fill_(0.1)
                 self.out.weight.uniform_(-0.1, 0.1)
                 self.out.bias.zero_()
 
-        def forward(self, us: torch.Tensor, them: torch.Tensor) -> torch.Tensor:
-            a = torch.clamp(self.ft(us) + self.ft_bias, 0, 1)
-            b = torch.clamp(self.ft(them) + self.ft_bias, 0, 1)
+        def forward(self, us: torch.Tensor, them: torch.Tensor, fus=None, fthem=None) -> torch.Tensor:
+            a = self.ft(us) + self.ft_bias
+            b = self.ft(them) + self.ft_bias
+            if self.ft_f is not None:
+                a = a + self.ft_f(fus)
+                b = b + self.ft_f(fthem)
+            a = torch.clamp(a, 0, 1)
+            b = torch.clamp(b, 0, 1)
             if args.activation == "screlu":
                 a, b = a * a, b * b
             return self.out(torch.cat([a, b], dim=1)).squeeze(1)
 
     net = Net().to(device)
-    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    if kb and args.bucket_decay is not None:
+        others = [p for n, p in net.named_parameters() if n != "ft.weight"]
+        opt = torch.optim.AdamW([{"params": [net.ft.weight], "weight_decay": args.bucket_decay}, {"params": others}], lr=args.lr, weight_decay=args.weight_decay)
+    else:
+        opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     k = args.k if args.k is not None else fit_scale(tr[2], tr[3])
     start_epoch = 0
     history: list[dict] = []
@@ -428,9 +575,32 @@ def main() -> int:
         print(f"resumed from {args.checkpoint} after epoch {start_epoch}", file=sys.stderr)
     print(f"K = {k:.1f}, device {device}, hidden {H} {args.activation}", file=sys.stderr)
 
-    def tensors(d, idx):
-        return (torch.from_numpy(d[0][idx].astype(np.int64)).to(device), torch.from_numpy(d[1][idx].astype(np.int64)).to(device),
-                torch.from_numpy(d[2][idx]).to(device), torch.from_numpy(d[3][idx]).to(device))
+    mirror_np = kz_mirror_map() if kz else mirror_map(args.game)
+    # The left-right mirror of a relative king square (row * 9 + column).
+    king_flip = np.array([(r // 9) * 9 + 8 - r % 9 for r in range(81)], dtype=np.int64)
+
+    def indices(d, idx, flip=None):
+        """Network input rows of records `idx` of data set `d` (mirrored where `flip`): us, them, factoriser us, them."""
+        us = d[0][idx].astype(np.int64)
+        them = d[1][idx].astype(np.int64)
+        if flip is not None:
+            us = np.where(flip[:, None], mirror_np[us], us)
+            them = np.where(flip[:, None], mirror_np[them], them)
+        if not kb:
+            return us, them, None, None
+        kus = d[5][idx].astype(np.int64)
+        kthem = d[6][idx].astype(np.int64)
+        if flip is not None:
+            kus = np.where(flip, king_flip[kus], kus)
+            kthem = np.where(flip, king_flip[kthem], kthem)
+        us, fus = king_bucketed(us, kus, mirror_np)
+        them, fthem = king_bucketed(them, kthem, mirror_np)
+        return us, them, fus, fthem
+
+    def tensors(d, idx, flip=None):
+        t = lambda a: None if a is None else torch.from_numpy(a).to(device)
+        us, them, fus, fthem = indices(d, idx, flip)
+        return t(us), t(them), t(fus), t(fthem), torch.from_numpy(d[2][idx]).to(device), torch.from_numpy(d[3][idx]).to(device)
 
     def loss_of(out, score, result):
         pred = torch.sigmoid(out * args.scale / k)
@@ -443,13 +613,12 @@ def main() -> int:
         with torch.no_grad():
             for i in range(0, len(va[0]), 16384):
                 idx = np.arange(i, min(i + 16384, len(va[0])))
-                us, them, score, result = tensors(va, idx)
-                tot += float(loss_of(net(us, them), score, result)) * len(idx)
+                us, them, fus, fthem, score, result = tensors(va, idx)
+                tot += float(loss_of(net(us, them, fus, fthem), score, result)) * len(idx)
                 n += len(idx)
         net.train()
         return tot / max(1, n)
 
-    mirror = torch.from_numpy(mirror_map(args.game)).to(device)
     n_train = len(tr[0])
     steps_per_epoch = max(1, n_train // args.batch)
     total_steps = steps_per_epoch * args.epochs if args.steps is None else args.steps
@@ -472,19 +641,24 @@ def main() -> int:
             for g in opt.param_groups:
                 g["lr"] = lr
             idx = perm[b * args.batch : (b + 1) * args.batch]
-            us, them, score, result = tensors(tr, idx)
-            if args.mirror:
-                flip = torch.from_numpy(rng.random(len(idx)) < 0.5).to(device)
-                us = torch.where(flip[:, None], mirror[us], us)
-                them = torch.where(flip[:, None], mirror[them], them)
-            loss = loss_of(net(us, them), score, result)
+            flip = rng.random(len(idx)) < 0.5 if args.mirror else None
+            us, them, fus, fthem, score, result = tensors(tr, idx, flip)
+            loss = loss_of(net(us, them, fus, fthem), score, result)
             opt.zero_grad()
             loss.backward()
             opt.step()
             with torch.no_grad():
                 net.ft.weight[F].zero_()
-                # Keep the quantised feature weights inside int16 and the accumulators far from overflow.
-                net.ft.weight.clamp_(-1.98, 1.98)
+                # Keep the quantised feature weights inside int16 and the accumulators far from overflow
+                # (with the factoriser: the folded rows, bucket + shared, inside the same bounds).
+                if kb:
+                    net.ft_f.weight[BASE].zero_()
+                    net.ft_f.weight.clamp_(-1.98, 1.98)
+                    shared = net.ft_f.weight[:BASE][None]
+                    rows = net.ft.weight[:F].view(KB_BUCKETS, BASE, H)
+                    rows.copy_(torch.clamp(rows + shared, -1.98, 1.98) - shared)
+                else:
+                    net.ft.weight.clamp_(-1.98, 1.98)
                 net.out.weight.clamp_(-127 / QB * 4, 127 / QB * 4)
             tot += float(loss) * len(idx)
             cnt += len(idx)
@@ -511,25 +685,30 @@ def main() -> int:
         print(f"exporting the epoch with the lowest validation loss ({best_val:.6f})", file=sys.stderr)
     state = {kk: v.detach().cpu() for kk, v in net.state_dict().items()}
     q = quantise(state, args.activation)
-    write_network(args.out, args.game, q, args.scale)
+    write_network(args.out, args.game, q, args.scale, args.features)
     nref = min(args.references, len(va[0]))
     ridx = np.linspace(0, len(va[0]) - 1, nref).astype(np.int64)
-    outs = int_output(q, va[0][ridx], va[1][ridx], args.scale)
+    rus, rthem, _, _ = indices(va, ridx)
+    outs = int_output(q, rus, rthem, args.scale)
     text = chess_fen if args.game == "chess" else shogi_sfen
     refs = [{"position": text(va[4][i]), "output": int(o)} for i, o in zip(ridx, outs)]
     # Quantisation check: integer outputs against the float net on the validation set.
     with torch.no_grad():
         sub = np.arange(min(len(va[0]), 4096))
-        us, them, _, _ = tensors(va, sub)
-        fl = (net(us, them) * args.scale).cpu().numpy()
-    qi = int_output(q, va[0][sub], va[1][sub], args.scale)
+        us, them, fus, fthem, _, _ = tensors(va, sub)
+        fl = (net(us, them, fus, fthem) * args.scale).cpu().numpy()
+    qus, qthem, _, _ = indices(va, sub)
+    qi = int_output(q, qus, qthem, args.scale)
+    arch = {"features": F, "hidden": H, "activation": args.activation, "qa": QA, "qb": QB, "scale": args.scale}
+    if kb or kz:
+        arch["featureSet"] = args.features
     manifest = {
         "format": "kishi-nnue",
-        "version": 1,
+        "version": 2 if kb or kz else 1,
         "game": args.game,
-        "arch": {"features": F, "hidden": H, "activation": args.activation, "qa": QA, "qb": QB, "scale": args.scale},
+        "arch": arch,
         "data": {"dirs": [os.path.basename(os.path.normpath(d)) for d in args.data], "chunks": len(files), "train_positions": int(n_train), "val_positions": int(len(va[0]))},
-        "training": {"command": " ".join(["python3", "trainer/nnue_train.py"] + sys.argv[1:]), "k": k, "lambda": args.lam, "history": history,
+        "training": {"command": " ".join(["python3", "trainer/nnue_train.py"] + [portable_arg(a) for a in sys.argv[1:]]), "k": k, "lambda": args.lam, "history": history,
                      "quantisation_mean_abs_error_cp": float(np.abs(fl - qi).mean())},
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": git_commit(),

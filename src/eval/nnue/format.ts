@@ -1,5 +1,5 @@
 /**
- * The network file (`models/<game>-nnue.bin`, version 1), all integers little-endian:
+ * The network file (`models/<game>-nnue.bin`, version 1 or 2), all integers little-endian:
  *
  * | offset | size | field |
  * |---|---|---|
@@ -13,10 +13,14 @@
  * | 20 | 4 | QB |
  * | 24 | 4 | SCALE |
  * | 28 | 4 | output bias (int32, scaled by QA * QB) |
- * | 32 | 2 F H | feature weights, int16, row per feature |
+ * | (32) | (4) | version 2 only: feature set (index in `FEATURE_SETS`, network.ts; 1 = `king-bucket-9`, 2 = `king-zone`) |
+ * | 32 (36) | 2 F H | feature weights, int16, row per feature |
  * | .. | 2 H | feature biases, int16 |
  * | .. | 4 H | output weights, int16 (side to move's H, then the opponent's) |
  * | .. | 4 | CRC-32 of all bytes before |
+ *
+ * Version 1 files are the `base` feature set (the nets shipped before king-relative features load
+ * unchanged); a `base` network is written as version 1, any other as version 2.
  *
  * The manifest beside it (`<file minus .bin>.manifest.json`) records the architecture, training
  * data and command, date, commit and reference outputs (positions and their exact integer outputs);
@@ -26,15 +30,28 @@ import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import { crc32 } from '../../core/crc32.js';
 import { CHESS_FEATURES_COUNT } from './chess-features.js';
-import { ACTIVATIONS, type NnueNetwork } from './network.js';
+import { ACTIVATIONS, FEATURE_SETS, type FeatureSet, type NnueNetwork } from './network.js';
 import { SHOGI_FEATURES_COUNT } from './shogi-features.js';
+import { SHOGI_KB_FEATURES_COUNT } from './shogi-king-features.js';
+import { SHOGI_KZ_FEATURES_COUNT } from './shogi-king-zone-features.js';
 
 export const NNUE_MAGIC = 'KNUE';
-export const NNUE_VERSION = 1;
+/** The newest format version (version 1 is still read). */
+export const NNUE_VERSION = 2;
 const HEADER = 32;
 
-/** Feature count of each game's input set. */
+/** Feature count of each game's `base` input set. */
 export const NNUE_FEATURES: Readonly<Record<GameKind, number>> = { chess: CHESS_FEATURES_COUNT, shogi: SHOGI_FEATURES_COUNT };
+
+/** Feature count of a game's input set (undefined: the set does not exist for that game). */
+export const featureCount = (game: GameKind, set: FeatureSet): number | undefined => {
+  if (set === 'base') return NNUE_FEATURES[game];
+  if (game !== 'shogi') return undefined;
+  return set === 'king-bucket-9' ? SHOGI_KB_FEATURES_COUNT : SHOGI_KZ_FEATURES_COUNT;
+};
+
+/** The file version a network is written in: 1 for the `base` set, else 2. */
+export const fileVersion = (set: FeatureSet): number => (set === 'base' ? 1 : 2);
 
 const bad = (source: string, why: string): Result<never, KishiError> => Result.err(new KishiError('ERR_NNUE', `network ${source}: ${why}`));
 
@@ -45,7 +62,13 @@ export const parseNetwork = (bytes: Uint8Array, source: string): Result<NnueNetw
   if (magic !== NNUE_MAGIC) return bad(source, `not a network file (magic ${JSON.stringify(magic)}, expected ${NNUE_MAGIC})`);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = v.getUint16(4, true);
-  if (version !== NNUE_VERSION) return bad(source, `format version ${version}, this build reads ${NNUE_VERSION}`);
+  if (version !== 1 && version !== 2) return bad(source, `format version ${version}, this build reads 1 and 2`);
+  const header = version === 1 ? HEADER : HEADER + 4;
+  if (bytes.length < header + 4) return bad(source, `truncated (${bytes.length} bytes)`);
+  const setCode = version === 1 ? 0 : v.getUint32(HEADER, true);
+  if (setCode >= FEATURE_SETS.length) return bad(source, `unknown feature set ${setCode}`);
+  const featureSet = FEATURE_SETS[setCode]!;
+  if (version === 2 && featureSet === 'base') return bad(source, 'a version 2 file with the base feature set (written as version 1)');
   const gameCode = v.getUint8(6);
   if (gameCode > 1) return bad(source, `unknown game code ${gameCode}`);
   const game: GameKind = gameCode === 0 ? 'chess' : 'shogi';
@@ -57,15 +80,17 @@ export const parseNetwork = (bytes: Uint8Array, source: string): Result<NnueNetw
   const qb = v.getUint32(20, true);
   const scale = v.getUint32(24, true);
   const l2b = v.getInt32(28, true);
-  if (features !== NNUE_FEATURES[game]) return bad(source, `${features} features, the ${game} input set has ${NNUE_FEATURES[game]}`);
+  const count = featureCount(game, featureSet);
+  if (count === undefined) return bad(source, `feature set ${featureSet} is not defined for ${game}`);
+  if (features !== count) return bad(source, `${features} features, the ${game} ${featureSet} input set has ${count}`);
   if (hidden < 1 || hidden > 4096 || qa < 1 || qb < 1 || scale < 1) return bad(source, `implausible sizes (hidden ${hidden}, QA ${qa}, QB ${qb}, SCALE ${scale})`);
-  const expected = HEADER + 2 * features * hidden + 2 * hidden + 4 * hidden + 4;
+  const expected = header + 2 * features * hidden + 2 * hidden + 4 * hidden + 4;
   if (bytes.length !== expected) return bad(source, `${bytes.length} bytes, a ${features}x${hidden} network takes ${expected}${bytes.length < expected ? ' (truncated)' : ''}`);
   const stored = v.getUint32(expected - 4, true);
   const actual = crc32(bytes, 0, expected - 4);
   if (stored !== actual) return bad(source, `checksum mismatch (stored ${stored.toString(16)}, computed ${actual.toString(16)}): the file is corrupt`);
   // Copies: the input buffer may be unaligned for Int16Array views.
-  let off = HEADER;
+  let off = header;
   const i16 = (n: number): Int16Array => {
     const out = new Int16Array(n);
     for (let i = 0; i < n; i++) out[i] = v.getInt16(off + 2 * i, true);
@@ -75,17 +100,19 @@ export const parseNetwork = (bytes: Uint8Array, source: string): Result<NnueNetw
   const l1w = i16(features * hidden);
   const l1b = i16(hidden);
   const l2w = i16(2 * hidden);
-  return Result.ok({ game, features, hidden, activation: ACTIVATIONS[act]!, qa, qb, scale, l1w, l1b, l2w, l2b });
+  return Result.ok({ game, featureSet, features, hidden, activation: ACTIVATIONS[act]!, qa, qb, scale, l1w, l1b, l2w, l2b });
 };
 
 /** The file bytes of a network (the inverse of `parseNetwork`). */
 export const serializeNetwork = (net: NnueNetwork): Uint8Array => {
   const { features: f, hidden: h } = net;
-  const size = HEADER + 2 * f * h + 6 * h + 4;
+  const version = fileVersion(net.featureSet);
+  const header = version === 1 ? HEADER : HEADER + 4;
+  const size = header + 2 * f * h + 6 * h + 4;
   const out = new Uint8Array(size);
   const v = new DataView(out.buffer);
   for (let i = 0; i < 4; i++) out[i] = NNUE_MAGIC.charCodeAt(i);
-  v.setUint16(4, NNUE_VERSION, true);
+  v.setUint16(4, version, true);
   v.setUint8(6, net.game === 'chess' ? 0 : 1);
   v.setUint8(7, ACTIVATIONS.indexOf(net.activation));
   v.setUint32(8, f, true);
@@ -94,7 +121,8 @@ export const serializeNetwork = (net: NnueNetwork): Uint8Array => {
   v.setUint32(20, net.qb, true);
   v.setUint32(24, net.scale, true);
   v.setInt32(28, net.l2b, true);
-  let off = HEADER;
+  if (version !== 1) v.setUint32(HEADER, FEATURE_SETS.indexOf(net.featureSet), true);
+  let off = header;
   for (const arr of [net.l1w, net.l1b, net.l2w]) for (let i = 0; i < arr.length; i++, off += 2) v.setInt16(off, arr[i]!, true);
   v.setUint32(off, crc32(out, 0, off), true);
   return out;
@@ -110,7 +138,8 @@ export interface NnueManifest {
   readonly format: 'kishi-nnue';
   readonly version: number;
   readonly game: GameKind;
-  readonly arch: { readonly features: number; readonly hidden: number; readonly activation: string; readonly qa: number; readonly qb: number; readonly scale: number };
+  /** `featureSet`: absent (version 1 manifests) means `base`. */
+  readonly arch: { readonly featureSet?: string; readonly features: number; readonly hidden: number; readonly activation: string; readonly qa: number; readonly qb: number; readonly scale: number };
   readonly data?: unknown;
   readonly training?: unknown;
   readonly date?: string;
@@ -124,10 +153,13 @@ const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 export const checkManifest = (json: unknown, net: NnueNetwork, source: string): Result<NnueManifest, KishiError> => {
   const fail = (why: string) => Result.err(new KishiError('ERR_NNUE', `network manifest ${source}: ${why}`));
   if (!isRecord(json) || json.format !== 'kishi-nnue') return fail('not a kishi-nnue manifest');
-  if (json.version !== NNUE_VERSION) return fail(`version ${String(json.version)}, expected ${NNUE_VERSION}`);
+  const version = fileVersion(net.featureSet);
+  if (json.version !== version) return fail(`version ${String(json.version)}, the network file is version ${version}`);
   if (json.game !== net.game) return fail(`for ${String(json.game)}, the network is ${net.game}`);
   const a = json.arch;
   if (!isRecord(a)) return fail('no arch');
+  const set = a.featureSet ?? 'base';
+  if (set !== net.featureSet) return fail(`arch.featureSet is ${JSON.stringify(set)}, the network file says ${JSON.stringify(net.featureSet)}`);
   for (const k of ['features', 'hidden', 'activation', 'qa', 'qb', 'scale'] as const) {
     if (a[k] !== net[k]) return fail(`arch.${k} is ${JSON.stringify(a[k])}, the network file says ${JSON.stringify(net[k])}`);
   }

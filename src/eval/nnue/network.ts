@@ -17,8 +17,19 @@ import type { GameKind } from '../../core/game.js';
 export const ACTIVATIONS = ['crelu', 'screlu'] as const;
 export type Activation = (typeof ACTIVATIONS)[number];
 
+/**
+ * Input feature sets; a file stores the index (format.ts). `base`: piece-square (chess-features.ts;
+ * shogi board + hand counts, shogi-features.ts), file version 1. `king-bucket-9`: shogi only, the
+ * base features per bucket of the perspective's own king square (shogi-king-features.ts).
+ * `king-zone`: shogi only, the base features plus the pieces next to the own king by offset
+ * (shogi-king-zone-features.ts).
+ */
+export const FEATURE_SETS = ['base', 'king-bucket-9', 'king-zone'] as const;
+export type FeatureSet = (typeof FEATURE_SETS)[number];
+
 export interface NnueNetwork {
   readonly game: GameKind;
+  readonly featureSet: FeatureSet;
   readonly features: number;
   readonly hidden: number;
   readonly activation: Activation;

@@ -23,6 +23,8 @@ export class TrainableNetwork {
   private readonly backprop: NnueBackprop;
   private readonly us = new Int32Array(MAX_ACTIVE);
   private readonly them = new Int32Array(MAX_ACTIVE);
+  /** Shogi: maps a position to its feature rows (the feature set may depend on the kings' squares). */
+  private readonly shogi?: ShogiNnue;
 
   /**
    * `start`: the integer network to learn from (copied, never changed); `theta`: its float master
@@ -37,6 +39,7 @@ export class TrainableNetwork {
     if (theta.length !== this.layout.size) throw new Error(`master copy has ${theta.length} parameters, the ${start.features}x${start.hidden} network ${this.layout.size}`);
     this.net = quantise(theta, start);
     this.backprop = new NnueBackprop(start);
+    if (start.game === 'shogi') this.shogi = new ShogiNnue(this.net);
   }
 
   get game(): NnueNetwork['game'] {
@@ -48,9 +51,12 @@ export class TrainableNetwork {
    * shogi sente), centipawns; with `grad`, appends `k * dH/dtheta` (same view) to it.
    */
   value(board: FastChessBoard | FastShogiBoard, grad?: FeatureSink, k = 1): number {
-    const n = this.net.game === 'chess' ? ChessNnue.activeFeatures(board as FastChessBoard, this.us, this.them) : ShogiNnue.activeFeatures(board as FastShogiBoard, this.us, this.them);
+    let nu: number;
+    let nt: number;
+    if (this.net.game === 'chess') nu = nt = ChessNnue.activeFeatures(board as FastChessBoard, this.us, this.them);
+    else [nu, nt] = this.shogi!.activeFeatures(board as FastShogiBoard, this.us, this.them);
     const sign = board.turn === 0 ? 1 : -1;
-    return sign * this.backprop.forward(this.theta, this.us, n, this.them, n, grad, sign * k);
+    return sign * this.backprop.forward(this.theta, this.us, nu, this.them, nt, grad, sign * k);
   }
 
   /** After theta changed: clamps it to the integer range and re-quantises `net` in place. */

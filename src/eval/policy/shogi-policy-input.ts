@@ -17,6 +17,7 @@
  * tests are cached per square for one position (`begin`).
  */
 import { ShogiNnue } from '../nnue/shogi-nnue.js';
+import { SHOGI_CODES, SHOGI_FEATURE_OF } from '../nnue/shogi-features.js';
 import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import { TO_81 } from '../../games/shogi/fast/squares.js';
 
@@ -43,8 +44,13 @@ export class ShogiPolicyInput {
   private themBit = 32;
 
   /** Active features of the side to move's perspective into `out` (40 + 76 entries at least); returns the count. */
-  static features(board: FastShogiBoard, out: Int32Array, scratch: Int32Array): number {
-    return ShogiNnue.activeFeatures(board, out, scratch);
+  static features(board: FastShogiBoard, out: Int32Array, _scratch: Int32Array): number {
+    // The base feature set (board piece-square and hands, 2344 rows) from the mover's side, whatever
+    // feature set the value network uses.
+    const n = ShogiNnue.pieceCodes(board, out);
+    const pu = board.turn * SHOGI_CODES;
+    for (let k = 0; k < n; k++) out[k] = SHOGI_FEATURE_OF[pu + out[k]!]!;
+    return n;
   }
 
   /** Starts a position: the keys that follow are for `board` as it is now. */

@@ -42,6 +42,42 @@ describe('network file', () => {
     expect(arch.isErr && arch.error.message).toMatch(/arch\.hidden is 16, the network file says 8/);
   });
 
+  it('reads version 1 (base features) and version 2 (king-bucket-9) files; the shipped nets load', () => {
+    expect(serializeNetwork(net)[4]).toBe(1);
+    const kb = randomNetwork('shogi', 4, 'crelu', 12, 'king-bucket-9');
+    const bytes = serializeNetwork(kb);
+    expect(bytes[4]).toBe(2);
+    const back = parseNetwork(bytes, 'kb.bin').unwrap();
+    expect(back).toEqual(kb);
+    expect(back.featureSet).toBe('king-bucket-9');
+    const kz = randomNetwork('shogi', 4, 'screlu', 13, 'king-zone');
+    expect(parseNetwork(serializeNetwork(kz), 'kz.bin').unwrap()).toEqual(kz);
+    for (const game of ['chess', 'shogi'] as const) {
+      const shipped = loadNnueFile(`models/${game}-nnue.bin`, game);
+      expect(shipped.isOk, shipped.isErr ? shipped.error.message : '').toBe(true);
+    }
+  });
+
+  it('names a bad or mismatched feature set', () => {
+    const kb = randomNetwork('shogi', 4, 'crelu', 12, 'king-bucket-9');
+    const bytes = serializeNetwork(kb);
+    const unknown = bytes.slice();
+    new DataView(unknown.buffer).setUint32(32, 7, true);
+    expect(parseNetwork(unknown, 'kb.bin').isErr && parseNetwork(unknown, 'kb.bin').error.message).toMatch(/unknown feature set 7/);
+    const chessKb = serializeNetwork({ ...randomNetwork('chess', 4, 'crelu', 12), featureSet: 'king-bucket-9' });
+    const c = parseNetwork(chessKb, 'c.bin');
+    expect(c.isErr && c.error.message).toMatch(/feature set king-bucket-9 is not defined for chess/);
+    const sfen = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+    const arch = { featureSet: 'king-bucket-9', features: kb.features, hidden: 4, activation: 'crelu', qa: 255, qb: 64, scale: 400 };
+    const m = (version: number, a: object) => JSON.stringify({ format: 'kishi-nnue', version, game: 'shogi', arch: a, references: [{ position: sfen, output: nnueOutputOf(kb, sfen).unwrap() }] });
+    expect(validateNnue(bytes, m(2, arch), 'shogi', 'kb.bin').isOk).toBe(true);
+    const v1 = validateNnue(bytes, m(1, arch), 'shogi', 'kb.bin');
+    expect(v1.isErr && v1.error.message).toMatch(/version 1, the network file is version 2/);
+    const { featureSet: _, ...noSet } = arch;
+    const base = validateNnue(bytes, m(2, noSet), 'shogi', 'kb.bin');
+    expect(base.isErr && base.error.message).toMatch(/arch\.featureSet is "base", the network file says "king-bucket-9"/);
+  });
+
   it('a corrupt network file makes the engine fall back to the linear evaluation', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-'));
     const file = join(dir, 'bad.bin');

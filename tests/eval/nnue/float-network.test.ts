@@ -67,11 +67,13 @@ describe('float master copy', () => {
   });
 
   it.each([
-    ['chess', 'screlu'],
-    ['chess', 'crelu'],
-    ['shogi', 'screlu'],
-  ] as const)('the float output of a %s %s network is the integer output up to rounding', (game, act: Activation) => {
-    const net = randomNetwork(game, 24, act, 11);
+    ['chess', 'screlu', 'base'],
+    ['chess', 'crelu', 'base'],
+    ['shogi', 'screlu', 'base'],
+    ['shogi', 'screlu', 'king-bucket-9'],
+    ['shogi', 'screlu', 'king-zone'],
+  ] as const)('the float output of a %s %s %s network is the integer output up to rounding', (game, act: Activation, features) => {
+    const net = randomNetwork(game, 24, act, 11, features);
     const t = new TrainableNetwork(net);
     const rng = seededRng(5);
     for (let g = 0; g < 6; g++) {

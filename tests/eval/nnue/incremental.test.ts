@@ -9,6 +9,7 @@ import { SHOGI_FEATURES } from '../../../src/eval/linear/shogi-features.js';
 import { ChessSearchBoard } from '../../../src/search/alphabeta/chess-board.js';
 import { RULE_NONE, type SearchBoard } from '../../../src/search/alphabeta/search-board.js';
 import { ShogiSearchBoard } from '../../../src/search/alphabeta/shogi-board.js';
+import type { FeatureSet } from '../../../src/eval/nnue/network.js';
 import { randomNetwork } from './random-network.js';
 
 const chessEval = new ChessLinearEval(new Float64Array(CHESS_FEATURES.size));
@@ -42,8 +43,9 @@ const chessProbe = (fen: string, seed: number, chess960 = false): Probe => {
   };
 };
 
-const shogiProbe = (sfen: string, seed: number): Probe => {
-  const net = randomNetwork('shogi', 16, 'screlu', seed);
+/** `views`: the distinct (black view, white view) pairs met when checking (king-relative features). */
+const shogiProbe = (sfen: string, seed: number, featureSet: FeatureSet = 'base', views = new Set<number>()): Probe => {
+  const net = randomNetwork('shogi', 16, 'screlu', seed, featureSet);
   const nnue = new ShogiNnue(net);
   const board = ShogiSearchBoard.fromText(sfen, [], shogiEval, nnue).unwrap();
   const codes = new Int32Array(128);
@@ -52,7 +54,10 @@ const shogiProbe = (sfen: string, seed: number): Probe => {
     incremental: () => nnue.stack.accumulators.slice(nnue.stack.update(), nnue.stack.update() + 32),
     refreshed: () => {
       const out = new Int16Array(32);
-      nnue.stack.refreshInto(out, 0, codes, ShogiNnue.pieceCodes(board.board, codes));
+      const v0 = nnue.viewOf(board.board, 0);
+      const v1 = nnue.viewOf(board.board, 1);
+      views.add(v0 * 100 + v1);
+      nnue.stack.refreshInto(out, 0, codes, ShogiNnue.pieceCodes(board.board, codes), v0, v1);
       return out;
     },
     evaluate: () => board.evaluate(),
@@ -108,5 +113,29 @@ describe('NNUE accumulators: incremental equals a full refresh', () => {
     ['lnsgk2nl/1r4gs1/p1pppp1pp/6p2/1p7/2P6/PPBPPPPPP/2S4R1/LN1GKGSNL b B 1', 7], // drops from hand
   ])('shogi %s', (sfen, seed) => {
     expect(walk(shogiProbe(sfen, seed), seed, 3000)).toBeGreaterThan(500);
+  });
+
+  // King-relative features: king moves that change a perspective's bucket or mirroring rebuild that
+  // perspective; captures, drops and promotions go on incrementally. Open kings and full hands make
+  // king moves (and so view changes) frequent in the random walk.
+  it.each([
+    ['lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', 8],
+    ['4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1', 9], // bare kings, every piece type in hand
+    ['l6nl/3g1k3/2n1ppspp/p1p1s1p2/1P1S1P3/P1P1P1P1P/3G1G3/1K+r6/LN5NL b BGSPbp 1', 10], // castled, promoted rook near the king
+  ])('shogi king-bucket-9 %s', (sfen, seed) => {
+    const views = new Set<number>();
+    expect(walk(shogiProbe(sfen, seed, 'king-bucket-9', views), seed, 4000)).toBeGreaterThan(500);
+    expect(views.size).toBeGreaterThan(4);
+  });
+
+  // king-zone: every king move rebuilds the mover's half; other moves add and remove zone rows too.
+  it.each([
+    ['lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', 11],
+    ['4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1', 12],
+    ['l6nl/3g1k3/2n1ppspp/p1p1s1p2/1P1S1P3/P1P1P1P1P/3G1G3/1K+r6/LN5NL b BGSPbp 1', 13],
+  ])('shogi king-zone %s', (sfen, seed) => {
+    const views = new Set<number>();
+    expect(walk(shogiProbe(sfen, seed, 'king-zone', views), seed, 4000)).toBeGreaterThan(500);
+    expect(views.size).toBeGreaterThan(10);
   });
 });

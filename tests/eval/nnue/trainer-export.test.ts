@@ -50,20 +50,23 @@ const makeData = (game: GameKind, dir: string): void => {
 
 describe.skipIf(python.isErr)('nnue_train.py export matches the TypeScript inference bit for bit', () => {
   it.each([
-    ['chess', 'screlu'],
-    ['shogi', 'crelu'],
-  ] as const)('%s %s', (game, activation) => {
+    ['chess', 'screlu', 'base'],
+    ['shogi', 'crelu', 'base'],
+    ['shogi', 'screlu', 'king-bucket-9'],
+    ['shogi', 'screlu', 'king-zone'],
+  ] as const)('%s %s %s', (game, activation, features) => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-train-'));
     makeData(game, join(dir, 'data'));
     const out = join(dir, `${game}.bin`);
     const r = spawnSync(
       python.unwrap(),
-      ['trainer/nnue_train.py', '--game', game, '--data', join(dir, 'data'), '--out', out, '--hidden', '8', '--activation', activation, '--epochs', '2', '--batch', '64', '--val-every', '3', '--lr', '0.05', '--references', '24'],
+      ['trainer/nnue_train.py', '--game', game, '--data', join(dir, 'data'), '--out', out, '--hidden', '8', '--activation', activation, '--epochs', '2', '--batch', '64', '--val-every', '3', '--lr', '0.05', '--references', '24', '--features', features],
       { encoding: 'utf8', timeout: 300_000 },
     );
     expect(r.status, r.stderr).toBe(0);
     const loaded = loadNnueFile(out, game);
     expect(loaded.isOk, loaded.isErr ? loaded.error.message : '').toBe(true);
+    expect(loaded.unwrap().net.featureSet).toBe(features);
     const refs = loaded.unwrap().manifest.references;
     expect(refs.length).toBeGreaterThan(10);
     // Not a constant network: the references differ.
