@@ -14,7 +14,7 @@ Export: the quantised file (src/eval/policy/format.ts; W1, b1 scaled by QA, W2 b
 hidden clamped to [0, QA] in integers) and a manifest with reference positions whose integer logits,
 computed here with the same integer arithmetic, the TypeScript loader checks bit-exact.
 
-  python3 trainer/policy_train.py --game chess --data /work/data/policy/chess-n1000 \\
+  python3 trainer/policy_train.py --game chess --data $DATA/policy/chess-n1000 \\
       --out models/chess-policy.bin --hidden 32 --epochs 6 [--threads 1] [--device auto]
 """
 from __future__ import annotations
