@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { GameKind } from '../core/game.js';
+import { parseJsonText } from '../core/json.js';
 import { KishiError, Result } from '../core/result.js';
 import { ChessNnue } from '../eval/nnue/chess-nnue.js';
 import { checkManifest, parseNetwork, type NnueManifest } from '../eval/nnue/format.js';
@@ -47,13 +48,9 @@ export const validateNnue = (bytes: Uint8Array, manifestText: string, game: Game
   const net = parseNetwork(bytes, file);
   if (net.isErr) return Result.err(net.error);
   if (net.value.game !== game) return Result.err(new KishiError('ERR_NNUE', `network ${file}: a ${net.value.game} network, not ${game}`));
-  let json: unknown;
-  try {
-    json = JSON.parse(manifestText);
-  } catch (e) {
-    return Result.err(new KishiError('ERR_NNUE', `network manifest of ${file}: not JSON (${(e as Error).message})`));
-  }
-  const manifest = checkManifest(json, net.value, nnueManifestPath(file));
+  const json = parseJsonText(manifestText, 'ERR_NNUE', `network manifest of ${file}`);
+  if (json.isErr) return Result.err(json.error);
+  const manifest = checkManifest(json.value, net.value, nnueManifestPath(file));
   if (manifest.isErr) return Result.err(manifest.error);
   for (const r of manifest.value.references) {
     const out = nnueOutputOf(net.value, r.position);

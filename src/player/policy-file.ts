@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { GameKind } from '../core/game.js';
+import { parseJsonText } from '../core/json.js';
 import { KishiError, Result } from '../core/result.js';
 import { checkPolicyManifest, parsePolicy, type PolicyManifest, type PolicyNet } from '../eval/policy/format.js';
 import { ChessPolicy, ShogiPolicy } from '../eval/policy/policy-network.js';
@@ -52,13 +53,9 @@ export const validatePolicy = (bytes: Uint8Array, manifestText: string, game: Ga
   const net = parsePolicy(bytes, file);
   if (net.isErr) return Result.err(net.error);
   if (net.value.game !== game) return Result.err(new KishiError('ERR_POLICY', `policy network ${file}: a ${net.value.game} network, not ${game}`));
-  let json: unknown;
-  try {
-    json = JSON.parse(manifestText);
-  } catch (e) {
-    return Result.err(new KishiError('ERR_POLICY', `policy manifest of ${file}: not JSON (${(e as Error).message})`));
-  }
-  const manifest = checkPolicyManifest(json, net.value, policyManifestPath(file));
+  const json = parseJsonText(manifestText, 'ERR_POLICY', `policy manifest of ${file}`);
+  if (json.isErr) return Result.err(json.error);
+  const manifest = checkPolicyManifest(json.value, net.value, policyManifestPath(file));
   if (manifest.isErr) return Result.err(manifest.error);
   for (const r of manifest.value.references) {
     const fail = (why: string) => Result.err(new KishiError('ERR_POLICY', `policy network ${file}: reference ${JSON.stringify(r.position)}: ${why}`));
