@@ -192,7 +192,9 @@ const matchBase = (seed: number): Omit<MatchConfig, 'engines' | 'games'> => ({
   adjudication: { resign: { moveCount: 4, score: 1000, twoSided: true }, draw: { moveNumber: 40, moveCount: 8, score: 10 }, maxMoves: game === 'chess' ? 150 : 256 },
   hangTimeoutMs: 60_000,
   graceMs: 2000,
-  startTimeoutMs: 20_000,
+  // A niced run on a loaded machine starts a ladder engine in well over 20 s; a start that timed out
+  // scored as a crash at ply 0 and cost about half the learning games.
+  startTimeoutMs: 90_000,
   logLines: 20,
 });
 
