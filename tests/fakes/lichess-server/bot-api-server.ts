@@ -139,6 +139,8 @@ export abstract class BotApiServer<S extends string, R extends RequestRecord> {
   private nextId = 1;
   private ticker: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** The open event stream of each account, by its id (lila and lishogi keep one an account). */
+  private readonly eventStreams = new Map<string, StreamConn>();
   protected readonly random: () => number;
   /** What happened, for assertions. */
   abstract readonly stats: CoreStats<R>;
@@ -160,8 +162,8 @@ export abstract class BotApiServer<S extends string, R extends RequestRecord> {
   /** The request's log entry: `base` and who sent it. */
   protected abstract requestRecord(req: IncomingMessage, base: RequestRecord): R;
 
-  /** Every open stream, to drop at `stop`. */
-  protected abstract openStreams(): Iterable<StreamConn>;
+  /** Every open game stream, to drop at `stop`. */
+  protected abstract gameStreams(): Iterable<StreamConn>;
 
   /** Runs every `tickMs`: flags fall here. */
   protected abstract tick(): void;
@@ -191,7 +193,7 @@ export abstract class BotApiServer<S extends string, R extends RequestRecord> {
     // Challenge expiries and first-move deadlines are among these timers.
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const s of [...this.openStreams()]) s.drop();
+    for (const s of [...this.eventStreams.values(), ...this.gameStreams()]) s.drop();
     const server = this.server;
     if (server === undefined) return;
     server.closeAllConnections();
@@ -283,6 +285,45 @@ export abstract class BotApiServer<S extends string, R extends RequestRecord> {
       },
       userAgent,
     );
+  }
+
+  /** Opens `owner`'s event stream on `res`; the one it had is closed (a second connection with the same token). */
+  protected openEventStream(owner: string, res: ServerResponse, userAgent: string): StreamConn {
+    this.closeEventStream(owner);
+    const conn: StreamConn = this.openStream(res, userAgent, () => {
+      if (this.eventStreams.get(owner) === conn) this.eventStreams.delete(owner);
+    });
+    this.eventStreams.set(owner, conn);
+    return conn;
+  }
+
+  /** `owner`'s open event stream, if any (stalled ones included: their sockets are open). */
+  protected eventStreamOf(owner: string): StreamConn | undefined {
+    return this.eventStreams.get(owner);
+  }
+
+  /** Ends `owner`'s event stream normally, if it has one. */
+  protected closeEventStream(owner: string): void {
+    this.eventStreams.get(owner)?.close();
+    this.eventStreams.delete(owner);
+  }
+
+  /** Sends one event to `owner`, if its event stream is open; `where` names the stream for `onSend`. */
+  protected sendEvent(owner: string, where: string, schema: S, message: unknown): void {
+    const s = this.eventStreams.get(owner);
+    if (s === undefined || !s.isOpen()) return;
+    this.deliver(s, 'event', where, schema, message);
+  }
+
+  /** Resolves with what the waiter it adds to `waiters` is given (a game, when it ends), or fails after `timeoutMs` with `why()`. */
+  protected waitOn<T>(waiters: ((x: T) => void)[], timeoutMs: number, why: () => string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(why())), timeoutMs);
+      waiters.push((x) => {
+        clearTimeout(timer);
+        resolve(x);
+      });
+    });
   }
 
   /** Resolves when `pred` holds (polling every 10 ms). */

@@ -78,7 +78,6 @@ interface Account {
   readonly token: string;
   title: 'BOT' | null;
   readonly rating: number;
-  eventStream: StreamConn | undefined;
   games: number;
 }
 
@@ -181,7 +180,7 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
   constructor(private readonly opts: LishogiTestServerOptions) {
     super(opts, { idPrefix: 's', keepAliveMs: 6000, tickMs: 20, notFoundText: 'Not found.', answerErrors: true });
     for (const a of opts.accounts) {
-      const acc: Account = { id: lower(a.username), username: a.username, token: a.token, title: a.title === undefined ? 'BOT' : a.title, rating: a.rating ?? 1500, eventStream: undefined, games: 0 };
+      const acc: Account = { id: lower(a.username), username: a.username, token: a.token, title: a.title === undefined ? 'BOT' : a.title, rating: a.rating ?? 1500, games: 0 };
       this.accounts.set(acc.id, acc);
       this.byToken.set(a.token, acc);
     }
@@ -199,9 +198,12 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     return { ...base, ...(account ? { account: account.username } : {}) };
   }
 
-  protected *openStreams(): Iterable<StreamConn> {
-    for (const a of this.accounts.values()) if (a.eventStream !== undefined) yield a.eventStream;
+  protected *gameStreams(): Iterable<StreamConn> {
     for (const g of this.games.values()) yield* g.streams.values();
+  }
+
+  private online(a: Account): boolean {
+    return this.eventStreamOf(a.id)?.isOpen() === true;
   }
 
   // ---- fault injection (the rest is the core's) ---------------------------------------------------
@@ -217,11 +219,11 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
   }
 
   stallEventStream(username: string): void {
-    this.stallStream(this.accounts.get(lower(username))?.eventStream);
+    this.stallStream(this.eventStreamOf(lower(username)));
   }
 
   dropEventStream(username: string): void {
-    this.dropStream(this.accounts.get(lower(username))?.eventStream);
+    this.dropStream(this.eventStreamOf(lower(username)));
   }
 
   // ---- the world ----------------------------------------------------------------------------------
@@ -272,7 +274,7 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
   }
 
   private challengeUserJson(a: Account): Record<string, unknown> {
-    return { id: a.id, name: a.username, title: a.title, rating: a.rating, provisional: false, online: a.eventStream?.isOpen() === true };
+    return { id: a.id, name: a.username, title: a.title, rating: a.rating, provisional: false, online: this.online(a) };
   }
 
   /** lishogi `challenge/JsonView.apply`. */
@@ -309,13 +311,12 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
 
   /** EventStream: a challenge event goes to both its challenger and its destination. */
   private challengeEvent(c: ChallengeRec, type: 'challenge' | 'challengeDeclined' | 'challengeCanceled', schema: LishogiSchemaName): void {
-    for (const a of [c.challenger, c.dest]) this.sendEvent(a, { type, challenge: this.challengeJson(c) }, schema);
+    for (const a of [c.challenger, c.dest]) this.accountEvent(a, { type, challenge: this.challengeJson(c) }, schema);
   }
 
-  private sendEvent(a: Account, message: unknown, schema: LishogiSchemaName): void {
-    const s = a.eventStream;
-    if (s === undefined || !s.isOpen()) return;
-    this.deliver(s, 'event', `/api/stream/event (${a.username})`, schema, message);
+  /** An event on an account's event stream. */
+  private accountEvent(a: Account, message: unknown, schema: LishogiSchemaName): void {
+    this.sendEvent(a.id, `/api/stream/event (${a.username})`, schema, message);
   }
 
   challengeStatus(id: string): ChallengeRec['status'] | undefined {
@@ -358,7 +359,7 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     sente.games++;
     gote.games++;
     this.armFirstMove(g);
-    for (const a of g.players) this.sendEvent(a, { type: 'gameStart', game: this.gameInfo(g, a) }, 'GameStartEvent');
+    for (const a of g.players) this.accountEvent(a, { type: 'gameStart', game: this.gameInfo(g, a) }, 'GameStartEvent');
     return g;
   }
 
@@ -389,14 +390,8 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     const g = this.games.get(id);
     if (g === undefined) throw new Error(`no game ${id}: the challenge is ${this.challenges.get(id)?.status ?? 'unknown'}`);
     if (this.isOver(g)) return g;
-    timeoutMs -= Date.now() - started;
-    return new Promise<ShogiGameRec>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`game ${id} did not end within ${timeoutMs} ms (${g.moves.length} plies, ${g.status})`)), timeoutMs);
-      g.waiters.push((x) => {
-        clearTimeout(t);
-        resolve(x);
-      });
-    });
+    const left = timeoutMs - (Date.now() - started);
+    return this.waitOn(g.waiters, left, () => `game ${id} did not end within ${left} ms (${g.moves.length} plies, ${g.status})`);
   }
 
   protected tick(): void {
@@ -516,7 +511,7 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     this.broadcast(g, this.stateJson(g), 'GameStateEvent');
     for (const s of g.streams.values()) s.close();
     g.streams.clear();
-    for (const a of g.players) this.sendEvent(a, { type: 'gameFinish', game: this.gameInfo(g, a) }, 'GameFinishEvent');
+    for (const a of g.players) this.accountEvent(a, { type: 'gameFinish', game: this.gameInfo(g, a) }, 'GameFinishEvent');
     for (const w of g.waiters.splice(0)) w(g);
   }
 
@@ -566,7 +561,7 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     if (me === undefined) {
       if (method === 'GET' && path === '/api/bot/online') {
         res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
-        res.end([...this.accounts.values()].filter((a) => a.title === 'BOT' && a.eventStream?.isOpen()).map((a) => JSON.stringify({ id: a.id, username: a.username, title: 'BOT' }) + '\n').join(''));
+        res.end([...this.accounts.values()].filter((a) => a.title === 'BOT' && this.online(a)).map((a) => JSON.stringify({ id: a.id, username: a.username, title: 'BOT' }) + '\n').join(''));
         return;
       }
       send(401, { error: 'No such token' }, 'Error');
@@ -588,22 +583,18 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     }
     if (method === 'GET' && path === '/api/users/status') {
       const ids = (url.searchParams.get('ids') ?? '').split(',').map(lower);
-      send(200, ids.filter((id) => this.accounts.has(id)).map((id) => ({ id, name: this.accounts.get(id)?.username, online: this.accounts.get(id)?.eventStream?.isOpen() === true })), undefined);
+      send(200, ids.filter((id) => this.accounts.has(id)).map((id) => ({ id, name: this.accounts.get(id)?.username, online: this.eventStreamOf(id)?.isOpen() === true })), undefined);
       return;
     }
     if (method === 'GET' && path === '/api/stream/event') {
       this.stats.eventStreamsOpened++;
       // EventStream: kill the previous one, if any.
-      me.eventStream?.close();
-      const conn: StreamConn = this.openStream(res, String(req.headers['user-agent'] ?? ''), () => {
-        if (me.eventStream === conn) me.eventStream = undefined;
-      });
-      me.eventStream = conn;
+      this.openEventStream(me.id, res, String(req.headers['user-agent'] ?? ''));
       for (const g of this.games.values()) {
-        if (!this.isOver(g) && this.colorOf(g, me) !== undefined) this.sendEvent(me, { type: 'gameStart', game: this.gameInfo(g, me) }, 'GameStartEvent');
+        if (!this.isOver(g) && this.colorOf(g, me) !== undefined) this.accountEvent(me, { type: 'gameStart', game: this.gameInfo(g, me) }, 'GameStartEvent');
       }
       for (const c of this.challenges.values()) {
-        if (c.status === 'created' && c.dest === me) this.sendEvent(me, { type: 'challenge', challenge: this.challengeJson(c) }, 'ChallengeEvent');
+        if (c.status === 'created' && c.dest === me) this.accountEvent(me, { type: 'challenge', challenge: this.challengeJson(c) }, 'ChallengeEvent');
       }
       return;
     }

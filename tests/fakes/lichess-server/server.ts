@@ -221,7 +221,6 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
   private readonly users = new Map<string, TestUserSpec & { id: string }>();
   private readonly games = new Map<string, GameRecord>();
   private readonly challenges = new Map<string, ChallengeRecord>();
-  private eventStream: StreamConn | undefined;
   private gamesPlayed: number;
   /** What happened, for assertions. */
   readonly stats = {
@@ -256,8 +255,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
     return { ...base, userAgent: String(req.headers['user-agent'] ?? '') };
   }
 
-  protected *openStreams(): Iterable<StreamConn> {
-    if (this.eventStream !== undefined) yield this.eventStream;
+  protected *gameStreams(): Iterable<StreamConn> {
     for (const g of this.games.values()) yield* g.streams;
   }
 
@@ -274,17 +272,16 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
   }
 
   stallEventStream(): void {
-    this.stallStream(this.eventStream);
+    this.stallStream(this.eventStreamOf(this.bot.id));
   }
 
   dropEventStream(): void {
-    this.dropStream(this.eventStream);
+    this.dropStream(this.eventStreamOf(this.bot.id));
   }
 
   /** Another client opened the event stream with the same token: lichess closes ours. */
   secondEventStream(): void {
-    this.eventStream?.close();
-    this.eventStream = undefined;
+    this.closeEventStream(this.bot.id);
   }
 
   // ---- driving the world --------------------------------------------------------------------------
@@ -353,7 +350,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
     this.challenges.set(id, record);
     const expireMs = c.expireMs ?? (timeControl.type === 'clock' ? (this.opts.challengeExpiryMs ?? 20_000) : undefined);
     if (expireMs !== undefined) record.expiry = this.later(expireMs, () => this.cancelChallenge(id));
-    this.sendEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
+    this.botEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
     return id;
   }
 
@@ -368,7 +365,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
     if (c === undefined || c.json.status !== 'created') return;
     clearTimeout(c.expiry);
     c.json = { ...c.json, status: 'canceled' };
-    this.sendEvent({ type: 'challengeCanceled', challenge: c.json }, 'ChallengeCanceledEvent');
+    this.botEvent({ type: 'challengeCanceled', challenge: c.json }, 'ChallengeCanceledEvent');
   }
 
   /** Starts a game directly (as if accepted elsewhere); returns its id. */
@@ -431,7 +428,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
     this.games.set(id, record);
     this.gamesPlayed++;
     this.stats.peakBotGames = Math.max(this.stats.peakBotGames, this.activeBotGames());
-    this.sendEvent({ type: 'gameStart', game: this.gameEventInfo(record) }, 'GameStartEvent');
+    this.botEvent({ type: 'gameStart', game: this.gameEventInfo(record) }, 'GameStartEvent');
     this.changed(record);
   }
 
@@ -456,13 +453,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
     const g = this.games.get(id);
     if (g === undefined) throw new Error(`no game ${id}`);
     if (g.sim.isOver()) return g.sim;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`game ${id} did not end within ${timeoutMs} ms (${g.sim.moves.join(' ')})`)), timeoutMs);
-      g.waiters.push((sim) => {
-        clearTimeout(timer);
-        resolve(sim);
-      });
-    });
+    return this.waitOn(g.waiters, timeoutMs, () => `game ${id} did not end within ${timeoutMs} ms (${g.sim.moves.join(' ')})`);
   }
 
   /** The game with this id, finished or not. */
@@ -507,7 +498,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
   private finishGame(g: GameRecord): void {
     for (const s of g.streams) s.close();
     g.streams.clear();
-    this.sendEvent({ type: 'gameFinish', game: this.gameEventInfo(g) }, 'GameFinishEvent');
+    this.botEvent({ type: 'gameFinish', game: this.gameEventInfo(g) }, 'GameFinishEvent');
     for (const w of g.waiters.splice(0)) w(g.sim);
   }
 
@@ -588,9 +579,9 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
 
   // ---- messages -----------------------------------------------------------------------------------
 
-  private sendEvent(message: unknown, schema: SchemaName): void {
-    if (this.eventStream === undefined || !this.eventStream.isOpen()) return;
-    this.deliver(this.eventStream, 'event', '/api/stream/event', schema, message);
+  /** An event on the bot's event stream. */
+  private botEvent(message: unknown, schema: SchemaName): void {
+    this.sendEvent(this.bot.id, '/api/stream/event', schema, message);
   }
 
   private broadcast(g: GameRecord, message: unknown, schema: SchemaName): void {
@@ -755,18 +746,14 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
     if (method === 'GET' && path === '/api/stream/event') {
       if (this.botTitle !== 'BOT') return bad('This endpoint can only be used with a Bot account');
       record.status = 200;
-      this.eventStream?.close();
       this.stats.eventStreamOpens++;
-      const conn: StreamConn = this.openStream(res, record.userAgent, () => {
-        if (this.eventStream === conn) this.eventStream = undefined;
-      });
-      this.eventStream = conn;
+      this.openEventStream(this.bot.id, res, record.userAgent);
       for (const g of this.games.values()) {
-        if (!g.sim.isOver()) this.sendEvent({ type: 'gameStart', game: this.gameEventInfo(g) }, 'GameStartEvent');
+        if (!g.sim.isOver()) this.botEvent({ type: 'gameStart', game: this.gameEventInfo(g) }, 'GameStartEvent');
       }
       for (const c of this.challenges.values()) {
         // Replayed challenges carry no `compat` (lila).
-        if (c.incoming && c.json.status === 'created') this.sendEvent({ type: 'challenge', challenge: c.json }, 'ChallengeEvent');
+        if (c.incoming && c.json.status === 'created') this.botEvent({ type: 'challenge', challenge: c.json }, 'ChallengeEvent');
       }
       return;
     }
@@ -959,7 +946,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
     this.challenges.set(id, record);
     send(200, json, 'ChallengeJson');
     // lila echoes our own outgoing challenge on the event stream.
-    this.sendEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
+    this.botEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
     record.expiry = this.later(this.opts.challengeExpiryMs ?? 20_000, () => this.cancelChallenge(id));
     const answer = target.onChallenge ?? 'accept';
     if (answer === 'ignore') return;
@@ -976,7 +963,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
       const key = target.declineReason ?? 'generic';
       record.json = { ...record.json, status: 'declined' };
       record.declineReason = key;
-      this.sendEvent(
+      this.botEvent(
         { type: 'challengeDeclined', challenge: { ...record.json, declineReason: DECLINE_TEXT[key], declineReasonKey: key.toLowerCase() } },
         'ChallengeDeclinedEvent',
       );
