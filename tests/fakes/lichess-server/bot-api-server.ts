@@ -107,14 +107,20 @@ export interface Reply<S extends string> {
   readonly notFound: (error?: string) => void;
 }
 
+/**
+ * The open streams of one game, each under the key of who holds it; a new stream under a key closes the one
+ * it had (lila: a second stream from the same User-Agent; lishogi: from the same player).
+ */
+export type GameStreams = Map<string, StreamConn>;
+
 interface PlyHook {
   readonly gameId: string;
   readonly ply: number;
   readonly action: 'stall' | 'drop';
   /** Fires once, or every time the game is at that ply. */
   readonly once: boolean;
-  /** Only the streams of this account (lower case). */
-  readonly owner?: string;
+  /** Only the stream held under this key. */
+  readonly holder?: string;
   done: boolean;
 }
 
@@ -162,8 +168,8 @@ export abstract class BotApiServer<S extends string, R extends RequestRecord> {
   /** The request's log entry: `base` and who sent it. */
   protected abstract requestRecord(req: IncomingMessage, base: RequestRecord): R;
 
-  /** Every open game stream, to drop at `stop`. */
-  protected abstract gameStreams(): Iterable<StreamConn>;
+  /** The streams of every game, to drop at `stop`. */
+  protected abstract gameStreams(): Iterable<GameStreams>;
 
   /** Runs every `tickMs`: flags fall here. */
   protected abstract tick(): void;
@@ -193,7 +199,8 @@ export abstract class BotApiServer<S extends string, R extends RequestRecord> {
     // Challenge expiries and first-move deadlines are among these timers.
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const s of [...this.eventStreams.values(), ...this.gameStreams()]) s.drop();
+    const games = [...this.gameStreams()].flatMap((streams) => [...streams.values()]);
+    for (const s of [...this.eventStreams.values(), ...games]) s.drop();
     const server = this.server;
     if (server === undefined) return;
     server.closeAllConnections();
@@ -216,18 +223,18 @@ export abstract class BotApiServer<S extends string, R extends RequestRecord> {
     this.keepAliveGapUntil = Date.now() + ms;
   }
 
-  /** When game `gameId` (`*`: any) reaches `ply` plies, its game streams (only `owner`'s, if given) stall or drop. */
-  protected addPlyHook(gameId: string, ply: number, action: 'stall' | 'drop', once: boolean, owner?: string): void {
-    this.plyHooks.push({ gameId, ply, action, once, ...(owner !== undefined ? { owner } : {}), done: false });
+  /** When game `gameId` (`*`: any) reaches `ply` plies, its game streams (only `holder`'s, if given) stall or drop. */
+  protected addPlyHook(gameId: string, ply: number, action: 'stall' | 'drop', once: boolean, holder?: string): void {
+    this.plyHooks.push({ gameId, ply, action, once, ...(holder !== undefined ? { holder } : {}), done: false });
   }
 
-  /** Fires the ply hooks of a game still going at `ply`, on its streams, each with its owner's id. */
-  protected runPlyHooks(gameId: string, ply: number, streams: readonly (readonly [owner: string, conn: StreamConn])[]): void {
+  /** Fires the ply hooks of a game still going at `ply` on its streams. */
+  protected runPlyHooks(gameId: string, ply: number, streams: GameStreams): void {
     for (const h of this.plyHooks) {
       if (h.done || (h.gameId !== '*' && h.gameId !== gameId) || h.ply !== ply) continue;
       if (h.once) h.done = true;
-      for (const [owner, s] of streams) {
-        if (h.owner !== undefined && h.owner !== owner) continue;
+      for (const [holder, s] of [...streams]) {
+        if (h.holder !== undefined && h.holder !== holder) continue;
         if (h.action === 'stall') this.stallStream(s);
         else this.dropStream(s);
       }
@@ -313,6 +320,30 @@ export abstract class BotApiServer<S extends string, R extends RequestRecord> {
     const s = this.eventStreams.get(owner);
     if (s === undefined || !s.isOpen()) return;
     this.deliver(s, 'event', where, schema, message);
+  }
+
+  /** Opens a stream of a game under `holder` on `res`; the one `holder` had is closed. */
+  protected openGameStream(streams: GameStreams, holder: string, res: ServerResponse, userAgent: string): StreamConn {
+    streams.get(holder)?.close();
+    const conn: StreamConn = this.openStream(res, userAgent, () => {
+      if (streams.get(holder) === conn) streams.delete(holder);
+    });
+    streams.set(holder, conn);
+    return conn;
+  }
+
+  /** Sends one line on every open game stream not stalled; `where` names each for `onSend`. */
+  protected broadcastOn(streams: GameStreams, where: (holder: string) => string, schema: S, message: unknown): void {
+    for (const [holder, s] of streams) {
+      if (!s.isOpen() || s.isStalled()) continue;
+      this.deliver(s, 'game', where(holder), schema, message);
+    }
+  }
+
+  /** Ends every stream of a game normally (after its last `gameState`). */
+  protected closeGameStreams(streams: GameStreams): void {
+    for (const s of streams.values()) s.close();
+    streams.clear();
   }
 
   /** Resolves with what the waiter it adds to `waiters` is given (a game, when it ends), or fails after `timeoutMs` with `why()`. */

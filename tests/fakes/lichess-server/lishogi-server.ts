@@ -24,10 +24,9 @@ import type { Speed } from '../../../src/protocols/lichess/types.js';
 import type { LishogiStatus, ShogiColor } from '../../../src/protocols/lishogi/types.js';
 import { LISHOGI_STATUS_IDS } from '../../../src/protocols/lishogi/types.js';
 import { BotApiServer } from './bot-api-server.js';
-import type { BotApiSchemaName, BotApiServerOptions, RequestContext, RequestRecord, Reply, SentMessageOf } from './bot-api-server.js';
+import type { BotApiSchemaName, BotApiServerOptions, GameStreams, RequestContext, RequestRecord, Reply, SentMessageOf } from './bot-api-server.js';
 import type { Side } from './shogi-sim-clock.js';
 import { ShogiSimClock } from './shogi-sim-clock.js';
-import type { StreamConn } from './stream-conn.js';
 
 /** The schema (tests/fixtures/lishogi/schemas/<name>.json) a sent message must satisfy. */
 export type LishogiSchemaName = BotApiSchemaName;
@@ -123,8 +122,8 @@ export interface ShogiGameRec {
   status: LishogiStatus;
   winner: ShogiColor | undefined;
   readonly draw: [boolean, boolean];
-  /** Open game streams per account id. */
-  readonly streams: Map<string, StreamConn>;
+  /** Open game streams per account id: a player's new stream closes the one it had. */
+  readonly streams: GameStreams;
   /** A held bot move is on its way. */
   moveInFlight: boolean;
   firstMoveTimer: NodeJS.Timeout | undefined;
@@ -198,8 +197,8 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     return { ...base, ...(account ? { account: account.username } : {}) };
   }
 
-  protected *gameStreams(): Iterable<StreamConn> {
-    for (const g of this.games.values()) yield* g.streams.values();
+  protected *gameStreams(): Iterable<GameStreams> {
+    for (const g of this.games.values()) yield g.streams;
   }
 
   private online(a: Account): boolean {
@@ -491,14 +490,11 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
   }
 
   private broadcast(g: ShogiGameRec, message: unknown, schema: LishogiSchemaName): void {
-    for (const [accId, s] of g.streams) {
-      if (!s.isOpen()) continue;
-      this.deliver(s, 'game', `/api/bot/game/stream/${g.id} (${accId})`, schema, message);
-    }
+    this.broadcastOn(g.streams, (accId) => `/api/bot/game/stream/${g.id} (${accId})`, schema, message);
   }
 
   private changed(g: ShogiGameRec): void {
-    if (!this.isOver(g)) this.runPlyHooks(g.id, g.moves.length, [...g.streams]);
+    if (!this.isOver(g)) this.runPlyHooks(g.id, g.moves.length, g.streams);
     this.broadcast(g, this.stateJson(g), 'GameStateEvent');
   }
 
@@ -509,8 +505,7 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     g.clock?.stop();
     clearTimeout(g.firstMoveTimer);
     this.broadcast(g, this.stateJson(g), 'GameStateEvent');
-    for (const s of g.streams.values()) s.close();
-    g.streams.clear();
+    this.closeGameStreams(g.streams);
     for (const a of g.players) this.accountEvent(a, { type: 'gameFinish', game: this.gameInfo(g, a) }, 'GameFinishEvent');
     for (const w of g.waiters.splice(0)) w(g);
   }
@@ -605,14 +600,9 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
       if (this.colorOf(g, me) === undefined) return notFound('Not your game');
       if (me.title !== 'BOT') return bad('This endpoint can only be used with a Bot account.');
       this.stats.gameStreamsOpened++;
-      g.streams.get(me.id)?.close();
-      const conn: StreamConn = this.openStream(res, String(req.headers['user-agent'] ?? ''), () => {
-        if (g.streams.get(me.id) === conn) g.streams.delete(me.id);
-      });
-      const full = this.fullJson(g);
-      this.deliver(conn, 'game', `${where} (${me.id})`, 'GameFullEvent', full);
+      const conn = this.openGameStream(g.streams, me.id, res, String(req.headers['user-agent'] ?? ''));
+      this.deliver(conn, 'game', `${where} (${me.id})`, 'GameFullEvent', this.fullJson(g));
       if (this.isOver(g)) conn.close();
-      else g.streams.set(me.id, conn);
       return;
     }
     m = /^\/api\/bot\/game\/([^/]+)\/(move|chat|abort|resign|draw)(?:\/([^/]+))?$/.exec(path);

@@ -25,9 +25,8 @@ import { OpponentDriver } from './opponents.js';
 import type { OpponentAction, OpponentSpec } from './opponents.js';
 import type { SimClock, SimUser } from './sim-game.js';
 import { SimGame } from './sim-game.js';
-import type { StreamConn } from './stream-conn.js';
 import { BotApiServer } from './bot-api-server.js';
-import type { BotApiSchemaName, BotApiServerOptions, RequestContext, RequestRecord, Reply, SentMessageOf } from './bot-api-server.js';
+import type { BotApiSchemaName, BotApiServerOptions, GameStreams, RequestContext, RequestRecord, Reply, SentMessageOf } from './bot-api-server.js';
 
 export type { FaultResponse } from './http-faults.js';
 export { rateLimitBody } from './http-faults.js';
@@ -121,7 +120,8 @@ interface GameRecord {
   readonly sim: SimGame;
   readonly botColor: Color;
   readonly driver: OpponentDriver;
-  readonly streams: Set<StreamConn>;
+  /** By the client's User-Agent: lila closes a game stream when the same client opens another. */
+  readonly streams: GameStreams;
   opponentGoneAt: number | undefined;
   /** Bumped on every change; a scheduled opponent turn runs only if it is still current. */
   version: number;
@@ -255,8 +255,8 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
     return { ...base, userAgent: String(req.headers['user-agent'] ?? '') };
   }
 
-  protected *gameStreams(): Iterable<StreamConn> {
-    for (const g of this.games.values()) yield* g.streams;
+  protected *gameStreams(): Iterable<GameStreams> {
+    for (const g of this.games.values()) yield g.streams;
   }
 
   // ---- fault injection (the rest is the core's) ---------------------------------------------------
@@ -416,7 +416,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
       sim,
       botColor,
       driver: new OpponentDriver(spec),
-      streams: new Set(),
+      streams: new Map(),
       opponentGoneAt: undefined,
       version: 0,
       stalled: false,
@@ -486,7 +486,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
   /** After any change: hooks, broadcast, opponent's turn, end. */
   private changed(g: GameRecord): void {
     g.version++;
-    if (!g.sim.isOver()) this.runPlyHooks(g.sim.id, g.sim.plies(), [...g.streams].map((s) => [this.bot.id, s] as const));
+    if (!g.sim.isOver()) this.runPlyHooks(g.sim.id, g.sim.plies(), g.streams);
     this.broadcast(g, g.sim.state(Date.now()), 'GameStateEvent');
     if (g.sim.isOver()) {
       this.finishGame(g);
@@ -496,8 +496,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
   }
 
   private finishGame(g: GameRecord): void {
-    for (const s of g.streams) s.close();
-    g.streams.clear();
+    this.closeGameStreams(g.streams);
     this.botEvent({ type: 'gameFinish', game: this.gameEventInfo(g) }, 'GameFinishEvent');
     for (const w of g.waiters.splice(0)) w(g.sim);
   }
@@ -585,10 +584,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
   }
 
   private broadcast(g: GameRecord, message: unknown, schema: SchemaName): void {
-    for (const s of g.streams) {
-      if (!s.isOpen() || s.isStalled()) continue;
-      this.deliver(s, 'game', `/api/bot/game/stream/${g.sim.id}`, schema, message);
-    }
+    this.broadcastOn(g.streams, () => `/api/bot/game/stream/${g.sim.id}`, schema, message);
   }
 
   private gameEventInfo(g: GameRecord): Record<string, unknown> {
@@ -763,9 +759,7 @@ export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRe
       if (this.botTitle !== 'BOT') return bad('This endpoint can only be used with a Bot account');
       record.status = 200;
       this.stats.gameStreamOpens.set(g.sim.id, (this.stats.gameStreamOpens.get(g.sim.id) ?? 0) + 1);
-      for (const s of g.streams) if (s.userAgent === record.userAgent) s.close();
-      const conn: StreamConn = this.openStream(res, record.userAgent, () => g.streams.delete(conn));
-      g.streams.add(conn);
+      const conn = this.openGameStream(g.streams, record.userAgent, res, record.userAgent);
       const full = this.gameFull(g);
       this.deliver(conn, 'game', `/api/bot/game/stream/${g.sim.id}`, 'GameFullEvent', full);
       if (g.opponentGoneAt !== undefined) {
