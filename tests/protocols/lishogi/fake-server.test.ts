@@ -2,7 +2,8 @@
  * The local server's lishogi profile on its own, driven over HTTP with two tokens: lishogi's shapes (every
  * message against tests/fixtures/lishogi/schemas), its rules (illegal and out-of-turn moves refused,
  * fourfold repetition a draw, perpetual check lost by the checker), its clock (a flag in byoyomi), the
- * challenge flow (no decline reason), and a stream reader reading its lines split across chunks.
+ * challenge flow (no decline reason), a stream reader reading its lines split across chunks, and a game
+ * stream stalled at a ply for one player only (the ply hooks of the shared Bot API server core).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SchemaChecker } from '../lichess/helpers/schemas.js';
@@ -64,6 +65,27 @@ async function readLines(token: string, path: string, n: number): Promise<unknow
   return out;
 }
 
+/** The JSON lines a stream sends within `ms` (keep-alives skipped); the stream is then cut. */
+async function linesWithin(token: string, path: string, ms: number): Promise<unknown[]> {
+  const res = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(ms) });
+  const out: unknown[] = [];
+  let buf = '';
+  try {
+    for await (const chunk of res.body!) {
+      buf += new TextDecoder().decode(chunk);
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (line !== '') out.push(JSON.parse(line));
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError'))) throw e;
+  }
+  return out;
+}
+
 const game = async (s: LishogiTestServer, clock = { limitS: 60, incrementS: 0, byoyomiS: 10, periods: 1 }): Promise<string> => {
   const id = s.challenge({ from: 'Sen', to: 'Go', color: 'sente', clock });
   expect((await post('tok_g', `/api/challenge/${id}/accept`)).status).toBe(200);
@@ -119,6 +141,21 @@ describe('lishogi profile of the local server', () => {
     const t0 = Date.now();
     await post('tok_s', `/api/bot/game/${id}/move/7g7f`);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
+  });
+
+  it("stalls only the named player's game stream at a ply; the other player's stream goes on", async () => {
+    const s = await start();
+    const id = await game(s);
+    s.stallGameStreamAt(id, 1, 'Sen');
+    const sen = linesWithin('tok_s', `/api/bot/game/stream/${id}`, 3000);
+    const go = linesWithin('tok_g', `/api/bot/game/stream/${id}`, 3000);
+    await s.waitFor(() => s.stats.gameStreamsOpened === 2, 2500);
+    expect((await post('tok_s', `/api/bot/game/${id}/move/7g7f`)).status).toBe(200);
+    expect((await post('tok_g', `/api/bot/game/${id}/move/3c3d`)).status).toBe(200);
+    const types = (lines: unknown[]): unknown[] => lines.map((l) => (l as { type?: unknown }).type);
+    expect(types(await sen)).toEqual(['gameFull']);
+    expect(types(await go)).toEqual(['gameFull', 'gameState', 'gameState']);
+    expect(s.stats.stalls).toBe(1);
   });
 
   it('declines without a reason; the challenger hears challengeDeclined', async () => {
