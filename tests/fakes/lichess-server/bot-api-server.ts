@@ -136,6 +136,11 @@ function sinkResponse(): ServerResponse {
   return sink;
 }
 
+/**
+ * A local Bot API server without its world: a profile extends it with its accounts, games and challenges,
+ * routes the requests (`route`) and writes its server's shapes. `S`: the profile's schema names; `R`: its
+ * request log entries.
+ */
 export abstract class BotApiServer<S extends string, R extends RequestRecord> {
   private server: Server | undefined;
   private readonly faults: HttpFault[] = [];
