@@ -44,35 +44,21 @@ const post = async (token: string, path: string, body = ''): Promise<{ status: n
   return { status: res.status, json: await res.json() };
 };
 
-/** Reads a game stream until `n` JSON lines have come (keep-alives skipped). */
-async function readLines(token: string, path: string, n: number): Promise<unknown[]> {
-  const res = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+/**
+ * Reads a game stream until `n` JSON lines have come (keep-alives skipped), or the stream ends, or, with
+ * `withinMs`, that time is up (the stream is then cut).
+ */
+async function readLines(token: string, path: string, n: number, withinMs?: number): Promise<unknown[]> {
+  const signal = withinMs !== undefined ? { signal: AbortSignal.timeout(withinMs) } : {};
+  const res = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` }, ...signal });
   const reader = res.body!.getReader();
   const out: unknown[] = [];
   let buf = '';
-  while (out.length < n) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buf += new TextDecoder().decode(value);
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i).trim();
-      buf = buf.slice(i + 1);
-      if (line !== '') out.push(JSON.parse(line));
-    }
-  }
-  await reader.cancel();
-  return out;
-}
-
-/** The JSON lines a stream sends within `ms` (keep-alives skipped); the stream is then cut. */
-async function linesWithin(token: string, path: string, ms: number): Promise<unknown[]> {
-  const res = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(ms) });
-  const out: unknown[] = [];
-  let buf = '';
   try {
-    for await (const chunk of res.body!) {
-      buf += new TextDecoder().decode(chunk);
+    while (out.length < n) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += new TextDecoder().decode(value);
       let i: number;
       while ((i = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, i).trim();
@@ -80,6 +66,7 @@ async function linesWithin(token: string, path: string, ms: number): Promise<unk
         if (line !== '') out.push(JSON.parse(line));
       }
     }
+    await reader.cancel();
   } catch (e) {
     if (!(e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError'))) throw e;
   }
@@ -147,8 +134,8 @@ describe('lishogi profile of the local server', () => {
     const s = await start();
     const id = await game(s);
     s.stallGameStreamAt(id, 1, 'Sen');
-    const sen = linesWithin('tok_s', `/api/bot/game/stream/${id}`, 3000);
-    const go = linesWithin('tok_g', `/api/bot/game/stream/${id}`, 3000);
+    const sen = readLines('tok_s', `/api/bot/game/stream/${id}`, 3, 3000);
+    const go = readLines('tok_g', `/api/bot/game/stream/${id}`, 3, 3000);
     await s.waitFor(() => s.stats.gameStreamsOpened === 2, 2500);
     expect((await post('tok_s', `/api/bot/game/${id}/move/7g7f`)).status).toBe(200);
     expect((await post('tok_g', `/api/bot/game/${id}/move/3c3d`)).status).toBe(200);
