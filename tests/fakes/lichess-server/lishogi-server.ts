@@ -1,5 +1,6 @@
 /**
- * The lishogi profile of the local server: a lishogi-compatible Bot API server for tests, with several
+ * The lishogi profile of the local Bot API server (bot-api-server.ts holds the core it shares with the
+ * lichess profile): a lishogi-compatible Bot API server for tests, with several
  * accounts (each a token), so that two Kishi bots, or Kishi and a USI engine behind a second client, play
  * full shogi games against each other. It serves what Kishi calls on lishogi (lishogi `conf/routes`,
  * `PlayApi.scala`): account, ongoing games, upgrade, event stream, game stream, move, chat, abort,
@@ -17,43 +18,23 @@
  * 504 after serving, delays; http-faults.ts), lines split or merged across chunks, keep-alive gaps, a
  * stalled or dropped game stream at a given ply, a stalled or dropped event stream.
  */
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { ShogiGame } from '../../../src/games/shogi/shogi-game.js';
 import type { Speed } from '../../../src/protocols/lichess/types.js';
 import type { LishogiStatus, ShogiColor } from '../../../src/protocols/lishogi/types.js';
 import { LISHOGI_STATUS_IDS } from '../../../src/protocols/lishogi/types.js';
-import type { FaultResponse, HttpFault } from './http-faults.js';
-import { serveFault } from './http-faults.js';
-import { seededRandom } from './opponents.js';
+import { BotApiServer } from './bot-api-server.js';
+import type { BotApiSchemaName, BotApiServerOptions, GameStreams, RequestContext, RequestRecord, Reply, SentMessageOf } from './bot-api-server.js';
 import type { Side } from './shogi-sim-clock.js';
 import { ShogiSimClock } from './shogi-sim-clock.js';
-import type { ChunkMode } from './stream-conn.js';
-import { StreamConn } from './stream-conn.js';
 
 /** The schema (tests/fixtures/lishogi/schemas/<name>.json) a sent message must satisfy. */
-export type LishogiSchemaName =
-  | 'ChallengeEvent'
-  | 'ChallengeCanceledEvent'
-  | 'ChallengeDeclinedEvent'
-  | 'GameStartEvent'
-  | 'GameFinishEvent'
-  | 'GameFullEvent'
-  | 'GameStateEvent'
-  | 'ChatLineEvent'
-  | 'ChallengeJson'
-  | 'UserExtended'
-  | 'Ok'
-  | 'Error'
-  | 'NotFound';
+export type LishogiSchemaName = BotApiSchemaName;
 
-export interface LishogiSentMessage {
-  readonly channel: 'event' | 'game' | 'http';
-  readonly where: string;
-  readonly schema: LishogiSchemaName | undefined;
-  readonly message: unknown;
-}
+export type LishogiSentMessage = SentMessageOf<LishogiSchemaName>;
+
+/** A request as the fake lishogi logs it: with the account whose token it carried, if any. */
+export type LishogiRequestRecord = RequestRecord & { readonly account?: string };
 
 export interface LishogiAccountSpec {
   readonly username: string;
@@ -63,10 +44,8 @@ export interface LishogiAccountSpec {
   readonly rating?: number;
 }
 
-export interface LishogiTestServerOptions {
+export interface LishogiTestServerOptions extends BotApiServerOptions<LishogiSchemaName> {
   readonly accounts: readonly LishogiAccountSpec[];
-  /** Blank keep-alive interval, milliseconds (lishogi: 6000). */
-  readonly keepAliveMs?: number;
   /** How long a bot's move is held in a game without a human, milliseconds (lishogi: 750). */
   readonly botMoveDelayMs?: number;
   /** A game whose first two moves do not come within this time is aborted, milliseconds. */
@@ -78,8 +57,6 @@ export interface LishogiTestServerOptions {
    * games between equal engines finish in a test's time.
    */
   readonly drawAfterPlies?: number;
-  readonly seed?: number;
-  readonly onSend?: (sent: LishogiSentMessage) => void;
 }
 
 export interface NewShogiChallenge {
@@ -100,7 +77,6 @@ interface Account {
   readonly token: string;
   title: 'BOT' | null;
   readonly rating: number;
-  eventStream: StreamConn | undefined;
   games: number;
 }
 
@@ -146,8 +122,8 @@ export interface ShogiGameRec {
   status: LishogiStatus;
   winner: ShogiColor | undefined;
   readonly draw: [boolean, boolean];
-  /** Open game streams per account id. */
-  readonly streams: Map<string, StreamConn>;
+  /** Open game streams per account id: a player's new stream closes the one it had. */
+  readonly streams: GameStreams;
   /** A held bot move is on its way. */
   moveInFlight: boolean;
   firstMoveTimer: NodeJS.Timeout | undefined;
@@ -184,24 +160,15 @@ function clockShow(limitS: number, incrementS: number, byoyomiS: number, periods
   return incrementS > 0 ? base : `${base}|0`;
 }
 
-export class LishogiTestServer {
-  private server: Server | undefined;
-  private url = '';
+/** The lishogi profile of the local Bot API server: several accounts, each a token, playing each other. */
+export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRequestRecord> {
   private readonly accounts = new Map<string, Account>();
   private readonly byToken = new Map<string, Account>();
   private readonly games = new Map<string, ShogiGameRec>();
   private readonly challenges = new Map<string, ChallengeRec>();
-  private readonly faults: HttpFault[] = [];
-  private chunkMode: ChunkMode = 'normal';
-  private keepAliveGapUntil = 0;
-  private readonly plyHooks: { gameId: string; ply: number; action: 'stall' | 'drop'; username?: string; done: boolean }[] = [];
-  private readonly random: () => number;
-  private nextId = 1;
-  private ticker: NodeJS.Timeout | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
   /** Counters and the request log, for tests. */
   readonly stats = {
-    requests: [] as { method: string; path: string; body: string; status: number; account?: string }[],
+    requests: [] as LishogiRequestRecord[],
     faultsServed: 0,
     stalls: 0,
     drops: 0,
@@ -210,98 +177,55 @@ export class LishogiTestServer {
   };
 
   constructor(private readonly opts: LishogiTestServerOptions) {
-    this.random = seededRandom(opts.seed ?? 7);
+    super(opts, { idPrefix: 's', keepAliveMs: 6000, tickMs: 20, notFoundText: 'Not found.', answerErrors: true });
     for (const a of opts.accounts) {
-      const acc: Account = { id: lower(a.username), username: a.username, token: a.token, title: a.title === undefined ? 'BOT' : a.title, rating: a.rating ?? 1500, eventStream: undefined, games: 0 };
+      const acc: Account = { id: lower(a.username), username: a.username, token: a.token, title: a.title === undefined ? 'BOT' : a.title, rating: a.rating ?? 1500, games: 0 };
       this.accounts.set(acc.id, acc);
       this.byToken.set(a.token, acc);
     }
   }
 
-  async start(port = 0): Promise<string> {
-    this.server = createServer((req, res) => {
-      void this.handle(req, res).catch((e: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ error: String(e) }));
-      });
-    });
-    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
-    const addr = this.server.address() as AddressInfo;
-    this.url = `http://127.0.0.1:${addr.port}`;
-    this.ticker = setInterval(() => this.tick(), 20);
-    return this.url;
+  // ---- the core's hooks --------------------------------------------------------------------------
+
+  private accountOf(req: IncomingMessage): Account | undefined {
+    const auth = String(req.headers.authorization ?? '');
+    return auth.startsWith('Bearer ') ? this.byToken.get(auth.slice(7)) : undefined;
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.ticker);
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-    for (const c of this.challenges.values()) clearTimeout(c.expiry);
-    for (const a of this.accounts.values()) a.eventStream?.drop();
-    for (const g of this.games.values()) {
-      clearTimeout(g.firstMoveTimer);
-      for (const s of g.streams.values()) s.drop();
-    }
-    const server = this.server;
-    if (server === undefined) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  protected requestRecord(req: IncomingMessage, base: RequestRecord): LishogiRequestRecord {
+    const account = this.accountOf(req);
+    return { ...base, ...(account ? { account: account.username } : {}) };
   }
 
-  // ---- fault injection ----------------------------------------------------------------------------
-
-  /** The next `times` requests matching `path` (and `method`) get `response` instead of being served. */
-  failRequests(match: { readonly method?: string; readonly path: RegExp }, response: FaultResponse, times = 1, retryAfterS?: number): void {
-    this.faults.push({ ...match, times, response, ...(retryAfterS !== undefined ? { retryAfterS } : {}) });
+  protected *gameStreams(): Iterable<GameStreams> {
+    for (const g of this.games.values()) yield g.streams;
   }
 
-  setChunkMode(mode: ChunkMode): void {
-    this.chunkMode = mode;
+  private online(a: Account): boolean {
+    return this.eventStreamOf(a.id)?.isOpen() === true;
   }
 
-  /** No keep-alives on any stream for `ms`. */
-  keepAliveGap(ms: number): void {
-    this.keepAliveGapUntil = Date.now() + ms;
-  }
+  // ---- fault injection (the rest is the core's) ---------------------------------------------------
 
   /** When the game reaches `ply` plies, the game streams (of `username`, or all) go silent with the socket open; `*`: any game. */
   stallGameStreamAt(gameId: string, ply: number, username?: string): void {
-    this.plyHooks.push({ gameId, ply, action: 'stall', ...(username ? { username: lower(username) } : {}), done: false });
+    this.addPlyHook(gameId, ply, 'stall', true, username ? lower(username) : undefined);
   }
 
   /** When the game reaches `ply` plies, the game streams' sockets are destroyed. */
   dropGameStreamAt(gameId: string, ply: number, username?: string): void {
-    this.plyHooks.push({ gameId, ply, action: 'drop', ...(username ? { username: lower(username) } : {}), done: false });
+    this.addPlyHook(gameId, ply, 'drop', true, username ? lower(username) : undefined);
   }
 
   stallEventStream(username: string): void {
-    this.stats.stalls++;
-    this.accounts.get(lower(username))?.eventStream?.stall();
+    this.stallStream(this.eventStreamOf(lower(username)));
   }
 
   dropEventStream(username: string): void {
-    this.stats.drops++;
-    this.accounts.get(lower(username))?.eventStream?.drop();
+    this.dropStream(this.eventStreamOf(lower(username)));
   }
 
   // ---- the world ----------------------------------------------------------------------------------
-
-  private newId(): string {
-    return `s${String(this.nextId++).padStart(7, '0')}`;
-  }
-
-  private emit(sent: LishogiSentMessage): void {
-    this.opts.onSend?.(sent);
-  }
-
-  private later(ms: number, fn: () => void): NodeJS.Timeout {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, ms);
-    this.timers.add(t);
-    return t;
-  }
 
   /** `from` challenges `to` (as `POST /api/challenge/{to}` would); returns the challenge id. */
   challenge(c: NewShogiChallenge): string {
@@ -349,7 +273,7 @@ export class LishogiTestServer {
   }
 
   private challengeUserJson(a: Account): Record<string, unknown> {
-    return { id: a.id, name: a.username, title: a.title, rating: a.rating, provisional: false, online: a.eventStream?.isOpen() === true };
+    return { id: a.id, name: a.username, title: a.title, rating: a.rating, provisional: false, online: this.online(a) };
   }
 
   /** lishogi `challenge/JsonView.apply`. */
@@ -386,14 +310,12 @@ export class LishogiTestServer {
 
   /** EventStream: a challenge event goes to both its challenger and its destination. */
   private challengeEvent(c: ChallengeRec, type: 'challenge' | 'challengeDeclined' | 'challengeCanceled', schema: LishogiSchemaName): void {
-    for (const a of [c.challenger, c.dest]) this.sendEvent(a, { type, challenge: this.challengeJson(c) }, schema);
+    for (const a of [c.challenger, c.dest]) this.accountEvent(a, { type, challenge: this.challengeJson(c) }, schema);
   }
 
-  private sendEvent(a: Account, message: unknown, schema: LishogiSchemaName): void {
-    const s = a.eventStream;
-    if (s === undefined || !s.isOpen()) return;
-    s.send(message);
-    this.emit({ channel: 'event', where: `/api/stream/event (${a.username})`, schema, message });
+  /** An event on an account's event stream. */
+  private accountEvent(a: Account, message: unknown, schema: LishogiSchemaName): void {
+    this.sendEvent(a.id, `/api/stream/event (${a.username})`, schema, message);
   }
 
   challengeStatus(id: string): ChallengeRec['status'] | undefined {
@@ -436,7 +358,7 @@ export class LishogiTestServer {
     sente.games++;
     gote.games++;
     this.armFirstMove(g);
-    for (const a of g.players) this.sendEvent(a, { type: 'gameStart', game: this.gameInfo(g, a) }, 'GameStartEvent');
+    for (const a of g.players) this.accountEvent(a, { type: 'gameStart', game: this.gameInfo(g, a) }, 'GameStartEvent');
     return g;
   }
 
@@ -467,25 +389,11 @@ export class LishogiTestServer {
     const g = this.games.get(id);
     if (g === undefined) throw new Error(`no game ${id}: the challenge is ${this.challenges.get(id)?.status ?? 'unknown'}`);
     if (this.isOver(g)) return g;
-    timeoutMs -= Date.now() - started;
-    return new Promise<ShogiGameRec>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`game ${id} did not end within ${timeoutMs} ms (${g.moves.length} plies, ${g.status})`)), timeoutMs);
-      g.waiters.push((x) => {
-        clearTimeout(t);
-        resolve(x);
-      });
-    });
+    const left = timeoutMs - (Date.now() - started);
+    return this.waitOn(g.waiters, left, () => `game ${id} did not end within ${left} ms (${g.moves.length} plies, ${g.status})`);
   }
 
-  async waitFor(pred: () => boolean, timeoutMs = 10_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (!pred()) {
-      if (Date.now() > until) throw new Error('waitFor: timed out');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
-  private tick(): void {
+  protected tick(): void {
     for (const g of this.games.values()) {
       if (this.isOver(g) || g.clock === undefined || !g.clock.isRunning()) continue;
       const side = g.clock.runningSide();
@@ -582,29 +490,11 @@ export class LishogiTestServer {
   }
 
   private broadcast(g: ShogiGameRec, message: unknown, schema: LishogiSchemaName): void {
-    for (const [accId, s] of g.streams) {
-      if (!s.isOpen()) continue;
-      s.send(message);
-      this.emit({ channel: 'game', where: `/api/bot/game/stream/${g.id} (${accId})`, schema, message });
-    }
+    this.broadcastOn(g.streams, (accId) => `/api/bot/game/stream/${g.id} (${accId})`, schema, message);
   }
 
   private changed(g: ShogiGameRec): void {
-    const ply = g.moves.length;
-    for (const h of this.plyHooks) {
-      if (h.done || (h.gameId !== '*' && h.gameId !== g.id) || h.ply !== ply || this.isOver(g)) continue;
-      h.done = true;
-      for (const [accId, s] of g.streams) {
-        if (h.username !== undefined && h.username !== accId) continue;
-        if (h.action === 'stall') {
-          this.stats.stalls++;
-          s.stall();
-        } else {
-          this.stats.drops++;
-          s.drop();
-        }
-      }
-    }
+    if (!this.isOver(g)) this.runPlyHooks(g.id, g.moves.length, g.streams);
     this.broadcast(g, this.stateJson(g), 'GameStateEvent');
   }
 
@@ -615,9 +505,8 @@ export class LishogiTestServer {
     g.clock?.stop();
     clearTimeout(g.firstMoveTimer);
     this.broadcast(g, this.stateJson(g), 'GameStateEvent');
-    for (const s of g.streams.values()) s.close();
-    g.streams.clear();
-    for (const a of g.players) this.sendEvent(a, { type: 'gameFinish', game: this.gameInfo(g, a) }, 'GameFinishEvent');
+    this.closeGameStreams(g.streams);
+    for (const a of g.players) this.accountEvent(a, { type: 'gameFinish', game: this.gameInfo(g, a) }, 'GameFinishEvent');
     for (const w of g.waiters.splice(0)) w(g);
   }
 
@@ -660,82 +549,14 @@ export class LishogiTestServer {
 
   // ---- HTTP ---------------------------------------------------------------------------------------
 
-  private json(res: ServerResponse, where: string, status: number, body: unknown, schema: LishogiSchemaName | undefined, record: { status: number }): void {
-    record.status = status;
-    this.emit({ channel: 'http', where, schema, message: body });
-    res.writeHead(status, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(body));
-  }
-
-  private async readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const method = req.method ?? 'GET';
-    const path = url.pathname;
-    const body = method === 'POST' ? await this.readBody(req) : '';
-    const auth = String(req.headers.authorization ?? '');
-    const account = auth.startsWith('Bearer ') ? this.byToken.get(auth.slice(7)) : undefined;
-    const record = { method, path: path + url.search, body, status: 0, ...(account ? { account: account.username } : {}) };
-    this.stats.requests.push(record);
-    const fault = this.faults.find((f) => f.times > 0 && (f.method === undefined || f.method === method) && f.path.test(path));
-    if (fault) {
-      fault.times--;
-      this.stats.faultsServed++;
-      const r = fault.response;
-      if (r === 'applied504') {
-        const sink = { writeHead: () => sink, end: () => sink, flushHeaders: () => {}, on: () => sink, write: () => true } as unknown as ServerResponse;
-        await this.route(req, sink, url, method, path, body, record, account);
-        record.status = -504;
-        res.writeHead(504, { 'Content-Type': 'text/html' });
-        res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
-        return;
-      }
-      if (typeof r === 'object' && 'delayMs' in r) {
-        await new Promise<void>((resolve) => this.later(r.delayMs, resolve));
-        await this.route(req, res, url, method, path, body, record, account);
-        return;
-      }
-      record.status = -1;
-      serveFault(res, fault, path);
-      return;
-    }
-    await this.route(req, res, url, method, path, body, record, account);
-  }
-
-  private streamOpts(onClose: () => void): ConstructorParameters<typeof StreamConn>[1] {
-    return {
-      keepAliveMs: this.opts.keepAliveMs ?? 6000,
-      chunkMode: () => this.chunkMode,
-      keepAliveGap: () => Date.now() < this.keepAliveGapUntil,
-      random: this.random,
-      onClose,
-    };
-  }
-
-  private async route(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    method: string,
-    path: string,
-    body: string,
-    record: { status: number },
-    me: Account | undefined,
-  ): Promise<void> {
-    const where = `${method} ${path}`;
-    const send = (status: number, b: unknown, schema: LishogiSchemaName | undefined): void => this.json(res, where, status, b, schema, record);
-    const ok = (): void => send(200, { ok: true }, 'Ok');
-    const bad = (error: string): void => send(400, { error }, 'Error');
-    const notFound = (error = 'Not found.'): void => send(404, { error }, 'NotFound');
+  protected async route(ctx: RequestContext<LishogiRequestRecord>, reply: Reply<LishogiSchemaName>): Promise<void> {
+    const { req, res, url, method, path, body, where } = ctx;
+    const { send, ok, bad, notFound } = reply;
+    const me = this.accountOf(req);
     if (me === undefined) {
       if (method === 'GET' && path === '/api/bot/online') {
         res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
-        res.end([...this.accounts.values()].filter((a) => a.title === 'BOT' && a.eventStream?.isOpen()).map((a) => JSON.stringify({ id: a.id, username: a.username, title: 'BOT' }) + '\n').join(''));
+        res.end([...this.accounts.values()].filter((a) => a.title === 'BOT' && this.online(a)).map((a) => JSON.stringify({ id: a.id, username: a.username, title: 'BOT' }) + '\n').join(''));
         return;
       }
       send(401, { error: 'No such token' }, 'Error');
@@ -757,22 +578,18 @@ export class LishogiTestServer {
     }
     if (method === 'GET' && path === '/api/users/status') {
       const ids = (url.searchParams.get('ids') ?? '').split(',').map(lower);
-      send(200, ids.filter((id) => this.accounts.has(id)).map((id) => ({ id, name: this.accounts.get(id)?.username, online: this.accounts.get(id)?.eventStream?.isOpen() === true })), undefined);
+      send(200, ids.filter((id) => this.accounts.has(id)).map((id) => ({ id, name: this.accounts.get(id)?.username, online: this.eventStreamOf(id)?.isOpen() === true })), undefined);
       return;
     }
     if (method === 'GET' && path === '/api/stream/event') {
       this.stats.eventStreamsOpened++;
       // EventStream: kill the previous one, if any.
-      me.eventStream?.close();
-      const conn = new StreamConn(res, this.streamOpts(() => {
-        if (me.eventStream === conn) me.eventStream = undefined;
-      }), String(req.headers['user-agent'] ?? ''));
-      me.eventStream = conn;
+      this.openEventStream(me.id, res, String(req.headers['user-agent'] ?? ''));
       for (const g of this.games.values()) {
-        if (!this.isOver(g) && this.colorOf(g, me) !== undefined) this.sendEvent(me, { type: 'gameStart', game: this.gameInfo(g, me) }, 'GameStartEvent');
+        if (!this.isOver(g) && this.colorOf(g, me) !== undefined) this.accountEvent(me, { type: 'gameStart', game: this.gameInfo(g, me) }, 'GameStartEvent');
       }
       for (const c of this.challenges.values()) {
-        if (c.status === 'created' && c.dest === me) this.sendEvent(me, { type: 'challenge', challenge: this.challengeJson(c) }, 'ChallengeEvent');
+        if (c.status === 'created' && c.dest === me) this.accountEvent(me, { type: 'challenge', challenge: this.challengeJson(c) }, 'ChallengeEvent');
       }
       return;
     }
@@ -783,15 +600,9 @@ export class LishogiTestServer {
       if (this.colorOf(g, me) === undefined) return notFound('Not your game');
       if (me.title !== 'BOT') return bad('This endpoint can only be used with a Bot account.');
       this.stats.gameStreamsOpened++;
-      g.streams.get(me.id)?.close();
-      const conn = new StreamConn(res, this.streamOpts(() => {
-        if (g.streams.get(me.id) === conn) g.streams.delete(me.id);
-      }), String(req.headers['user-agent'] ?? ''));
-      const full = this.fullJson(g);
-      conn.send(full);
-      this.emit({ channel: 'game', where: `${where} (${me.id})`, schema: 'GameFullEvent', message: full });
+      const conn = this.openGameStream(g.streams, me.id, res, String(req.headers['user-agent'] ?? ''));
+      this.deliver(conn, 'game', `${where} (${me.id})`, 'GameFullEvent', this.fullJson(g));
       if (this.isOver(g)) conn.close();
-      else g.streams.set(me.id, conn);
       return;
     }
     m = /^\/api\/bot\/game\/([^/]+)\/(move|chat|abort|resign|draw)(?:\/([^/]+))?$/.exec(path);

@@ -1,5 +1,6 @@
 /**
- * A local lichess-compatible server for tests and the soak benchmark. It serves the Bot API endpoints Kishi
+ * The lichess profile of the local Bot API server (bot-api-server.ts holds the core it shares with the
+ * lishogi profile): a lichess-compatible server for tests and the soak benchmark. It serves the Bot API endpoints Kishi
  * uses (event and game streams, moves, chat, abort, resign, draw, takeback, claim-victory, challenges,
  * account, ongoing games, online bots, token test, upgrade, game export), in the shapes of
  * the lichess-org/api JSON Schemas (tests/fixtures/lichess/schemas/), with lila's habits (false flags left out, replay of games and
@@ -14,51 +15,29 @@
  * Every message it sends goes through `onSend` with the name of the bundled schema it must satisfy, so the
  * tests validate them all.
  */
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { makeSan } from 'chessops/san';
 import { parseUci } from 'chessops/util';
 import { normalizeMove } from 'chessops/chess';
 import type { ChallengeJson, Color, DeclineReason, GameStatus, Speed, VariantKey } from '../../../src/../src/protocols/lichess/types.js';
 import { DECLINE_REASONS, GAME_STATUS_IDS, isChessVariantKey } from '../../../src/../src/protocols/lichess/types.js';
-import { OpponentDriver, seededRandom } from './opponents.js';
+import { OpponentDriver } from './opponents.js';
 import type { OpponentAction, OpponentSpec } from './opponents.js';
 import type { SimClock, SimUser } from './sim-game.js';
 import { SimGame } from './sim-game.js';
-import type { ChunkMode } from './stream-conn.js';
-import { StreamConn } from './stream-conn.js';
-import type { FaultResponse, HttpFault } from './http-faults.js';
-import { serveFault } from './http-faults.js';
+import { BotApiServer } from './bot-api-server.js';
+import type { BotApiSchemaName, BotApiServerOptions, GameStreams, RequestContext, RequestRecord, Reply, SentMessageOf } from './bot-api-server.js';
 
 export type { FaultResponse } from './http-faults.js';
 export { rateLimitBody } from './http-faults.js';
 
-/** The schema a sent message must satisfy (file name in bundled/, without `.json`), or undefined when none exists. */
-export type SchemaName =
-  | 'ChallengeEvent'
-  | 'ChallengeCanceledEvent'
-  | 'ChallengeDeclinedEvent'
-  | 'GameStartEvent'
-  | 'GameFinishEvent'
-  | 'GameFullEvent'
-  | 'GameStateEvent'
-  | 'ChatLineEvent'
-  | 'OpponentGoneEvent'
-  | 'Ok'
-  | 'Error'
-  | 'NotFound'
-  | 'ChallengeJson'
-  | 'UserExtended'
-  | 'PlayerGameChat';
+/** The schema (tests/fixtures/lichess/schemas/<name>.json) a sent message must satisfy, or undefined when none exists. */
+export type SchemaName = BotApiSchemaName | 'OpponentGoneEvent' | 'PlayerGameChat';
 
-export interface SentMessage {
-  readonly channel: 'event' | 'game' | 'http';
-  /** For http: `METHOD path`. */
-  readonly where: string;
-  readonly schema: SchemaName | undefined;
-  readonly message: unknown;
-}
+export type SentMessage = SentMessageOf<SchemaName>;
+
+/** A request as the fake lichess logs it: with the client's User-Agent (lila tells clients apart by it). */
+export type LichessRequestRecord = RequestRecord & { readonly userAgent: string };
 
 export interface TestUserSpec {
   readonly username: string;
@@ -74,7 +53,7 @@ export interface TestUserSpec {
   readonly opponent?: OpponentSpec;
 }
 
-export interface LichessTestServerOptions {
+export interface LichessTestServerOptions extends BotApiServerOptions<SchemaName> {
   readonly bot: {
     readonly username: string;
     readonly token: string;
@@ -86,17 +65,12 @@ export interface LichessTestServerOptions {
     readonly gamesPlayed?: number;
   };
   readonly users?: readonly TestUserSpec[];
-  /** Blank keep-alive line interval, milliseconds (lichess: 7000). */
-  readonly keepAliveMs?: number;
   /** Time for each side's first move before the game is aborted, milliseconds. */
   readonly firstMoveMs?: number;
   /** `claimWinInSeconds` sent with `opponentGone`. */
   readonly claimWinSeconds?: number;
   /** Real-time challenges expire after this long, milliseconds (lichess: 20000). */
   readonly challengeExpiryMs?: number;
-  /** Seed for colours, chunk splitting and random opponents. */
-  readonly seed?: number;
-  readonly onSend?: (sent: SentMessage) => void;
   /** The bot has reached its bot-vs-bot daily cap (challenge creation answers 429 `bot.vsBot.day`). */
   readonly botDailyCapReached?: boolean;
 }
@@ -146,7 +120,8 @@ interface GameRecord {
   readonly sim: SimGame;
   readonly botColor: Color;
   readonly driver: OpponentDriver;
-  readonly streams: Set<StreamConn>;
+  /** By the client's User-Agent: lila closes a game stream when the same client opens another. */
+  readonly streams: GameStreams;
   opponentGoneAt: number | undefined;
   /** Bumped on every change; a scheduled opponent turn runs only if it is still current. */
   version: number;
@@ -238,39 +213,31 @@ export function speedOfClock(limitS: number, incrementS: number): Speed {
 const lower = (s: string): string => s.toLowerCase();
 
 
-export class LichessTestServer {
-  private server: Server | undefined;
+/** The lichess profile of the local Bot API server: one BOT account (the bot under test) among scripted users. */
+export class LichessTestServer extends BotApiServer<SchemaName, LichessRequestRecord> {
   private readonly opts: LichessTestServerOptions;
   private readonly bot: SimUser & { scopes: string; title?: 'BOT' };
   private botTitle: 'BOT' | null;
   private readonly users = new Map<string, TestUserSpec & { id: string }>();
   private readonly games = new Map<string, GameRecord>();
   private readonly challenges = new Map<string, ChallengeRecord>();
-  private eventStream: StreamConn | undefined;
-  private readonly faults: HttpFault[] = [];
-  private chunkMode: ChunkMode = 'normal';
-  private keepAliveGapUntil = 0;
-  private readonly plyHooks: { gameId: string; ply: number; action: 'stall' | 'drop'; once: boolean; done: boolean }[] = [];
-  private readonly random: () => number;
-  private nextId = 1;
-  private ticker: NodeJS.Timeout | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
   private gamesPlayed: number;
   /** What happened, for assertions. */
   readonly stats = {
     eventStreamOpens: 0,
     gameStreamOpens: new Map<string, number>(),
     peakBotGames: 0,
-    requests: [] as { method: string; path: string; body: string; status: number; userAgent: string }[],
+    requests: [] as LichessRequestRecord[],
     faultsServed: 0,
     stalls: 0,
     drops: 0,
   };
-  url = '';
 
   constructor(opts: LichessTestServerOptions) {
+    // nginx in front of lichess keeps an idle connection 75 s (its default keepalive_timeout); a client must
+    // cope with a reused socket closed later than a 1 s test timeout would show.
+    super(opts, { idPrefix: 't', keepAliveMs: 7000, tickMs: 10, idleConnectionMs: 75_000, notFoundText: 'Not found', answerErrors: false });
     this.opts = opts;
-    this.random = seededRandom(opts.seed ?? 7);
     this.bot = {
       id: lower(opts.bot.username),
       username: opts.bot.username,
@@ -282,73 +249,39 @@ export class LichessTestServer {
     for (const u of opts.users ?? []) this.users.set(lower(u.username), { ...u, id: lower(u.username) });
   }
 
-  // ---- lifecycle ----------------------------------------------------------------------------------
+  // ---- the core's hooks --------------------------------------------------------------------------
 
-  async start(port = 0): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    // nginx in front of lichess keeps an idle connection 75 s (its default keepalive_timeout); a client must
-    // cope with a reused socket closed later than a 1 s test timeout would show.
-    this.server.keepAliveTimeout = 75_000;
-    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
-    const addr = this.server.address() as AddressInfo;
-    this.url = `http://127.0.0.1:${addr.port}`;
-    this.ticker = setInterval(() => this.tick(), 10);
-    return this.url;
+  protected requestRecord(req: IncomingMessage, base: RequestRecord): LichessRequestRecord {
+    return { ...base, userAgent: String(req.headers['user-agent'] ?? '') };
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.ticker);
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-    for (const c of this.challenges.values()) clearTimeout(c.expiry);
-    this.eventStream?.drop();
-    for (const g of this.games.values()) for (const s of g.streams) s.drop();
-    const server = this.server;
-    if (server === undefined) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  protected *gameStreams(): Iterable<GameStreams> {
+    for (const g of this.games.values()) yield g.streams;
   }
 
-  // ---- fault injection ----------------------------------------------------------------------------
-
-  /** The next `times` requests matching `path` (and `method`) get `response` instead of being served. */
-  failRequests(match: { readonly method?: string; readonly path: RegExp }, response: FaultResponse, times = 1, retryAfterS?: number): void {
-    this.faults.push({ ...match, times, response, ...(retryAfterS !== undefined ? { retryAfterS } : {}) });
-  }
-
-  setChunkMode(mode: ChunkMode): void {
-    this.chunkMode = mode;
-  }
-
-  /** No keep-alives on any stream for `ms`. */
-  keepAliveGap(ms: number): void {
-    this.keepAliveGapUntil = Date.now() + ms;
-  }
+  // ---- fault injection (the rest is the core's) ---------------------------------------------------
 
   /** When the game reaches `ply` plies, its open game streams go silent (socket left open); `*` for any game. */
   stallGameStreamAt(gameId: string, ply: number, once = true): void {
-    this.plyHooks.push({ gameId, ply, action: 'stall', once, done: false });
+    this.addPlyHook(gameId, ply, 'stall', once);
   }
 
   /** When the game reaches `ply` plies, its game streams' sockets are destroyed; `*` for any game. */
   dropGameStreamAt(gameId: string, ply: number, once = true): void {
-    this.plyHooks.push({ gameId, ply, action: 'drop', once, done: false });
+    this.addPlyHook(gameId, ply, 'drop', once);
   }
 
   stallEventStream(): void {
-    this.stats.stalls++;
-    this.eventStream?.stall();
+    this.stallStream(this.eventStreamOf(this.bot.id));
   }
 
   dropEventStream(): void {
-    this.stats.drops++;
-    this.eventStream?.drop();
+    this.dropStream(this.eventStreamOf(this.bot.id));
   }
 
   /** Another client opened the event stream with the same token: lichess closes ours. */
   secondEventStream(): void {
-    this.eventStream?.close();
-    this.eventStream = undefined;
+    this.closeEventStream(this.bot.id);
   }
 
   // ---- driving the world --------------------------------------------------------------------------
@@ -369,10 +302,6 @@ export class LichessTestServer {
 
   private botUser(): SimUser {
     return { id: this.bot.id, username: this.bot.username, rating: this.bot.rating, ...(this.botTitle ? { title: this.botTitle } : {}) };
-  }
-
-  private newId(): string {
-    return `t${String(this.nextId++).padStart(7, '0')}`;
   }
 
   private perfOf(variant: VariantKey, speed: Speed): string {
@@ -421,7 +350,7 @@ export class LichessTestServer {
     this.challenges.set(id, record);
     const expireMs = c.expireMs ?? (timeControl.type === 'clock' ? (this.opts.challengeExpiryMs ?? 20_000) : undefined);
     if (expireMs !== undefined) record.expiry = this.later(expireMs, () => this.cancelChallenge(id));
-    this.sendEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
+    this.botEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
     return id;
   }
 
@@ -436,7 +365,7 @@ export class LichessTestServer {
     if (c === undefined || c.json.status !== 'created') return;
     clearTimeout(c.expiry);
     c.json = { ...c.json, status: 'canceled' };
-    this.sendEvent({ type: 'challengeCanceled', challenge: c.json }, 'ChallengeCanceledEvent');
+    this.botEvent({ type: 'challengeCanceled', challenge: c.json }, 'ChallengeCanceledEvent');
   }
 
   /** Starts a game directly (as if accepted elsewhere); returns its id. */
@@ -487,7 +416,7 @@ export class LichessTestServer {
       sim,
       botColor,
       driver: new OpponentDriver(spec),
-      streams: new Set(),
+      streams: new Map(),
       opponentGoneAt: undefined,
       version: 0,
       stalled: false,
@@ -499,7 +428,7 @@ export class LichessTestServer {
     this.games.set(id, record);
     this.gamesPlayed++;
     this.stats.peakBotGames = Math.max(this.stats.peakBotGames, this.activeBotGames());
-    this.sendEvent({ type: 'gameStart', game: this.gameEventInfo(record) }, 'GameStartEvent');
+    this.botEvent({ type: 'gameStart', game: this.gameEventInfo(record) }, 'GameStartEvent');
     this.changed(record);
   }
 
@@ -524,27 +453,12 @@ export class LichessTestServer {
     const g = this.games.get(id);
     if (g === undefined) throw new Error(`no game ${id}`);
     if (g.sim.isOver()) return g.sim;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`game ${id} did not end within ${timeoutMs} ms (${g.sim.moves.join(' ')})`)), timeoutMs);
-      g.waiters.push((sim) => {
-        clearTimeout(timer);
-        resolve(sim);
-      });
-    });
+    return this.waitOn(g.waiters, timeoutMs, () => `game ${id} did not end within ${timeoutMs} ms (${g.sim.moves.join(' ')})`);
   }
 
-  /** Resolves when a game matching `pred` exists (polling every 10 ms). */
   /** The game with this id, finished or not. */
   gameOf(id: string): SimGame | undefined {
     return this.games.get(id)?.sim;
-  }
-
-  async waitFor(pred: () => boolean, timeoutMs = 10_000): Promise<void> {
-    const start = Date.now();
-    while (!pred()) {
-      if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
-      await new Promise((r) => setTimeout(r, 10));
-    }
   }
 
   /** A spectator (or the opponent) writes in a game's chat. */
@@ -557,16 +471,7 @@ export class LichessTestServer {
 
   // ---- game progress ------------------------------------------------------------------------------
 
-  private later(ms: number, fn: () => void): NodeJS.Timeout {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, ms);
-    this.timers.add(t);
-    return t;
-  }
-
-  private tick(): void {
+  protected tick(): void {
     const now = Date.now();
     for (const g of this.games.values()) {
       if (g.sim.isOver()) continue;
@@ -581,20 +486,7 @@ export class LichessTestServer {
   /** After any change: hooks, broadcast, opponent's turn, end. */
   private changed(g: GameRecord): void {
     g.version++;
-    const ply = g.sim.plies();
-    for (const h of this.plyHooks) {
-      if (h.done || (h.gameId !== '*' && h.gameId !== g.sim.id) || h.ply !== ply || g.sim.isOver()) continue;
-      if (h.once) h.done = true;
-      for (const s of g.streams) {
-        if (h.action === 'stall') {
-          this.stats.stalls++;
-          s.stall();
-        } else {
-          this.stats.drops++;
-          s.drop();
-        }
-      }
-    }
+    if (!g.sim.isOver()) this.runPlyHooks(g.sim.id, g.sim.plies(), g.streams);
     this.broadcast(g, g.sim.state(Date.now()), 'GameStateEvent');
     if (g.sim.isOver()) {
       this.finishGame(g);
@@ -604,9 +496,8 @@ export class LichessTestServer {
   }
 
   private finishGame(g: GameRecord): void {
-    for (const s of g.streams) s.close();
-    g.streams.clear();
-    this.sendEvent({ type: 'gameFinish', game: this.gameEventInfo(g) }, 'GameFinishEvent');
+    this.closeGameStreams(g.streams);
+    this.botEvent({ type: 'gameFinish', game: this.gameEventInfo(g) }, 'GameFinishEvent');
     for (const w of g.waiters.splice(0)) w(g.sim);
   }
 
@@ -649,14 +540,12 @@ export class LichessTestServer {
           this.chat(g.sim.id, g.sim.player(color).username, a.room ?? 'player', a.text);
           break;
         case 'offerDraw':
-          if (color === 'white') g.sim.wdraw = true;
-          else g.sim.bdraw = true;
+          g.sim.setOffer('draw', color, true);
           this.changed(g);
           version = g.version;
           break;
         case 'proposeTakeback':
-          if (color === 'white') g.sim.wtakeback = true;
-          else g.sim.btakeback = true;
+          g.sim.setOffer('takeback', color, true);
           this.changed(g);
           version = g.version;
           // Wait for the bot's answer (or 10 s), so that scripts do not race it.
@@ -679,10 +568,7 @@ export class LichessTestServer {
         case 'move': {
           const r = g.sim.play(color, a.uci, Date.now());
           if (!r.ok) throw new Error(`scripted opponent move ${a.uci} in game ${g.sim.id}: ${r.error}`);
-          if (a.offerDraw) {
-            if (color === 'white') g.sim.wdraw = true;
-            else g.sim.bdraw = true;
-          }
+          if (a.offerDraw) g.sim.setOffer('draw', color, true);
           this.changed(g);
           return;
         }
@@ -692,22 +578,13 @@ export class LichessTestServer {
 
   // ---- messages -----------------------------------------------------------------------------------
 
-  private emit(sent: SentMessage): void {
-    this.opts.onSend?.(sent);
-  }
-
-  private sendEvent(message: unknown, schema: SchemaName): void {
-    if (this.eventStream === undefined || !this.eventStream.isOpen()) return;
-    this.emit({ channel: 'event', where: '/api/stream/event', schema, message });
-    this.eventStream.send(message);
+  /** An event on the bot's event stream. */
+  private botEvent(message: unknown, schema: SchemaName): void {
+    this.sendEvent(this.bot.id, '/api/stream/event', schema, message);
   }
 
   private broadcast(g: GameRecord, message: unknown, schema: SchemaName): void {
-    for (const s of g.streams) {
-      if (!s.isOpen() || s.isStalled()) continue;
-      this.emit({ channel: 'game', where: `/api/bot/game/stream/${g.sim.id}`, schema, message });
-      s.send(message);
-    }
+    this.broadcastOn(g.streams, () => `/api/bot/game/stream/${g.sim.id}`, schema, message);
   }
 
   private gameEventInfo(g: GameRecord): Record<string, unknown> {
@@ -764,66 +641,9 @@ export class LichessTestServer {
 
   // ---- HTTP ---------------------------------------------------------------------------------------
 
-  private json(res: ServerResponse, where: string, status: number, body: unknown, schema: SchemaName | undefined, record: { status: number }): void {
-    record.status = status;
-    this.emit({ channel: 'http', where, schema, message: body });
-    res.writeHead(status, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(body));
-  }
-
-  private async readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const method = req.method ?? 'GET';
-    const path = url.pathname;
-    const body = method === 'POST' ? await this.readBody(req) : '';
-    const record = { method, path: path + url.search, body, status: 0, userAgent: String(req.headers['user-agent'] ?? '') };
-    this.stats.requests.push(record);
-    const fault = this.faults.find((f) => f.times > 0 && (f.method === undefined || f.method === method) && f.path.test(path));
-    if (fault) {
-      fault.times--;
-      this.stats.faultsServed++;
-      const r = fault.response;
-      if (r === 'applied504') {
-        // Route to a sink, then tell the client it failed.
-        const sink = { writeHead: () => sink, end: () => sink, flushHeaders: () => {}, on: () => sink, write: () => true } as unknown as ServerResponse;
-        await this.route(req, sink, url, method, path, body, record);
-        record.status = -504;
-        res.writeHead(504, { 'Content-Type': 'text/html' });
-        res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
-        return;
-      }
-      if (typeof r === 'object' && 'delayMs' in r) {
-        await new Promise<void>((resolve) => this.later(r.delayMs, resolve));
-        await this.route(req, res, url, method, path, body, record);
-        return;
-      }
-      record.status = -1;
-      serveFault(res, fault, path);
-      return;
-    }
-    await this.route(req, res, url, method, path, body, record);
-  }
-
-  private async route(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    method: string,
-    path: string,
-    body: string,
-    record: { status: number; userAgent: string },
-  ): Promise<void> {
-    const where = `${method} ${path}`;
-    const send = (status: number, b: unknown, schema: SchemaName | undefined): void => this.json(res, where, status, b, schema, record);
-    const ok = (): void => send(200, { ok: true }, 'Ok');
-    const bad = (error: string): void => send(400, { error }, 'Error');
-    const notFound = (error = 'Not found'): void => send(404, { error }, 'NotFound');
+  protected async route(ctx: RequestContext<LichessRequestRecord>, reply: Reply<SchemaName>): Promise<void> {
+    const { req, res, url, method, path, body, record } = ctx;
+    const { send, ok, bad, notFound } = reply;
 
     if (method === 'GET' && path === '/api/bot/online') {
       record.status = 200;
@@ -922,28 +742,14 @@ export class LichessTestServer {
     if (method === 'GET' && path === '/api/stream/event') {
       if (this.botTitle !== 'BOT') return bad('This endpoint can only be used with a Bot account');
       record.status = 200;
-      this.eventStream?.close();
       this.stats.eventStreamOpens++;
-      const conn: StreamConn = new StreamConn(
-        res,
-        {
-          keepAliveMs: this.opts.keepAliveMs ?? 7000,
-          chunkMode: () => this.chunkMode,
-          keepAliveGap: () => Date.now() < this.keepAliveGapUntil,
-          random: this.random,
-          onClose: () => {
-            if (this.eventStream === conn) this.eventStream = undefined;
-          },
-        },
-        record.userAgent,
-      );
-      this.eventStream = conn;
+      this.openEventStream(this.bot.id, res, record.userAgent);
       for (const g of this.games.values()) {
-        if (!g.sim.isOver()) this.sendEvent({ type: 'gameStart', game: this.gameEventInfo(g) }, 'GameStartEvent');
+        if (!g.sim.isOver()) this.botEvent({ type: 'gameStart', game: this.gameEventInfo(g) }, 'GameStartEvent');
       }
       for (const c of this.challenges.values()) {
         // Replayed challenges carry no `compat` (lila).
-        if (c.incoming && c.json.status === 'created') this.sendEvent({ type: 'challenge', challenge: c.json }, 'ChallengeEvent');
+        if (c.incoming && c.json.status === 'created') this.botEvent({ type: 'challenge', challenge: c.json }, 'ChallengeEvent');
       }
       return;
     }
@@ -953,27 +759,13 @@ export class LichessTestServer {
       if (this.botTitle !== 'BOT') return bad('This endpoint can only be used with a Bot account');
       record.status = 200;
       this.stats.gameStreamOpens.set(g.sim.id, (this.stats.gameStreamOpens.get(g.sim.id) ?? 0) + 1);
-      for (const s of g.streams) if (s.userAgent === record.userAgent) s.close();
-      const conn: StreamConn = new StreamConn(
-        res,
-        {
-          keepAliveMs: this.opts.keepAliveMs ?? 7000,
-          chunkMode: () => this.chunkMode,
-          keepAliveGap: () => Date.now() < this.keepAliveGapUntil,
-          random: this.random,
-          onClose: () => g.streams.delete(conn),
-        },
-        record.userAgent,
-      );
-      g.streams.add(conn);
+      const conn = this.openGameStream(g.streams, record.userAgent, res, record.userAgent);
       const full = this.gameFull(g);
-      this.emit({ channel: 'game', where: `/api/bot/game/stream/${g.sim.id}`, schema: 'GameFullEvent', message: full });
-      conn.send(full);
+      this.deliver(conn, 'game', `/api/bot/game/stream/${g.sim.id}`, 'GameFullEvent', full);
       if (g.opponentGoneAt !== undefined) {
         const left = Math.max(0, (this.opts.claimWinSeconds ?? 10) - Math.floor((Date.now() - g.opponentGoneAt) / 1000));
         const gone = { type: 'opponentGone', gone: true, claimWinInSeconds: left };
-        this.emit({ channel: 'game', where: `/api/bot/game/stream/${g.sim.id}`, schema: 'OpponentGoneEvent', message: gone });
-        conn.send(gone);
+        this.deliver(conn, 'game', `/api/bot/game/stream/${g.sim.id}`, 'OpponentGoneEvent', gone);
       }
       if (g.sim.isOver()) conn.close();
       return;
@@ -1003,8 +795,7 @@ export class LichessTestServer {
           ok();
           if (offering && !sim.isOver()) {
             if (g.driver.spec.acceptDraws) sim.finish('draw', undefined);
-            else if (me === 'white') sim.wdraw = true;
-            else sim.bdraw = true;
+            else sim.setOffer('draw', me, true);
           }
           this.changed(g);
           return;
@@ -1034,29 +825,21 @@ export class LichessTestServer {
         case 'draw': {
           if (sim.isOver()) return bad('This game is over');
           const yes = arg === 'yes' || arg === 'true';
-          const theyOffer = them === 'white' ? sim.wdraw : sim.bdraw;
           ok();
-          if (yes && (theyOffer || g.driver.spec.acceptDraws)) sim.finish('draw', undefined);
-          else if (yes) {
-            if (me === 'white') sim.wdraw = true;
-            else sim.bdraw = true;
-          } else if (them === 'white') sim.wdraw = false;
-          else sim.bdraw = false;
+          if (yes && (sim.offers('draw', them) || g.driver.spec.acceptDraws)) sim.finish('draw', undefined);
+          else if (yes) sim.setOffer('draw', me, true);
+          else sim.setOffer('draw', them, false);
           this.changed(g);
           return;
         }
         case 'takeback': {
           if (sim.isOver()) return bad('This game is over');
           const yes = arg === 'yes' || arg === 'true';
-          const theyAsk = them === 'white' ? sim.wtakeback : sim.btakeback;
           ok();
-          if (yes && theyAsk) sim.takeback(them);
+          if (yes && sim.offers('takeback', them)) sim.takeback(them);
           else if (yes && g.driver.spec.acceptTakebacks) sim.takeback(me);
-          else if (yes) {
-            if (me === 'white') sim.wtakeback = true;
-            else sim.btakeback = true;
-          } else if (them === 'white') sim.wtakeback = false;
-          else sim.btakeback = false;
+          else if (yes) sim.setOffer('takeback', me, true);
+          else sim.setOffer('takeback', them, false);
           this.changed(g);
           for (const w of g.answerWaiters.splice(0)) w();
           return;
@@ -1125,7 +908,7 @@ export class LichessTestServer {
   }
 
   /** The bot challenges a user (matchmaking). */
-  private botChallenges(username: string, form: URLSearchParams, send: (status: number, body: unknown, schema: SchemaName | undefined) => void): void {
+  private botChallenges(username: string, form: URLSearchParams, send: Reply<SchemaName>['send']): void {
     const target = this.users.get(lower(username));
     if (target === undefined) return send(404, { error: 'User not found' }, 'NotFound');
     if (this.opts.botDailyCapReached && target.title === 'BOT') {
@@ -1157,7 +940,7 @@ export class LichessTestServer {
     this.challenges.set(id, record);
     send(200, json, 'ChallengeJson');
     // lila echoes our own outgoing challenge on the event stream.
-    this.sendEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
+    this.botEvent({ type: 'challenge', challenge: json, compat: { bot: true, board: true } }, 'ChallengeEvent');
     record.expiry = this.later(this.opts.challengeExpiryMs ?? 20_000, () => this.cancelChallenge(id));
     const answer = target.onChallenge ?? 'accept';
     if (answer === 'ignore') return;
@@ -1174,7 +957,7 @@ export class LichessTestServer {
       const key = target.declineReason ?? 'generic';
       record.json = { ...record.json, status: 'declined' };
       record.declineReason = key;
-      this.sendEvent(
+      this.botEvent(
         { type: 'challengeDeclined', challenge: { ...record.json, declineReason: DECLINE_TEXT[key], declineReasonKey: key.toLowerCase() } },
         'ChallengeDeclinedEvent',
       );

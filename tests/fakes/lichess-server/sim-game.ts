@@ -201,6 +201,21 @@ export class SimGame {
     this.wtakeback = this.btakeback = false;
   }
 
+  /** Whether `color` offers a draw or asks for a takeback now. */
+  offers(kind: 'draw' | 'takeback', color: Color): boolean {
+    if (kind === 'draw') return color === 'white' ? this.wdraw : this.bdraw;
+    return color === 'white' ? this.wtakeback : this.btakeback;
+  }
+
+  /** Makes (`on`) or withdraws `color`'s offer of a draw or a takeback. */
+  setOffer(kind: 'draw' | 'takeback', color: Color, on: boolean): void {
+    if (kind === 'draw') {
+      if (color === 'white') this.wdraw = on;
+      else this.bdraw = on;
+    } else if (color === 'white') this.wtakeback = on;
+    else this.btakeback = on;
+  }
+
   finish(status: GameStatus, winner: Color | undefined): void {
     if (this.isOver()) return;
     this.status = status;

@@ -2,7 +2,8 @@
  * The local server's lishogi profile on its own, driven over HTTP with two tokens: lishogi's shapes (every
  * message against tests/fixtures/lishogi/schemas), its rules (illegal and out-of-turn moves refused,
  * fourfold repetition a draw, perpetual check lost by the checker), its clock (a flag in byoyomi), the
- * challenge flow (no decline reason), and a stream reader reading its lines split across chunks.
+ * challenge flow (no decline reason), a stream reader reading its lines split across chunks, and a game
+ * stream stalled at a ply for one player only (the ply hooks of the shared Bot API server core).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SchemaChecker } from '../lichess/helpers/schemas.js';
@@ -43,24 +44,32 @@ const post = async (token: string, path: string, body = ''): Promise<{ status: n
   return { status: res.status, json: await res.json() };
 };
 
-/** Reads a game stream until `n` JSON lines have come (keep-alives skipped). */
-async function readLines(token: string, path: string, n: number): Promise<unknown[]> {
-  const res = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+/**
+ * Reads a game stream until `n` JSON lines have come (keep-alives skipped), or the stream ends, or, with
+ * `withinMs`, that time is up (the stream is then cut).
+ */
+async function readLines(token: string, path: string, n: number, withinMs?: number): Promise<unknown[]> {
+  const signal = withinMs !== undefined ? { signal: AbortSignal.timeout(withinMs) } : {};
+  const res = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` }, ...signal });
   const reader = res.body!.getReader();
   const out: unknown[] = [];
   let buf = '';
-  while (out.length < n) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buf += new TextDecoder().decode(value);
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i).trim();
-      buf = buf.slice(i + 1);
-      if (line !== '') out.push(JSON.parse(line));
+  try {
+    while (out.length < n) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += new TextDecoder().decode(value);
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (line !== '') out.push(JSON.parse(line));
+      }
     }
+    await reader.cancel();
+  } catch (e) {
+    if (!(e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError'))) throw e;
   }
-  await reader.cancel();
   return out;
 }
 
@@ -119,6 +128,21 @@ describe('lishogi profile of the local server', () => {
     const t0 = Date.now();
     await post('tok_s', `/api/bot/game/${id}/move/7g7f`);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
+  });
+
+  it("stalls only the named player's game stream at a ply; the other player's stream goes on", async () => {
+    const s = await start();
+    const id = await game(s);
+    s.stallGameStreamAt(id, 1, 'Sen');
+    const sen = readLines('tok_s', `/api/bot/game/stream/${id}`, 3, 3000);
+    const go = readLines('tok_g', `/api/bot/game/stream/${id}`, 3, 3000);
+    await s.waitFor(() => s.stats.gameStreamsOpened === 2, 2500);
+    expect((await post('tok_s', `/api/bot/game/${id}/move/7g7f`)).status).toBe(200);
+    expect((await post('tok_g', `/api/bot/game/${id}/move/3c3d`)).status).toBe(200);
+    const types = (lines: unknown[]): unknown[] => lines.map((l) => (l as { type?: unknown }).type);
+    expect(types(await sen)).toEqual(['gameFull']);
+    expect(types(await go)).toEqual(['gameFull', 'gameState', 'gameState']);
+    expect(s.stats.stalls).toBe(1);
   });
 
   it('declines without a reason; the challenger hears challengeDeclined', async () => {
