@@ -87,6 +87,10 @@ export class ChessSearchBoard implements SearchBoard {
     return this.board.inCheck();
   }
 
+  givesCheck(move: number): boolean {
+    return this.board.givesCheck(move);
+  }
+
   keyHi(): number {
     return this.board.hashHi;
   }

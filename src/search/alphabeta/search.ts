@@ -435,11 +435,12 @@ export class AlphaBetaSearch {
       this.moveIdx[0] = board.historyIndex(m);
       const nodesBefore = this.nodes;
       board.make(m);
+      const check = board.inCheck();
       let score: number;
-      if (i === first) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
+      if (i === first) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true, check);
       else {
-        score = -this.negamax(-alpha - 1, -alpha, childDepth, 1, false, true);
-        if (!this.stopped && score > alpha && score < beta) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
+        score = -this.negamax(-alpha - 1, -alpha, childDepth, 1, false, true, check);
+        if (!this.stopped && score > alpha && score < beta) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true, check);
       }
       board.unmake();
       if (this.stopped) break;
@@ -503,6 +504,16 @@ export class AlphaBetaSearch {
     if (!this.pondering && this.hardMs !== Infinity && performance.now() - this.timeBase >= this.hardMs) this.stopped = true;
   }
 
+  /** Whether legal move `m` gives check (made and taken back when the board cannot tell without). */
+  private givesCheck(m: number): boolean {
+    const b = this.board;
+    if (b.givesCheck !== undefined) return b.givesCheck(m);
+    b.make(m);
+    const check = b.inCheck();
+    b.unmake();
+    return check;
+  }
+
   /** Static exchange value of `m`, or a nominal stand-in when the board has no SEE. */
   private seeOf(m: number): number {
     const b = this.board;
@@ -516,7 +527,8 @@ export class AlphaBetaSearch {
     table[i] = v + bonus - Math.trunc((v * Math.abs(bonus)) / HISTORY_MAX);
   }
 
-  private negamax(alpha: number, beta: number, depth: number, ply: number, pvNode: boolean, nullOk: boolean): number {
+  /** `inCheck`: whether the side to move is in check here (the caller knows it from making the move). */
+  private negamax(alpha: number, beta: number, depth: number, ply: number, pvNode: boolean, nullOk: boolean, inCheck: boolean): number {
     const board = this.board;
     const opts = this.options;
     this.pvLen[ply] = 0;
@@ -536,7 +548,6 @@ export class AlphaBetaSearch {
     }
 
     // Step 2. Check extension and the horizon.
-    const inCheck = board.inCheck();
     if (inCheck && opts.checkExtension && opts.limit === 'depth' && ply < 2 * this.rootDepth + 4) depth += 1;
     if (depth <= 0 || ply >= MAX_PLY - 4) return this.quiesce(alpha, beta, ply, inCheck);
 
@@ -609,7 +620,7 @@ export class AlphaBetaSearch {
           : 2 + Math.floor(depth / 4);
         this.moveIdx[ply] = -1;
         board.makeNull();
-        const score = -this.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+        const score = -this.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false, false);
         board.unmake();
         if (this.stopped) return 0;
         if (score >= beta) return score >= MATE_BOUND ? beta : score;
@@ -634,7 +645,7 @@ export class AlphaBetaSearch {
     ) {
       const singularBeta = ttLower - Math.floor(tune.singularMargin * Math.floor(depth));
       this.excluded[ply] = ttMove;
-      const v = this.negamax(singularBeta - 1, singularBeta, Math.floor((depth - 1) / 2), ply, false, false);
+      const v = this.negamax(singularBeta - 1, singularBeta, Math.floor((depth - 1) / 2), ply, false, false, inCheck);
       this.excluded[ply] = 0;
       if (this.stopped) return 0;
       if (v < singularBeta) singularExt = 1;
@@ -759,23 +770,19 @@ export class AlphaBetaSearch {
             else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && this.seeOf(m) < -tune.seeQuiet * lmrDepth * lmrDepth) prune = true;
           }
         } else if (useSee && !pvNode && !inCheck && depth <= 6 && f === FLAG_BAD_TACTICAL && this.seeOf(m) < -tune.seeCapture * idepth) prune = true;
-        if (prune) {
-          board.make(m);
-          if (!board.inCheck()) {
-            board.unmake();
-            continue;
-          }
-        } else board.make(m);
-      } else board.make(m);
+        if (prune && !this.givesCheck(m)) continue;
+      }
+      board.make(m);
+      const check = board.inCheck();
       const extension = m === ttMove ? singularExt : 0;
       const childDepth = depth - (prob ? costs[i]! : 1) + extension;
       moveCount++;
       let score: number;
       if (moveCount === 1) {
-        score = -this.negamax(-beta, -alpha, childDepth, ply + 1, pvNode, true);
+        score = -this.negamax(-beta, -alpha, childDepth, ply + 1, pvNode, true, check);
       } else {
         let r = 0;
-        if (lmr && moveCount >= 3 && f !== FLAG_GOOD_TACTICAL && !board.inCheck()) {
+        if (lmr && moveCount >= 3 && f !== FLAG_GOOD_TACTICAL && !check) {
           r = lmrTable[Math.min(idepth, 63) * 64 + Math.min(moveCount, 63)]!;
           if (quietPruning) {
             if (!improving) r++;
@@ -786,9 +793,9 @@ export class AlphaBetaSearch {
           if (r < 0) r = 0;
           if (r > childDepth - 1) r = Math.max(0, Math.floor(childDepth - 1));
         }
-        score = -this.negamax(-alpha - 1, -alpha, childDepth - r, ply + 1, false, true);
-        if (r > 0 && score > alpha && !this.stopped) score = -this.negamax(-alpha - 1, -alpha, childDepth, ply + 1, false, true);
-        if (pvNode && score > alpha && score < beta && !this.stopped) score = -this.negamax(-beta, -alpha, childDepth, ply + 1, true, true);
+        score = -this.negamax(-alpha - 1, -alpha, childDepth - r, ply + 1, false, true, check);
+        if (r > 0 && score > alpha && !this.stopped) score = -this.negamax(-alpha - 1, -alpha, childDepth, ply + 1, false, true, check);
+        if (pvNode && score > alpha && score < beta && !this.stopped) score = -this.negamax(-beta, -alpha, childDepth, ply + 1, true, true, check);
       }
       board.unmake();
       if (this.stopped) return 0;

@@ -93,6 +93,10 @@ export class ShogiSearchBoard implements SearchBoard {
     return this.board.inCheck();
   }
 
+  givesCheck(move: number): boolean {
+    return this.board.givesCheck(move);
+  }
+
   keyHi(): number {
     return this.board.hashHi;
   }
