@@ -87,6 +87,8 @@ const HISTORY_MAX = 16384;
 const CORR_SIZE = 1 << 14;
 const CORR_GRAIN = 16;
 const CORR_LIMIT = 256 * CORR_GRAIN;
+/** Evaluation cache: entries (a power of two) of four words: key low, key high, evaluation, search number. */
+const EVAL_CACHE_SIZE = 1 << 18;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 const POLL_MASK = 255;
 
@@ -125,6 +127,13 @@ export class AlphaBetaSearch {
   /** Move excluded at each ply by a singular-extension search (0 if none). */
   private readonly excluded = new Int32Array(MAX_PLY + 1);
   private readonly pv = new Int32Array(MAX_PLY * MAX_PLY);
+  /**
+   * Static evaluations of this search by position key (options.evalCache), direct-mapped; an
+   * entry counts only in the search that wrote it (`searchNumber`), so a changed evaluator or
+   * board never reads a stale value.
+   */
+  private evalCache = new Int32Array(0);
+  private searchNumber = 0;
   private readonly pvLen = new Int32Array(MAX_PLY + 1);
 
   private nodes = 0;
@@ -230,6 +239,8 @@ export class AlphaBetaSearch {
     this.startTime = performance.now();
     this.timeBase = this.startTime;
     this.tt.newSearch();
+    if (opts.evalCache && this.evalCache.length === 0) this.evalCache = new Int32Array(4 * EVAL_CACHE_SIZE);
+    this.searchNumber = this.searchNumber >= 0x7fffffff ? 1 : this.searchNumber + 1;
     this.killers.fill(0);
     this.excluded.fill(0);
     this.staticEvals.fill(-INFINITE);
@@ -504,6 +515,23 @@ export class AlphaBetaSearch {
     if (!this.pondering && this.hardMs !== Infinity && performance.now() - this.timeBase >= this.hardMs) this.stopped = true;
   }
 
+  /** The board's static evaluation, through the evaluation cache when it is on. */
+  private evaluate(): number {
+    const board = this.board;
+    if (!this.options.evalCache) return board.evaluate();
+    const lo = board.keyLo() | 0;
+    const hi = board.keyHi() | 0;
+    const c = this.evalCache;
+    const i = (lo & (EVAL_CACHE_SIZE - 1)) << 2;
+    if (c[i] === lo && c[i + 1] === hi && c[i + 3] === this.searchNumber) return c[i + 2]!;
+    const v = board.evaluate();
+    c[i] = lo;
+    c[i + 1] = hi;
+    c[i + 2] = v;
+    c[i + 3] = this.searchNumber;
+    return v;
+  }
+
   /** Whether legal move `m` gives check (made and taken back when the board cannot tell without). */
   private givesCheck(m: number): boolean {
     const b = this.board;
@@ -585,7 +613,7 @@ export class AlphaBetaSearch {
     let corrIdx = -1;
     let corrEval = 0;
     if (!inCheck && (opts.nullMove || opts.futility || quietPruning)) {
-      staticEval = board.evaluate();
+      staticEval = this.evaluate();
       if (opts.correctionHistory && board.correctionKey !== undefined) {
         corrIdx = board.sideToMove() * CORR_SIZE + (board.correctionKey() & (CORR_SIZE - 1));
         staticEval += Math.trunc(this.corrHist[corrIdx]! / CORR_GRAIN);
@@ -904,12 +932,12 @@ export class AlphaBetaSearch {
     }
     if (ply > this.seldepth) this.seldepth = ply;
     this.pvLen[ply] = 0;
-    if (ply >= MAX_PLY - 1) return inCheck ? 0 : board.evaluate();
+    if (ply >= MAX_PLY - 1) return inCheck ? 0 : this.evaluate();
 
     let best: number;
     let standPat = 0;
     if (!inCheck) {
-      standPat = board.evaluate();
+      standPat = this.evaluate();
       if (standPat >= beta) return standPat;
       if (standPat > alpha) alpha = standPat;
       best = standPat;

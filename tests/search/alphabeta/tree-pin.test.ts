@@ -59,3 +59,29 @@ describe('the tournament search tree is pinned', () => {
     });
   }
 });
+
+describe('the evaluation cache', () => {
+  it('changes nothing but the number of evaluations', () => {
+    for (const [game, text, kind, depth] of [['chess', KIWIPETE, 'linear', 7], ['shogi', SHOGI_MIDDLE, 'material', 10]] as const) {
+      const run = (evalCache: boolean) => {
+        const b = board(game, text, kind);
+        let evaluations = 0;
+        const evaluate = b.evaluate.bind(b);
+        b.evaluate = () => {
+          evaluations++;
+          return evaluate();
+        };
+        const search = new AlphaBetaSearch(new TranspositionTable(4), searchOptions('tournament', { evalCache }));
+        const r = search.search(b, { depth });
+        // A second search of the same position with another evaluation must not read the first
+        // search's entries.
+        const again = search.search(board(game, text, kind === 'linear' ? 'material' : 'linear'), { depth: 4 });
+        return { tree: [r.nodes, r.bestMove, r.score, again.nodes, again.score], evaluations };
+      };
+      const on = run(true);
+      const off = run(false);
+      expect(on.tree).toEqual(off.tree);
+      expect(on.evaluations).toBeLessThan(off.evaluations * 0.7);
+    }
+  });
+});
