@@ -6,7 +6,7 @@ import { Result } from '@badrap/result';
 import { KishiError } from '../../core/result.js';
 import { FastChessBoard } from '../../games/chess/fast/board.js';
 import * as pieceModule from '../../games/chess/fast/piece.js';
-import { see } from '../../games/chess/fast/see.js';
+import { see, seeGe } from '../../games/chess/fast/see.js';
 import * as zobristModule from '../../games/chess/fast/zobrist.js';
 import type { ChessLinearEval } from '../../eval/linear/chess-eval.js';
 import type { ChessNnue } from '../../eval/nnue/chess-nnue.js';
@@ -138,6 +138,10 @@ export class ChessSearchBoard implements SearchBoard {
 
   see(m: number): number {
     return see(this.board, m);
+  }
+
+  seeGe(m: number, threshold: number): boolean {
+    return seeGe(this.board, m, threshold);
   }
 
   /** Zobrist key of the pawns alone (the pawn structure). */

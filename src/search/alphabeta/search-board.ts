@@ -74,6 +74,8 @@ export interface SearchBoard {
    * `isBadCapture`.
    */
   see?(move: number): number;
+  /** Whether `see(move) >= threshold` (cheaper when bounds on the exchange decide). Optional. */
+  seeGe?(move: number, threshold: number): boolean;
   /**
    * A key of the features the static evaluation most often misjudges, for correction history
    * (chess: the pawn structure; shogi: the kings' squares and the hands). Optional.

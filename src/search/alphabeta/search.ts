@@ -542,11 +542,12 @@ export class AlphaBetaSearch {
     return check;
   }
 
-  /** Static exchange value of `m`, or a nominal stand-in when the board has no SEE. */
-  private seeOf(m: number): number {
+  /** Whether the static exchange value of `m` (or a nominal stand-in when the board has no SEE) is at least `threshold`. */
+  private seeGe(m: number, threshold: number): boolean {
     const b = this.board;
-    if (b.see !== undefined) return b.see(m);
-    return b.isBadCapture(m) ? -100 : 0;
+    if (b.seeGe !== undefined) return b.seeGe(m, threshold);
+    if (b.see !== undefined) return b.see(m) >= threshold;
+    return (b.isBadCapture(m) ? -100 : 0) >= threshold;
   }
 
   /** Bounded ("gravity") update of a history entry towards +-HISTORY_MAX. */
@@ -712,7 +713,7 @@ export class AlphaBetaSearch {
       const t = board.tacticalOrder(m);
       if (t > 0) {
         if (useSee) {
-          const good = this.seeOf(m) >= 0;
+          const good = this.seeGe(m, 0);
           f = good ? FLAG_GOOD_TACTICAL : FLAG_BAD_TACTICAL;
           const ch = ext ? capt[(hbase + board.historyIndex(m)) * 32 + Math.min(t >> 4, 31)]! : 0;
           s = (good ? TACTICAL_SCORE : BAD_TACTICAL_SCORE) + (t >> 4) * 2048 + (t & 15) + ch;
@@ -795,9 +796,9 @@ export class AlphaBetaSearch {
             const lmrDepth = Math.max(0, idepth - 1 - (moveCount < 64 && idepth < 64 ? lmrTable[idepth * 64 + moveCount]! : 4));
             if (pruneOk && lmrDepth <= tune.futilityMaxDepth && staticEval + tune.futilityBase + tune.futilityPerDepth * lmrDepth <= alpha && m !== k1 && m !== k2) prune = true;
             else if (pruneOk && lmrDepth <= 3 && histScore < -tune.historyPruning * idepth) prune = true;
-            else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && this.seeOf(m) < -tune.seeQuiet * lmrDepth * lmrDepth) prune = true;
+            else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && !this.seeGe(m, -tune.seeQuiet * lmrDepth * lmrDepth)) prune = true;
           }
-        } else if (useSee && !pvNode && !inCheck && depth <= 6 && f === FLAG_BAD_TACTICAL && this.seeOf(m) < -tune.seeCapture * idepth) prune = true;
+        } else if (useSee && !pvNode && !inCheck && depth <= 6 && f === FLAG_BAD_TACTICAL && !this.seeGe(m, -tune.seeCapture * idepth)) prune = true;
         if (prune && !this.givesCheck(m)) continue;
       }
       board.make(m);
@@ -976,7 +977,7 @@ export class AlphaBetaSearch {
       // Bad captures (tournament): a cheaper victim on a defended square.
       if (badCaptures && board.isBadCapture(m)) continue;
       // Losing exchanges (static exchange evaluation).
-      if (useSee && this.seeOf(m) < 0) continue;
+      if (useSee && !this.seeGe(m, 0)) continue;
       board.make(m);
       const score = -this.quiesce(-beta, -alpha, ply + 1, board.inCheck());
       board.unmake();
