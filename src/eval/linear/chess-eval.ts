@@ -19,6 +19,19 @@ const { CHESS_FEATURES, PHASE_TOTAL, chessMaterialFeature, chessPhase, chessPstE
 /** Fixed-point scale of the incremental tables. */
 const SCALE = 64;
 
+/** 1 for the features the incremental tables carry (material and piece-square), 0 for the rest. */
+const INCREMENTAL = (() => {
+  const mark = new Uint8Array(CHESS_FEATURES.size);
+  for (let type = PAWN; type < KING; type++) mark[chessMaterialFeature(type)] = 1;
+  for (let type = PAWN; type <= KING; type++) {
+    for (let sq = 0; sq < 64; sq++) {
+      mark[chessPstMgFeature(type, sq)] = 1;
+      mark[chessPstEgFeature(type, sq)] = 1;
+    }
+  }
+  return mark;
+})();
+
 export class ChessLinearEval {
   readonly featureSet = CHESS_FEATURES;
   /** H(s) is rounded to a multiple of this many centipawns (grain.ts; 1: not rounded here, the search rounds to whole centipawns). */
@@ -26,6 +39,8 @@ export class ChessLinearEval {
   private readonly mg = new Int32Array(16 * 64);
   private readonly eg = new Int32Array(16 * 64);
   private readonly sink: DotSink;
+  /** Whether theta weighs any feature beyond the incremental tables (else extraction adds 0). */
+  private positional = true;
 
   /** `theta` is used by reference: after changing it call `refresh` and re-`attach` the boards. */
   constructor(readonly theta: Float64Array) {
@@ -35,9 +50,11 @@ export class ChessLinearEval {
     this.refresh();
   }
 
-  /** Rebuilds the incremental tables from theta. */
+  /** Rebuilds the incremental tables from theta (and notes whether the other features weigh anything). */
   refresh(): void {
     const t = this.theta;
+    this.positional = false;
+    for (let i = 0; i < t.length; i++) if (t[i] !== 0 && INCREMENTAL[i] === 0) this.positional = true;
     for (let type = PAWN; type <= KING; type++) {
       const mat = type === KING ? 0 : t[chessMaterialFeature(type)]!;
       for (let sq = 0; sq < 64; sq++) {
@@ -59,6 +76,8 @@ export class ChessLinearEval {
   evaluateWhite(board: FastChessBoard): number {
     const phase = chessPhase(board);
     const psq = (board.psqMg * phase + board.psqEg * (PHASE_TOTAL - phase)) / (PHASE_TOTAL * SCALE);
+    // A material (or material and piece-square) theta: the other features all weigh 0.
+    if (!this.positional) return toGrain(psq, this.grain);
     const sink = this.sink;
     sink.sum = 0;
     extractChessPositional(board, sink, phase);

@@ -6,7 +6,7 @@ import { Result } from '@badrap/result';
 import { KishiError } from '../../core/result.js';
 import { FastChessBoard } from '../../games/chess/fast/board.js';
 import * as pieceModule from '../../games/chess/fast/piece.js';
-import { see } from '../../games/chess/fast/see.js';
+import { see, seeGe } from '../../games/chess/fast/see.js';
 import * as zobristModule from '../../games/chess/fast/zobrist.js';
 import type { ChessLinearEval } from '../../eval/linear/chess-eval.js';
 import type { ChessNnue } from '../../eval/nnue/chess-nnue.js';
@@ -87,6 +87,10 @@ export class ChessSearchBoard implements SearchBoard {
     return this.board.inCheck();
   }
 
+  givesCheck(move: number): boolean {
+    return this.board.givesCheck(move);
+  }
+
   keyHi(): number {
     return this.board.hashHi;
   }
@@ -134,6 +138,10 @@ export class ChessSearchBoard implements SearchBoard {
 
   see(m: number): number {
     return see(this.board, m);
+  }
+
+  seeGe(m: number, threshold: number): boolean {
+    return seeGe(this.board, m, threshold);
   }
 
   /** Zobrist key of the pawns alone (the pawn structure). */

@@ -63,6 +63,12 @@ export interface SearchOptions {
   /** Correction history: the static evaluation corrected by past search results at similar positions (`correctionKey`). */
   readonly correctionHistory: boolean;
   /**
+   * Remember static evaluations by position key within a search (iterative deepening evaluates
+   * most positions again). Changes no result, only the time; off in training, where the search
+   * is a measuring instrument for weights that change between searches.
+   */
+  readonly evalCache: boolean;
+  /**
    * The margins of the reductions, pruning and extensions above (tuning.ts; `KISHI_SEARCH_TUNING`
    * overrides them); absent: the defaults of the board's game.
    */
@@ -94,6 +100,7 @@ export const searchOptions = (mode: SearchMode = 'tournament', overrides: Partia
     quietPruning: tournament,
     singularExtension: false,
     correctionHistory: tournament,
+    evalCache: tournament,
     ...overrides,
   };
 };

@@ -38,6 +38,12 @@ export interface SearchBoard {
   makeNull(): void;
   /** Whether the side to move is in check. */
   inCheck(): boolean;
+  /**
+   * Whether the legal move gives check (what `inCheck()` would say after `make(move)`), without
+   * playing it: the search asks it of every move it is about to prune. Optional: without it the
+   * search makes the move and asks `inCheck`.
+   */
+  givesCheck?(move: number): boolean;
   /** High and low halves of the position key (compare with `| 0`: either signedness may come back). */
   keyHi(): number;
   keyLo(): number;
@@ -68,6 +74,8 @@ export interface SearchBoard {
    * `isBadCapture`.
    */
   see?(move: number): number;
+  /** Whether `see(move) >= threshold` (cheaper when bounds on the exchange decide). Optional. */
+  seeGe?(move: number, threshold: number): boolean;
   /**
    * A key of the features the static evaluation most often misjudges, for correction history
    * (chess: the pawn structure; shogi: the kings' squares and the hands). Optional.

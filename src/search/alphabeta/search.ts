@@ -87,6 +87,8 @@ const HISTORY_MAX = 16384;
 const CORR_SIZE = 1 << 14;
 const CORR_GRAIN = 16;
 const CORR_LIMIT = 256 * CORR_GRAIN;
+/** Evaluation cache: entries (a power of two) of four words: key low, key high, evaluation, search number. */
+const EVAL_CACHE_SIZE = 1 << 18;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 const POLL_MASK = 255;
 
@@ -125,6 +127,13 @@ export class AlphaBetaSearch {
   /** Move excluded at each ply by a singular-extension search (0 if none). */
   private readonly excluded = new Int32Array(MAX_PLY + 1);
   private readonly pv = new Int32Array(MAX_PLY * MAX_PLY);
+  /**
+   * Static evaluations of this search by position key (options.evalCache), direct-mapped; an
+   * entry counts only in the search that wrote it (`searchNumber`), so a changed evaluator or
+   * board never reads a stale value.
+   */
+  private evalCache = new Int32Array(0);
+  private searchNumber = 0;
   private readonly pvLen = new Int32Array(MAX_PLY + 1);
 
   private nodes = 0;
@@ -230,6 +239,8 @@ export class AlphaBetaSearch {
     this.startTime = performance.now();
     this.timeBase = this.startTime;
     this.tt.newSearch();
+    if (opts.evalCache && this.evalCache.length === 0) this.evalCache = new Int32Array(4 * EVAL_CACHE_SIZE);
+    this.searchNumber = this.searchNumber >= 0x7fffffff ? 1 : this.searchNumber + 1;
     this.killers.fill(0);
     this.excluded.fill(0);
     this.staticEvals.fill(-INFINITE);
@@ -435,11 +446,12 @@ export class AlphaBetaSearch {
       this.moveIdx[0] = board.historyIndex(m);
       const nodesBefore = this.nodes;
       board.make(m);
+      const check = board.inCheck();
       let score: number;
-      if (i === first) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
+      if (i === first) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true, check);
       else {
-        score = -this.negamax(-alpha - 1, -alpha, childDepth, 1, false, true);
-        if (!this.stopped && score > alpha && score < beta) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true);
+        score = -this.negamax(-alpha - 1, -alpha, childDepth, 1, false, true, check);
+        if (!this.stopped && score > alpha && score < beta) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true, check);
       }
       board.unmake();
       if (this.stopped) break;
@@ -503,11 +515,39 @@ export class AlphaBetaSearch {
     if (!this.pondering && this.hardMs !== Infinity && performance.now() - this.timeBase >= this.hardMs) this.stopped = true;
   }
 
-  /** Static exchange value of `m`, or a nominal stand-in when the board has no SEE. */
-  private seeOf(m: number): number {
+  /** The board's static evaluation, through the evaluation cache when it is on. */
+  private evaluate(): number {
+    const board = this.board;
+    if (!this.options.evalCache) return board.evaluate();
+    const lo = board.keyLo() | 0;
+    const hi = board.keyHi() | 0;
+    const c = this.evalCache;
+    const i = (lo & (EVAL_CACHE_SIZE - 1)) << 2;
+    if (c[i] === lo && c[i + 1] === hi && c[i + 3] === this.searchNumber) return c[i + 2]!;
+    const v = board.evaluate();
+    c[i] = lo;
+    c[i + 1] = hi;
+    c[i + 2] = v;
+    c[i + 3] = this.searchNumber;
+    return v;
+  }
+
+  /** Whether legal move `m` gives check (made and taken back when the board cannot tell without). */
+  private givesCheck(m: number): boolean {
     const b = this.board;
-    if (b.see !== undefined) return b.see(m);
-    return b.isBadCapture(m) ? -100 : 0;
+    if (b.givesCheck !== undefined) return b.givesCheck(m);
+    b.make(m);
+    const check = b.inCheck();
+    b.unmake();
+    return check;
+  }
+
+  /** Whether the static exchange value of `m` (or a nominal stand-in when the board has no SEE) is at least `threshold`. */
+  private seeGe(m: number, threshold: number): boolean {
+    const b = this.board;
+    if (b.seeGe !== undefined) return b.seeGe(m, threshold);
+    if (b.see !== undefined) return b.see(m) >= threshold;
+    return (b.isBadCapture(m) ? -100 : 0) >= threshold;
   }
 
   /** Bounded ("gravity") update of a history entry towards +-HISTORY_MAX. */
@@ -516,7 +556,8 @@ export class AlphaBetaSearch {
     table[i] = v + bonus - Math.trunc((v * Math.abs(bonus)) / HISTORY_MAX);
   }
 
-  private negamax(alpha: number, beta: number, depth: number, ply: number, pvNode: boolean, nullOk: boolean): number {
+  /** `inCheck`: whether the side to move is in check here (the caller knows it from making the move). */
+  private negamax(alpha: number, beta: number, depth: number, ply: number, pvNode: boolean, nullOk: boolean, inCheck: boolean): number {
     const board = this.board;
     const opts = this.options;
     this.pvLen[ply] = 0;
@@ -536,7 +577,6 @@ export class AlphaBetaSearch {
     }
 
     // Step 2. Check extension and the horizon.
-    const inCheck = board.inCheck();
     if (inCheck && opts.checkExtension && opts.limit === 'depth' && ply < 2 * this.rootDepth + 4) depth += 1;
     if (depth <= 0 || ply >= MAX_PLY - 4) return this.quiesce(alpha, beta, ply, inCheck);
 
@@ -574,7 +614,7 @@ export class AlphaBetaSearch {
     let corrIdx = -1;
     let corrEval = 0;
     if (!inCheck && (opts.nullMove || opts.futility || quietPruning)) {
-      staticEval = board.evaluate();
+      staticEval = this.evaluate();
       if (opts.correctionHistory && board.correctionKey !== undefined) {
         corrIdx = board.sideToMove() * CORR_SIZE + (board.correctionKey() & (CORR_SIZE - 1));
         staticEval += Math.trunc(this.corrHist[corrIdx]! / CORR_GRAIN);
@@ -609,7 +649,7 @@ export class AlphaBetaSearch {
           : 2 + Math.floor(depth / 4);
         this.moveIdx[ply] = -1;
         board.makeNull();
-        const score = -this.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+        const score = -this.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false, false);
         board.unmake();
         if (this.stopped) return 0;
         if (score >= beta) return score >= MATE_BOUND ? beta : score;
@@ -634,7 +674,7 @@ export class AlphaBetaSearch {
     ) {
       const singularBeta = ttLower - Math.floor(tune.singularMargin * Math.floor(depth));
       this.excluded[ply] = ttMove;
-      const v = this.negamax(singularBeta - 1, singularBeta, Math.floor((depth - 1) / 2), ply, false, false);
+      const v = this.negamax(singularBeta - 1, singularBeta, Math.floor((depth - 1) / 2), ply, false, false, inCheck);
       this.excluded[ply] = 0;
       if (this.stopped) return 0;
       if (v < singularBeta) singularExt = 1;
@@ -673,7 +713,7 @@ export class AlphaBetaSearch {
       const t = board.tacticalOrder(m);
       if (t > 0) {
         if (useSee) {
-          const good = this.seeOf(m) >= 0;
+          const good = this.seeGe(m, 0);
           f = good ? FLAG_GOOD_TACTICAL : FLAG_BAD_TACTICAL;
           const ch = ext ? capt[(hbase + board.historyIndex(m)) * 32 + Math.min(t >> 4, 31)]! : 0;
           s = (good ? TACTICAL_SCORE : BAD_TACTICAL_SCORE) + (t >> 4) * 2048 + (t & 15) + ch;
@@ -756,26 +796,22 @@ export class AlphaBetaSearch {
             const lmrDepth = Math.max(0, idepth - 1 - (moveCount < 64 && idepth < 64 ? lmrTable[idepth * 64 + moveCount]! : 4));
             if (pruneOk && lmrDepth <= tune.futilityMaxDepth && staticEval + tune.futilityBase + tune.futilityPerDepth * lmrDepth <= alpha && m !== k1 && m !== k2) prune = true;
             else if (pruneOk && lmrDepth <= 3 && histScore < -tune.historyPruning * idepth) prune = true;
-            else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && this.seeOf(m) < -tune.seeQuiet * lmrDepth * lmrDepth) prune = true;
+            else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && !this.seeGe(m, -tune.seeQuiet * lmrDepth * lmrDepth)) prune = true;
           }
-        } else if (useSee && !pvNode && !inCheck && depth <= 6 && f === FLAG_BAD_TACTICAL && this.seeOf(m) < -tune.seeCapture * idepth) prune = true;
-        if (prune) {
-          board.make(m);
-          if (!board.inCheck()) {
-            board.unmake();
-            continue;
-          }
-        } else board.make(m);
-      } else board.make(m);
+        } else if (useSee && !pvNode && !inCheck && depth <= 6 && f === FLAG_BAD_TACTICAL && !this.seeGe(m, -tune.seeCapture * idepth)) prune = true;
+        if (prune && !this.givesCheck(m)) continue;
+      }
+      board.make(m);
+      const check = board.inCheck();
       const extension = m === ttMove ? singularExt : 0;
       const childDepth = depth - (prob ? costs[i]! : 1) + extension;
       moveCount++;
       let score: number;
       if (moveCount === 1) {
-        score = -this.negamax(-beta, -alpha, childDepth, ply + 1, pvNode, true);
+        score = -this.negamax(-beta, -alpha, childDepth, ply + 1, pvNode, true, check);
       } else {
         let r = 0;
-        if (lmr && moveCount >= 3 && f !== FLAG_GOOD_TACTICAL && !board.inCheck()) {
+        if (lmr && moveCount >= 3 && f !== FLAG_GOOD_TACTICAL && !check) {
           r = lmrTable[Math.min(idepth, 63) * 64 + Math.min(moveCount, 63)]!;
           if (quietPruning) {
             if (!improving) r++;
@@ -786,9 +822,9 @@ export class AlphaBetaSearch {
           if (r < 0) r = 0;
           if (r > childDepth - 1) r = Math.max(0, Math.floor(childDepth - 1));
         }
-        score = -this.negamax(-alpha - 1, -alpha, childDepth - r, ply + 1, false, true);
-        if (r > 0 && score > alpha && !this.stopped) score = -this.negamax(-alpha - 1, -alpha, childDepth, ply + 1, false, true);
-        if (pvNode && score > alpha && score < beta && !this.stopped) score = -this.negamax(-beta, -alpha, childDepth, ply + 1, true, true);
+        score = -this.negamax(-alpha - 1, -alpha, childDepth - r, ply + 1, false, true, check);
+        if (r > 0 && score > alpha && !this.stopped) score = -this.negamax(-alpha - 1, -alpha, childDepth, ply + 1, false, true, check);
+        if (pvNode && score > alpha && score < beta && !this.stopped) score = -this.negamax(-beta, -alpha, childDepth, ply + 1, true, true, check);
       }
       board.unmake();
       if (this.stopped) return 0;
@@ -897,12 +933,12 @@ export class AlphaBetaSearch {
     }
     if (ply > this.seldepth) this.seldepth = ply;
     this.pvLen[ply] = 0;
-    if (ply >= MAX_PLY - 1) return inCheck ? 0 : board.evaluate();
+    if (ply >= MAX_PLY - 1) return inCheck ? 0 : this.evaluate();
 
     let best: number;
     let standPat = 0;
     if (!inCheck) {
-      standPat = board.evaluate();
+      standPat = this.evaluate();
       if (standPat >= beta) return standPat;
       if (standPat > alpha) alpha = standPat;
       best = standPat;
@@ -941,7 +977,7 @@ export class AlphaBetaSearch {
       // Bad captures (tournament): a cheaper victim on a defended square.
       if (badCaptures && board.isBadCapture(m)) continue;
       // Losing exchanges (static exchange evaluation).
-      if (useSee && this.seeOf(m) < 0) continue;
+      if (useSee && !this.seeGe(m, 0)) continue;
       board.make(m);
       const score = -this.quiesce(-beta, -alpha, ply + 1, board.inCheck());
       board.unmake();

@@ -7,7 +7,7 @@ import { KishiError } from '../../core/result.js';
 import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/board.js';
 import * as piecesModule from '../../games/shogi/fast/pieces.js';
 import { Repetition } from '../../games/shogi/fast/repetition.js';
-import { see } from '../../games/shogi/fast/see.js';
+import { see, seeGe } from '../../games/shogi/fast/see.js';
 import * as squaresModule from '../../games/shogi/fast/squares.js';
 import type { ShogiLinearEval } from '../../eval/linear/shogi-eval.js';
 import type { ShogiNnue } from '../../eval/nnue/shogi-nnue.js';
@@ -93,6 +93,10 @@ export class ShogiSearchBoard implements SearchBoard {
     return this.board.inCheck();
   }
 
+  givesCheck(move: number): boolean {
+    return this.board.givesCheck(move);
+  }
+
   keyHi(): number {
     return this.board.hashHi;
   }
@@ -147,6 +151,10 @@ export class ShogiSearchBoard implements SearchBoard {
 
   see(m: number): number {
     return see(this.board, m);
+  }
+
+  seeGe(m: number, threshold: number): boolean {
+    return seeGe(this.board, m, threshold);
   }
 
   /** A hash of both kings' squares and both hands (king safety and drops drive most misjudgements). */

@@ -99,6 +99,32 @@ describe('chess features', () => {
     expect(checked).toBeGreaterThan(500);
   });
 
+  it('skips the positional features only while theta weighs none of them (refresh notices a change)', () => {
+    // Material and piece-square weights only: the incremental tables carry the whole evaluation.
+    const theta = chessMaterialTheta();
+    const names = CHESS_FEATURES.names;
+    const pst = names.findIndex((n) => n.startsWith('pst.mg.'));
+    theta[pst + 20] = 15;
+    const ev = new ChessLinearEval(theta);
+    const b = FastChessBoard.fromFen(KIWIPETE).unwrap();
+    ev.attach(b);
+    const phi = new SparseVector();
+    const exact = (): number => {
+      phi.clear();
+      CHESS_FEATURES.extract(b, phi);
+      return phi.dot(theta);
+    };
+    expect(Math.abs(ev.evaluateWhite(b) - exact())).toBeLessThan(0.5);
+    // A positional weight counts once the tables are refreshed.
+    theta[names.indexOf('tempo')] = 37;
+    ev.refresh();
+    ev.attach(b);
+    expect(Math.abs(ev.evaluateWhite(b) - exact())).toBeLessThan(0.5);
+    const onlyTempo = new Float64Array(CHESS_FEATURES.size);
+    onlyTempo[names.indexOf('tempo')] = 1;
+    expect(phi.dot(onlyTempo)).not.toBe(0);
+  });
+
   it('scores material with the default weights', () => {
     const ev = new ChessLinearEval(chessMaterialTheta());
     const b = FastChessBoard.fromFen('4k3/8/8/8/8/8/PPP5/RN2K3 w - - 0 1').unwrap();

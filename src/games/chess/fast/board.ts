@@ -939,11 +939,33 @@ export class FastChessBoard {
     return false;
   }
 
-  /** Whether move `m` (legal here) gives check. Costs a make/unmake. */
+  /**
+   * Whether move `m` (legal here) gives check: the enemy king attacked on the board after the
+   * move. A normal move or promotion changes only its two squares, which are set in place for the
+   * attack test; castling and en passant (three or four squares) cost a make/unmake.
+   */
   givesCheck(m: number): boolean {
-    this.makeMove(m);
-    const check = this.inCheck();
-    this.unmakeMove();
+    const kind = (m >> 15) & 3;
+    if (kind === MOVE_CASTLE || kind === MOVE_EN_PASSANT) {
+      this.makeMove(m);
+      const check = this.inCheck();
+      this.unmakeMove();
+      return check;
+    }
+    const b = this.squares;
+    const us = this.turn;
+    const f64 = m & 63;
+    const t64 = (m >> 6) & 63;
+    const from = f64 + (f64 & 56);
+    const to = t64 + (t64 & 56);
+    const p = b[from]!;
+    const q = b[to]!;
+    const promotion = (m >> 12) & 7;
+    b[from] = 0;
+    b[to] = promotion !== 0 ? (us << 3) | promotion : p;
+    const check = this.attacked(this.pieceList[(us ^ 1) << 4]!, us);
+    b[to] = q;
+    b[from] = p;
     return check;
   }
 

@@ -107,3 +107,21 @@ export const see = (board: FastChessBoard, m: number): number => {
   for (; d > 0; d--) gain[d - 1] = -Math.max(-gain[d - 1]!, gain[d]!);
   return gain[0]!;
 };
+
+/**
+ * Whether `see(board, m) >= threshold`, without the exchange when bounds decide: the mover keeps
+ * at most what it captures first (the opponent may always stop), and at least that minus the
+ * capturing piece (the opponent recaptures once and we stop), unless a pawn may recapture
+ * promoting on the destination's last rank.
+ */
+export const seeGe = (board: FastChessBoard, m: number, threshold: number): boolean => {
+  const kind = (m >> 15) & 3;
+  if (kind !== 2) {
+    const promotion = (m >> 12) & 7;
+    const first = VALUE[(m >> 17) & 7]! + (promotion !== 0 ? VALUE[promotion]! - VALUE[PAWN]! : 0);
+    if (first < threshold) return false;
+    const rank = (m >> 9) & 7;
+    if (rank !== 0 && rank !== 7 && first - VALUE[promotion !== 0 ? promotion : (m >> 20) & 7]! >= threshold) return true;
+  }
+  return see(board, m) >= threshold;
+};

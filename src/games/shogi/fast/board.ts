@@ -646,6 +646,35 @@ export class FastShogiBoard {
     this.histCheck[np] = ek >= 0 && this.attacked(ek, ub) ? 1 : 0;
   }
 
+  /**
+   * Whether legal move `m` gives check, as `inCheck()` after `makeMove(m)` would say: the enemy
+   * king attacked on the board after the move, tested with the move's squares set in place.
+   */
+  givesCheck(m: number): boolean {
+    const b = this.board;
+    const us = this.side;
+    const ub = us === BLACK ? BLACK_BIT : WHITE_BIT;
+    const ek = this.kingSq[us ^ 1]!;
+    if (ek < 0) return false;
+    const to = (m >>> 8) & 255;
+    const drop = m >>> DROP_SHIFT;
+    if (drop !== 0) {
+      b[to] = ub | drop;
+      const check = this.attacked(ek, ub);
+      b[to] = 0;
+      return check;
+    }
+    const from = m & 255;
+    const pc = b[from]!;
+    const captured = b[to]!;
+    b[from] = 0;
+    b[to] = (m & PROMOTE_FLAG) !== 0 ? pc + 8 : pc;
+    const check = this.attacked(ek, ub);
+    b[to] = captured;
+    b[from] = pc;
+    return check;
+  }
+
   /** Takes back the last `makeMove` or `makeNullMove`. */
   unmakeMove(): void {
     const ply = this.plyCount - 1;

@@ -124,3 +124,26 @@ export const see = (board: FastShogiBoard, m: number): number => {
   for (; d > 0; d--) gain[d - 1] = -Math.max(-gain[d - 1]!, gain[d]!);
   return gain[0]!;
 };
+
+/** The most a recapture's promotion adds to the exchange (a pawn becoming a tokin). */
+const MAX_PROMO_GAIN = Math.max(...PROMO_GAIN);
+
+/**
+ * Whether `see(board, m) >= threshold`, without the exchange when bounds decide: the mover keeps
+ * at most what it captures first (with its promotion; the opponent may always stop), and at least
+ * that minus the capturing piece's capture value and the largest promotion gain of a recapture
+ * (the opponent recaptures once and we stop).
+ */
+export const seeGe = (board: FastShogiBoard, m: number, threshold: number): boolean => {
+  if (m >>> 17 !== 0) {
+    // A drop captures nothing.
+    if (threshold > 0) return false;
+  } else {
+    const type = board.board[m & 255]! & 15;
+    const promotes = (m & (1 << 16)) !== 0;
+    const first = CAPTURE[board.board[(m >>> 8) & 255]! & 15]! + (promotes ? PROMO_GAIN[type]! : 0);
+    if (first < threshold) return false;
+    if (first - CAPTURE[promotes ? type + 8 : type]! - MAX_PROMO_GAIN >= threshold) return true;
+  }
+  return see(board, m) >= threshold;
+};

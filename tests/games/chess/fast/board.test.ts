@@ -22,6 +22,7 @@ import {
   movePromotion,
   moveTo,
 } from '../../../../src/games/chess/fast/index.js';
+import { seededRandom } from './helpers.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
@@ -242,5 +243,37 @@ describe('search support', () => {
     for (let i = 0; i < 150; i++) b.makeNullMove();
     for (let i = 0; i < 300; i++) b.unmakeMove();
     expect(b.toFen()).toBe(START);
+  });
+});
+
+describe('givesCheck on random games', () => {
+  test('equals inCheck after makeMove for every legal move (castling, en passant, promotions, discovered checks)', () => {
+    const rng = seededRandom(17);
+    const list = new Int32Array(256);
+    let checks = 0;
+    let tested = 0;
+    for (const fen of [START, KIWIPETE, 'r3k2r/8/8/8/3pPp2/8/8/R3K2R b KQkq e3 0 1', '4k3/1P6/8/8/8/8/6p1/4K2R w K - 0 1']) {
+      for (let game = 0; game < 4; game++) {
+        const b = board(fen);
+        for (let ply = 0; ply < 120; ply++) {
+          const n = b.generateMoves(list);
+          if (n === 0) break;
+          const before = b.toFen();
+          for (let i = 0; i < n; i++) {
+            const m = list[i]!;
+            b.makeMove(m);
+            const expected = b.inCheck();
+            b.unmakeMove();
+            expect(b.givesCheck(m)).toBe(expected);
+            tested++;
+            if (expected) checks++;
+          }
+          expect(b.toFen()).toBe(before);
+          b.makeMove(list[Math.floor(rng() * n)]!);
+        }
+      }
+    }
+    expect(tested).toBeGreaterThan(10_000);
+    expect(checks).toBeGreaterThan(100);
   });
 });

@@ -1,7 +1,8 @@
 /** Static exchange evaluation on hand-made chess positions (values: pawn 100, rook 500, queen 975). */
 import { describe, expect, test } from 'vitest';
 import { FastChessBoard } from '../../../../src/games/chess/fast/board.js';
-import { see } from '../../../../src/games/chess/fast/see.js';
+import { see, seeGe } from '../../../../src/games/chess/fast/see.js';
+import { seededRandom } from './helpers.js';
 
 const seeOf = (fen: string, uci: string): number => {
   const b = FastChessBoard.fromFen(fen).unwrap();
@@ -47,5 +48,34 @@ describe('chess SEE', () => {
     expect(seeOf('4k3/8/8/8/8/2n5/3P4/4K3 b - - 0 1', 'c3e4')).toBe(0);
     expect(seeOf('4k3/8/8/8/8/1p6/8/2N3K1 w - - 0 1', 'c1a2')).toBe(-325);
     expect(seeOf('4k3/8/8/8/8/1p6/8/R1N3K1 w - - 0 1', 'c1a2')).toBe(-325 + 100);
+  });
+});
+
+describe('seeGe', () => {
+  test('equals see >= threshold on every legal move of random games (promotions and last-rank recaptures included)', () => {
+    const rng = seededRandom(5);
+    const list = new Int32Array(256);
+    const thresholds = [-1000, -300, -100, -1, 0, 1, 100, 200, 500];
+    let decided = 0;
+    const wrong: string[] = [];
+    for (const fen of ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', '1r2k3/2P5/8/8/8/8/5p2/4K1R1 w - - 0 1']) {
+      for (let game = 0; game < 4; game++) {
+        const b = FastChessBoard.fromFen(fen).unwrap();
+        for (let ply = 0; ply < 100; ply++) {
+          const n = b.generateMoves(list);
+          if (n === 0) break;
+          for (let i = 0; i < n; i++) {
+            const v = see(b, list[i]!);
+            for (const t of thresholds) {
+              if (seeGe(b, list[i]!, t) !== v >= t) wrong.push(`${b.toFen()} ${b.moveToUci(list[i]!)} see ${v} threshold ${t}`);
+              decided++;
+            }
+          }
+          b.makeMove(list[Math.floor(rng() * n)]!);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(decided).toBeGreaterThan(50_000);
   });
 });

@@ -266,3 +266,33 @@ describe('FastShogiBoard.repetition', () => {
     expect(b.repetition()).toBe(Repetition.Draw);
   });
 });
+
+describe('givesCheck on random games', () => {
+  it('equals inCheck after makeMove for every legal move (drops, promotions, discovered checks)', () => {
+    const rng = makeRandom(17);
+    const list = new Int32Array(1024);
+    let checks = 0;
+    let tested = 0;
+    for (let game = 0; game < 6; game++) {
+      const b = FastShogiBoard.fromSfen(STARTPOS).unwrap();
+      for (let ply = 0; ply < 150; ply++) {
+        const n = b.generateMoves(list);
+        if (n === 0) break;
+        const before = b.toSfen();
+        for (let i = 0; i < n; i++) {
+          const m = list[i]!;
+          b.makeMove(m);
+          const expected = b.inCheck();
+          b.unmakeMove();
+          expect(b.givesCheck(m)).toBe(expected);
+          tested++;
+          if (expected) checks++;
+        }
+        expect(b.toSfen()).toBe(before);
+        b.makeMove(list[Math.floor(rng() * n)]!);
+      }
+    }
+    expect(tested).toBeGreaterThan(10_000);
+    expect(checks).toBeGreaterThan(100);
+  });
+});

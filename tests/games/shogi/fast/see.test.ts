@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FastShogiBoard } from '../../../../src/games/shogi/fast/board.js';
-import { see } from '../../../../src/games/shogi/fast/see.js';
+import { see, seeGe } from '../../../../src/games/shogi/fast/see.js';
+import { seededRng } from '../../../../src/core/rng.js';
 
 const seeOf = (sfen: string, usi: string): number => {
   const b = FastShogiBoard.fromSfen(sfen).unwrap();
@@ -51,5 +52,32 @@ describe('shogi SEE', () => {
   it('drops start an exchange with nothing taken', () => {
     expect(seeOf('4k4/9/9/4p4/9/9/9/9/4K4 b P 1', 'P*5e')).toBe(-200);
     expect(seeOf('4k4/9/9/4p4/9/9/9/9/4K4 b P 1', 'P*4e')).toBe(0);
+  });
+});
+
+describe('seeGe', () => {
+  it('equals see >= threshold on every legal move of random games (drops, promotions included)', () => {
+    const rng = seededRng(5);
+    const list = new Int32Array(1024);
+    const thresholds = [-2000, -500, -200, -1, 0, 1, 200, 500, 1000];
+    let decided = 0;
+    const wrong: string[] = [];
+    for (let game = 0; game < 4; game++) {
+      const b = FastShogiBoard.fromSfen('lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1').unwrap();
+      for (let ply = 0; ply < 120; ply++) {
+        const n = b.generateMoves(list);
+        if (n === 0) break;
+        for (let i = 0; i < n; i++) {
+          const v = see(b, list[i]!);
+          for (const t of thresholds) {
+            if (seeGe(b, list[i]!, t) !== v >= t) wrong.push(`${b.toSfen()} ${b.moveToUsi(list[i]!)} see ${v} threshold ${t}`);
+            decided++;
+          }
+        }
+        b.makeMove(list[Math.floor(rng() * n)]!);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(decided).toBeGreaterThan(50_000);
   });
 });
