@@ -74,6 +74,10 @@ export class HandTreeBoard implements SearchBoard {
   tacticalOrder(): number {
     return 0;
   }
+  /** No move of the hand tree is a capture (`tacticalOrder` 0), and a quiet move is never a bad capture. */
+  isBadCapture(): boolean {
+    return false;
+  }
   historyIndex(move: number): number {
     return move & 63;
   }
