@@ -126,6 +126,7 @@ describe('kishi match (CLI)', () => {
       startTimeout: '30',
       logLines: '50',
       out: '/tmp/x',
+      queueName: 'kishi', // --queue-name's default
     };
     const r = resolveMatchOptions(o).unwrap();
     expect(r.entries.map((e) => e.tc)).toEqual([

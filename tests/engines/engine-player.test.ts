@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EnginePlayer, startEnginePlayer } from '../../src/engines/engine-player.js';
 import { memoryTranscript } from '../../src/log/transcript.js';
+import type { Player } from '../../src/player/player.js';
 import { fakeSpec } from '../match/helpers.js';
 
 const FAIRY = '/usr/games/fairy-stockfish';
@@ -15,8 +16,10 @@ describe('EnginePlayer over the fake engine', () => {
     const transcript = memoryTranscript(1000);
     const e = (await EnginePlayer.start({ spec: fakeSpec('fake', ['--fault', 'flag', '--at', '2', '--score', '-30']), game: 'shogi', transcript })).unwrap();
     expect(e.name).toBe('fake');
-    expect(e.supports('shogi', 'standard')).toBe(true);
-    expect(e.supports('chess', 'standard')).toBe(false);
+    // Asked as the Player port asks it (the bridge holds a Player): by game and variant.
+    const port: Player = e;
+    expect(port.supports('shogi', 'standard')).toBe(true);
+    expect(port.supports('chess', 'standard')).toBe(false);
     await e.newGame();
     const infos: number[] = [];
     const first = await e.go({ ...shogi, moves: [], clock }, (i) => infos.push(i.score && 'cp' in i.score ? i.score.cp : NaN));

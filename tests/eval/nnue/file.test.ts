@@ -63,7 +63,8 @@ describe('network file', () => {
     const bytes = serializeNetwork(kb);
     const unknown = bytes.slice();
     new DataView(unknown.buffer).setUint32(32, 7, true);
-    expect(parseNetwork(unknown, 'kb.bin').isErr && parseNetwork(unknown, 'kb.bin').error.message).toMatch(/unknown feature set 7/);
+    const u = parseNetwork(unknown, 'kb.bin');
+    expect(u.isErr && u.error.message).toMatch(/unknown feature set 7/);
     const chessKb = serializeNetwork({ ...randomNetwork('chess', 4, 'crelu', 12), featureSet: 'king-bucket-9' });
     const c = parseNetwork(chessKb, 'c.bin');
     expect(c.isErr && c.error.message).toMatch(/feature set king-bucket-9 is not defined for chess/);

@@ -17,7 +17,6 @@ import { chunkPlanes, chunkText, readChunk, type Chunk } from '../../../src/nn/t
 const LOGS = fileURLToPath(new URL('./fixtures/logs', import.meta.url));
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'kishi-log-records-'));
 const load = (file: string): Chunk => readChunk(new Uint8Array(readFileSync(file))).unwrap();
-const CHESS = 'lichess-AbCd1234.jsonl';
 
 describe('online game logs into training chunks', () => {
   it('converts finished chess games, one-hot on the move played, values from our scores, results from the log', () => {

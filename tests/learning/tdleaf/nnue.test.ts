@@ -14,7 +14,6 @@ import { masterPath, parseMaster } from '../../../src/learning/nnue/network-file
 import { gameSamples, isReplayProblem, leafEvaluator, resolveLeaf } from '../../../src/learning/tdleaf/leaf.js';
 import { historyPath, liveWeightsPath, onGameFinished, weightsStamp, type OnlineConfig } from '../../../src/learning/tdleaf/online.js';
 import { trainTdLeaf } from '../../../src/learning/tdleaf/trainer.js';
-import { sampleJ } from '../../../src/learning/tdleaf/td-lambda.js';
 import { createAlphaBetaPlayer } from '../../../src/player/factory.js';
 import { loadNnueFile, nnueManifestPath, nnueOutputOf } from '../../../src/player/nnue-file.js';
 import { readGameLogFile } from '../../../src/records/game-log-reader.js';

@@ -22,7 +22,7 @@ afterAll(() => {
 });
 
 const body = (games: number, theta = [0.5, -1.25, 3]): CheckpointBody => ({
-  settings: { game: 'chess', method: 'treestrap-ab', init: 'random', eta: 5e-7, minDepth: 1, walk: 'searched', nodes: 1000, maxPlies: 300, hashMb: 16, seed: 1, book: 'default', bookSize: 100, frozen: ['tempo'] },
+  settings: { game: 'chess', method: 'treestrap-ab', init: 'random', eta: 5e-7, minDepth: 1, walk: 'searched', update: 'all', nodes: 1000, maxPlies: 300, hashMb: 16, seed: 1, book: 'default', bookSize: 100, frozen: ['tempo'] },
   featureSet: 'test-3',
   features: 3,
   command: 'kishi train treestrap --nodes 1000',

@@ -9,6 +9,7 @@ import { Result } from '../../../src/core/result.js';
 import type { FeatureSet } from '../../../src/eval/linear/feature-registry.js';
 import type { SparseVector } from '../../../src/eval/linear/sparse.js';
 import { RULE_NONE, type SearchBoard } from '../../../src/search/alphabeta/search-board.js';
+import { RecordingBoard } from '../../../src/learning/treestrap/recording-board.js';
 import type { TrainingAdapter } from '../../../src/learning/treestrap/training-adapter.js';
 
 export interface HandNode {
@@ -74,6 +75,10 @@ export class HandTreeBoard implements SearchBoard {
   tacticalOrder(): number {
     return 0;
   }
+  /** No move of the hand tree is a capture (`tacticalOrder` 0), and a quiet move is never a bad capture. */
+  isBadCapture(): boolean {
+    return false;
+  }
   historyIndex(move: number): number {
     return move & 63;
   }
@@ -111,7 +116,9 @@ export class HandTreeAdapter implements TrainingAdapter {
 
   features(board: SearchBoard, out: SparseVector): void {
     out.clear();
-    const b = board instanceof HandTreeBoard ? board : ((board as unknown as { inner: HandTreeBoard }).inner);
+    // The trainer hands over the hand tree itself, or the RecordingBoard it searched through.
+    const b = board instanceof RecordingBoard ? board.inner : board;
+    if (!(b instanceof HandTreeBoard)) throw new Error(`not a hand-tree board: ${board.toText()}`);
     for (const [i, v] of Object.entries(this.nodes[b.node]!.phi)) out.add(Number(i), v);
   }
 

@@ -52,6 +52,7 @@ const settings = (network: string, over: Partial<TrainSettings> = {}): TrainSett
   eta: 1e-9,
   minDepth: 1,
   walk: 'searched',
+  update: 'all', // --update's default (the paper)
   depth: 2,
   maxPlies: 16,
   hashMb: 1,

@@ -70,6 +70,7 @@ const settings = (over: Partial<TrainSettings> = {}): TrainSettings => ({
   eta: 5e-6,
   minDepth: 1,
   walk: 'searched',
+  update: 'all', // --update's default (the paper)
   depth: 1,
   maxPlies: 24,
   hashMb: 1,

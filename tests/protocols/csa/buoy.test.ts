@@ -123,7 +123,8 @@ describe('buoy games against the local CSA server', () => {
       // Each Player was given its full clock (less the 100 ms safety margin) for its first move.
       const first = setupMoves % 2 === 0 ? pa : pb;
       const req = first.requests[0]!;
-      const mine = setupMoves % 2 === 0 ? req.clock.firstMs : req.clock.secondMs;
+      const clock = req.clock!; // a CSA game always has a clock
+      const mine = setupMoves % 2 === 0 ? clock.firstMs : clock.secondMs;
       expect(mine).toBeGreaterThanOrEqual(20 * 50 - 100 - 50);
       // The record keeps the buoy's times.
       const record = readFileSync(join(a.dir, 'csa', `${g.id}.csa`), 'utf8').split('\n');

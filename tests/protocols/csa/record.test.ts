@@ -28,7 +28,7 @@ describe('CSA record of a real server game', () => {
     for (const line of received) {
       const m = /^([+-]\d{4}[A-Z]{2}),T(\d+)$/.exec(line);
       if (m) {
-        game.applyEcho(m[1]!, Number(m[2]), echoes.length === 0 ? { comment: "'* 42 -3334FU" } : undefined).unwrap();
+        game.applyEcho(m[1]!, Number(m[2]), echoes.length === 0 ? { csa: m[1]!, comment: "'* 42 -3334FU" } : undefined).unwrap();
         echoes.push(m[1]!);
       } else if (line === '%TORYO') game.applySpecial(line, undefined);
     }

@@ -41,7 +41,7 @@ const freshChess = (net: NnueNetwork, fen: string): number => nnueOutputOf(net, 
 const freshShogi = (net: NnueNetwork, sfen: string): number => nnueOutputOf(net, sfen).unwrap();
 
 /** What the one-ply policy should give, computed by another route: each child from scratch. */
-const expectedPriors = (board: MctsBoard, moves: Int32Array, n: number, childValue: (m: number) => number, loss: (m: number) => number): number[] => {
+const expectedPriors = (moves: Int32Array, n: number, childValue: (m: number) => number, loss: (m: number) => number): number[] => {
   const logits: number[] = [];
   for (let i = 0; i < n; i++) {
     const m = moves[i]!;
@@ -112,7 +112,7 @@ describe('one-ply policy', () => {
       const priors = new Float32Array(256).fill(-1);
       const v = ev.evaluate(moves, n, priors);
       expect(v).toBeCloseTo(Math.tanh(freshChess(net, board.toText()) / (2 * K)), 12);
-      const want = expectedPriors(board, moves, n, chessChild(net, board), chessLoss(board.board));
+      const want = expectedPriors(moves, n, chessChild(net, board), chessLoss(board.board));
       for (let i = 0; i < n; i++) {
         expect(priors[i]!, `${fen} ${board.moveToText(moves[i]!)}`).toBeGreaterThan(0);
         expect(priors[i]!).toBeCloseTo(want[i]!, 6);
@@ -139,7 +139,7 @@ describe('one-ply policy', () => {
       const priors = new Float32Array(board.maxMoves).fill(-1);
       const v = ev.evaluate(moves, n, priors);
       expect(v).toBeCloseTo(Math.tanh(freshShogi(net, board.toText()) / (2 * K)), 12);
-      const want = expectedPriors(board, moves, n, shogiChild(net, board), shogiLoss(board.board));
+      const want = expectedPriors(moves, n, shogiChild(net, board), shogiLoss(board.board));
       for (let i = 0; i < n; i++) {
         expect(priors[i]!, `${sfen} ${texts[i]}`).toBeGreaterThan(0);
         expect(priors[i]!).toBeCloseTo(want[i]!, 6);

@@ -44,7 +44,7 @@ describe.skipIf(!ready)('MCTS player in a worker with the shipped net', () => {
     expect(done).toBe(false);
     p.stop();
     // Stop ends a search that would never end (how fast is a speed, for the bench, not a test on shared cores).
-    const s = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000))]);
+    const s = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000))]);
     expect(s, 'the search went on after stop').toBeDefined();
     expect(s!.move).toMatch(/^[a-h][1-8][a-h][1-8]$/);
     expect(s!.info!.nodes).toBeGreaterThan(0);
