@@ -4,7 +4,6 @@
  * reference outputs recomputed by this build's inference and compared exactly. Any failure is an
  * `ERR_NNUE` saying what is wrong; the engine then plays with the linear evaluation (factory.ts).
  */
-import { readFileSync } from 'node:fs';
 import type { GameKind } from '../core/game.js';
 import { parseJsonText } from '../core/json.js';
 import { KishiError, Result } from '../core/result.js';
@@ -14,6 +13,7 @@ import type { NnueNetwork } from '../eval/nnue/network.js';
 import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
 import { FastChessBoard } from '../games/chess/fast/board.js';
 import { FastShogiBoard } from '../games/shogi/fast/board.js';
+import { readModelFilePair } from './model-file-pair.js';
 import { resolveModelPath } from './weights-file.js';
 
 export interface LoadedNnue {
@@ -65,17 +65,7 @@ export const validateNnue = (bytes: Uint8Array, manifestText: string, game: Game
 /** Reads and validates a network file and its manifest. */
 export const loadNnueFile = (path: string, game: GameKind): Result<LoadedNnue, KishiError> => {
   const file = resolveModelPath(path);
-  let bytes: Uint8Array;
-  let text: string;
-  try {
-    bytes = new Uint8Array(readFileSync(file));
-  } catch (e) {
-    return Result.err(new KishiError('ERR_NNUE', `network ${file}: cannot read (${(e as Error).message})`));
-  }
-  try {
-    text = readFileSync(nnueManifestPath(file), 'utf8');
-  } catch (e) {
-    return Result.err(new KishiError('ERR_NNUE', `network manifest ${nnueManifestPath(file)}: cannot read (${(e as Error).message})`));
-  }
-  return validateNnue(bytes, text, game, file);
+  const read = readModelFilePair(file, nnueManifestPath(file), { code: 'ERR_NNUE', file: 'network', manifest: 'network manifest' });
+  if (read.isErr) return Result.err(read.error);
+  return validateNnue(read.value.bytes, read.value.text, game, file);
 };

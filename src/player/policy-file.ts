@@ -6,7 +6,6 @@
  * did not have are caught at start-up). Any failure is an `ERR_POLICY` saying what is wrong; the
  * MCTS then keeps the one-ply prior (mcts-cpu-nets.ts).
  */
-import { readFileSync } from 'node:fs';
 import type { GameKind } from '../core/game.js';
 import { parseJsonText } from '../core/json.js';
 import { KishiError, Result } from '../core/result.js';
@@ -14,6 +13,7 @@ import { checkPolicyManifest, parsePolicy, type PolicyManifest, type PolicyNet }
 import { ChessPolicy, ShogiPolicy } from '../eval/policy/policy-network.js';
 import { FastChessBoard } from '../games/chess/fast/board.js';
 import { FastShogiBoard } from '../games/shogi/fast/board.js';
+import { readModelFilePair } from './model-file-pair.js';
 import { resolveModelPath } from './weights-file.js';
 
 export interface LoadedPolicy {
@@ -75,17 +75,7 @@ export const validatePolicy = (bytes: Uint8Array, manifestText: string, game: Ga
 /** Reads and validates a policy file and its manifest. */
 export const loadPolicyFile = (path: string, game: GameKind): Result<LoadedPolicy, KishiError> => {
   const file = resolveModelPath(path);
-  let bytes: Uint8Array;
-  let text: string;
-  try {
-    bytes = new Uint8Array(readFileSync(file));
-  } catch (e) {
-    return Result.err(new KishiError('ERR_POLICY', `policy network ${file}: cannot read (${(e as Error).message})`));
-  }
-  try {
-    text = readFileSync(policyManifestPath(file), 'utf8');
-  } catch (e) {
-    return Result.err(new KishiError('ERR_POLICY', `policy manifest ${policyManifestPath(file)}: cannot read (${(e as Error).message})`));
-  }
-  return validatePolicy(bytes, text, game, file);
+  const read = readModelFilePair(file, policyManifestPath(file), { code: 'ERR_POLICY', file: 'policy network', manifest: 'policy manifest' });
+  if (read.isErr) return Result.err(read.error);
+  return validatePolicy(read.value.bytes, read.value.text, game, file);
 };
