@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import glob
+import inspect
 import json
 import math
 import os
@@ -566,7 +567,8 @@ def main() -> int:
     start_epoch = 0
     history: list[dict] = []
     if args.resume and args.checkpoint and os.path.exists(args.checkpoint):
-        ck = torch.load(args.checkpoint, map_location=device)
+        # Our own checkpoint (the fitted K is a Python float, the history plain dicts): not weights-only.
+        ck = torch.load(args.checkpoint, map_location=device, **({"weights_only": False} if "weights_only" in inspect.signature(torch.load).parameters else {}))
         net.load_state_dict(ck["model"])
         opt.load_state_dict(ck["optimizer"])
         start_epoch = ck["epoch"]

@@ -38,13 +38,16 @@ Checkpoints
       --window-games 20000 --phase-weights bootstrap-alphabeta=0.25 --resume runs/az/trainer.pt \\
       --steps 1000 --checkpoint runs/az/trainer.pt --out runs/az/nets/gen-1.onnx --int8 runs/az/nets/gen-1-int8.onnx
 
-Uses CUDA when `torch.cuda.is_available()` (else `--threads` CPU threads). Prints progress lines and
+`--device auto` uses CUDA when `torch.cuda.is_available()` (else `--threads` CPU threads), with bf16
+autocast there (`--precision`). Prints progress lines and
 writes a JSON report (`--report`): steps, samples/s, where the time went, losses, data used.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
+import inspect
 import json
 import math
 import os
@@ -204,9 +207,12 @@ def batch_tensors(data: Chunks, idx: np.ndarray, value_mix: float, device, mirro
     return x.to(device), target_t.to(device), legal_t.to(device), torch.from_numpy(z).to(device), torch.from_numpy(result).to(device)
 
 
-def compute_losses(model, batch, value_loss: str, value_mix: float):
+def compute_losses(model, batch, value_loss: str, value_mix: float, bf16: bool = False):
     x, target, legal, z, result = batch
-    p, v = model(x)
+    # bf16 autocast (GPU only): the convolutions run in bfloat16 on the tensor cores, the losses in fp32.
+    with torch.autocast(device_type="cuda", dtype=torch.bfloat16) if bf16 else contextlib.nullcontext():
+        p, v = model(x)
+    p, v = p.float(), v.float()
     p = p.masked_fill(~legal, -1e9)
     pol = -(target * torch.log_softmax(p, dim=1)).sum(1).mean()
     if value_loss == "wdl":
@@ -224,6 +230,11 @@ def compute_losses(model, batch, value_loss: str, value_mix: float):
         mse = val
     top1 = (p.argmax(1) == target.argmax(1)).float().mean()
     return pol, val, mse, top1
+
+
+# Our own checkpoints hold plain Python values beside the tensors: load them whole (PyTorch 2.6+
+# defaults to weights only).
+TRUSTED = {"weights_only": False} if "weights_only" in inspect.signature(torch.load).parameters else {}
 
 
 # ---- main -----------------------------------------------------------------------------------------
@@ -296,6 +307,9 @@ def main() -> None:
                     help="hold out whole games (default: the holdout is independent of the training games) or single positions")
     ap.add_argument("--mirror", action="store_true", help="shogi: mirror half of each batch left-right")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto", help="auto: cuda when available")
+    ap.add_argument("--precision", choices=["auto", "fp32", "bf16"], default="auto",
+                    help="bf16: autocast on the GPU (auto: bf16 on cuda, fp32 on the CPU); the export is fp32 either way")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--log-every", type=int, default=100)
     ap.add_argument("--holdout-every", type=int, default=0,
@@ -314,7 +328,12 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("train.py: --device cuda, but torch sees no CUDA device")
+    device = torch.device("cuda" if args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available()) else "cpu")
+    if args.precision == "bf16" and device.type != "cuda":
+        raise SystemExit("train.py: --precision bf16 needs --device cuda")
+    bf16 = device.type == "cuda" and args.precision != "fp32"
 
     # Data.
     weights = parse_weights(args.phase_weights)
@@ -351,9 +370,9 @@ def main() -> None:
     src = None
     ckpt = None
     if args.resume is not None and os.path.exists(args.resume):
-        src, ckpt = args.resume, torch.load(args.resume, map_location="cpu")
+        src, ckpt = args.resume, torch.load(args.resume, map_location="cpu", **TRUSTED)
     elif args.init is not None:
-        src, ckpt = args.init, torch.load(args.init, map_location="cpu")
+        src, ckpt = args.init, torch.load(args.init, map_location="cpu", **TRUSTED)
     elif args.resume is not None:
         raise SystemExit(f"train.py: --resume {args.resume} does not exist (give --init to start from a net)")
     if ckpt is not None:
@@ -395,7 +414,7 @@ def main() -> None:
         with torch.no_grad():
             for i in range(0, n_hold, 512):
                 idx = hold_idx[i : i + 512]
-                pol, val, mse, top1 = compute_losses(model, batch_tensors(data, idx, args.value_mix, device, None, None), value_loss, args.value_mix)
+                pol, val, mse, top1 = compute_losses(model, batch_tensors(data, idx, args.value_mix, device, None, None), value_loss, args.value_mix, bf16)
                 tot += np.array([pol.item(), val.item(), mse.item(), top1.item()]) * len(idx)
         model.train()
         tot /= n_hold
@@ -419,7 +438,7 @@ def main() -> None:
         idx = np.sort(rng.choice(train_idx, size=args.batch, replace=True, p=probs))
         batch = batch_tensors(data, idx, args.value_mix, device, mirror, rng)
         b = time.time()
-        pol, val, mse, top1 = compute_losses(model, batch, value_loss, args.value_mix)
+        pol, val, mse, top1 = compute_losses(model, batch, value_loss, args.value_mix, bf16)
         loss = pol + args.value_weight * val
         opt.zero_grad()
         loss.backward()
@@ -485,7 +504,7 @@ def main() -> None:
         "holdoutAfter": after,
         "history": history,
         "augmentation": "left-right mirror of half of each batch" if mirror is not None else "none",
-        "device": str(device),
+        "device": str(device), "precision": "bf16" if bf16 else "fp32",
         "threads": args.threads,
         "samplesPerSecond": round(sps, 1),
         "seconds": round(train_seconds, 1),
@@ -493,13 +512,13 @@ def main() -> None:
     }
     report = {"steps": steps_total, "stepsThisRun": args.steps, "samples": samples_total, "samplesPerSecond": round(sps, 1),
               "secondsTrain": round(train_seconds, 2), "secondsData": round(t_data, 2), "secondsCompute": round(t_compute, 2),
-              "device": str(device), "threads": args.threads, "games": games, "positions": n, "perPhase": per_phase,
+              "device": str(device), "precision": "bf16" if bf16 else "fp32", "threads": args.threads, "games": games, "positions": n, "perPhase": per_phase,
               "holdoutPositions": n_hold, "holdoutBy": holdout_by, "holdoutBefore": before, "holdoutAfter": after, "history": history, "encoding": encoding,
               "checkpoint": args.checkpoint, "commit": git_commit()}
     if args.out is not None:
         base = args.out[:-5] if args.out.endswith(".onnx") else args.out
         tmp_base = f"{base}.tmp-{os.getpid()}"
-        write_model(model, tmp_base + ".onnx", trained=True, training=training, notes=args.notes, reference_path=args.reference)
+        write_model(model.cpu(), tmp_base + ".onnx", trained=True, training=training, notes=args.notes, reference_path=args.reference)
         os.replace(tmp_base + ".onnx", base + ".onnx")
         os.replace(tmp_base + ".manifest.json", base + ".manifest.json")
         report["onnx"] = base + ".onnx"

@@ -22,6 +22,7 @@ import { bootstrapOpenings } from '../../src/learning/alphazero/loop-bootstrap.j
 import { scoreToValue } from '../../src/learning/alphazero/value-target.js';
 import { ChunkWriter, type ChunkRecord } from '../../src/nn/training-chunk.js';
 import { AlphaBetaEngine, SIGNAL_WORDS } from '../../src/player/alphabeta-engine.js';
+import { loadNnueFile } from '../../src/player/nnue-file.js';
 import { loadWeightsFile } from '../../src/player/weights-file.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import type { MctsBoard } from '../../src/search/mcts/mcts-board.js';
@@ -36,8 +37,9 @@ const program = new Command()
   .option('--seed <n>', 'random seed', '1')
   .option('--chunk <n>', 'positions per chunk file', '5000')
   .option('--max-plies <n>', 'plies before a game is a draw', '')
+  .option('--nnue <file>', 'label with this network evaluation instead of the linear one', '')
   .parse();
-const opts = program.opts<{ game: string; positions: string; nodes: string; out: string; seed: string; chunk: string; maxPlies: string }>();
+const opts = program.opts<{ game: string; positions: string; nodes: string; out: string; seed: string; chunk: string; maxPlies: string; nnue: string }>();
 const game = opts.game as GameKind;
 if (game !== 'chess' && game !== 'shogi') throw new Error(`--game chess|shogi, not ${opts.game}`);
 const target = Number(opts.positions);
@@ -49,7 +51,8 @@ mkdirSync(outDir, { recursive: true });
 const rng = new Rng(Number(opts.seed));
 
 const weights = loadWeightsFile(game === 'chess' ? 'models/chess-linear.json' : 'models/shogi-linear.json', game).unwrap();
-const engine = new AlphaBetaEngine({ game, theta: weights.theta, hashMb: 32, moveOverheadMs: 0 });
+const nnue = opts.nnue !== '' ? loadNnueFile(opts.nnue, game).unwrap().net : undefined;
+const engine = new AlphaBetaEngine({ game, theta: weights.theta, hashMb: 32, moveOverheadMs: 0, ...(nnue !== undefined ? { nnue } : {}) });
 const signal = new Int32Array(new SharedArrayBuffer(4 * SIGNAL_WORDS));
 
 const openings = bootstrapOpenings(game);
@@ -59,7 +62,7 @@ const makeBoard = (start: string): MctsBoard =>
   game === 'chess' ? ChessMctsBoard.fromText(start, []).unwrap() : ShogiMctsBoard.fromText(start, []).unwrap();
 
 const spec = makeBoard('startpos').spec;
-const meta = { phase: 'bootstrap-alphabeta', nodes, seed: Number(opts.seed), generator: 'tools/nn/make-bootstrap-data.ts' };
+const meta = { phase: 'bootstrap-alphabeta', nodes, seed: Number(opts.seed), eval: nnue !== undefined ? 'nnue' : 'linear', generator: 'tools/nn/make-bootstrap-data.ts' };
 let writer = new ChunkWriter(spec, meta);
 let chunkNo = 0;
 let written = 0;

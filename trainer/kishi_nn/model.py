@@ -12,6 +12,8 @@ head (1x1 conv to 32 planes, fully connected 128, fully connected 1, tanh).
 """
 from __future__ import annotations
 
+import inspect
+
 import torch
 from torch import nn
 
@@ -77,7 +79,9 @@ def export_onnx(model: PolicyValueNet, path: str) -> None:
     """Exports in eval mode (batch norm folded into the convolutions), dynamic batch axis, opset 13."""
     model.eval()
     e = ENCODINGS[model.encoding]
-    dummy = torch.zeros(1, e["planes"], e["height"], e["width"])
+    dummy = torch.zeros(1, e["planes"], e["height"], e["width"], device=next(model.parameters()).device)
+    # The TorchScript exporter: newer PyTorch (2.9+) defaults to the dynamo one, whose graphs differ.
+    legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
     torch.onnx.export(
         model,
         dummy,
@@ -87,6 +91,7 @@ def export_onnx(model: PolicyValueNet, path: str) -> None:
         dynamic_axes={"input": {0: "batch"}, "policy": {0: "batch"}, ("wdl" if model.wdl else "value"): {0: "batch"}},
         opset_version=13,
         do_constant_folding=True,
+        **legacy,
     )
 
 
