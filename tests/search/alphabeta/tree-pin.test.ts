@@ -42,12 +42,12 @@ const PINS: readonly [game: 'chess' | 'shogi', text: string, kind: EvalKind, dep
   ['chess', 'startpos', 'material', 14, {}, 5339, 'b1a3', 0],
   ['chess', KIWIPETE, 'material', 7, {}, 44065, 'e2a6', 0],
   ['chess', QGD, 'linear', 9, {}, 17632, 'c4d5', 120],
-  ['chess', KIWIPETE, 'nnue', 7, {}, 29848, 'e2a6', -65],
-  ['chess', QGD, 'nnue', 7, { singularExtension: true }, 19931, 'e2d3', 76],
+  ['chess', KIWIPETE, 'nnue', 7, {}, 34191, 'e2a6', -117],
+  ['chess', QGD, 'nnue', 7, { singularExtension: true }, 10611, 'c4d5', 78],
   ['shogi', 'startpos', 'material', 14, {}, 7861, '9g9f', 0],
   ['shogi', SHOGI_MIDDLE, 'linear', 9, {}, 3384, '5i6h', 0],
-  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 23536, '1g1f', 23],
-  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 5723, '9g9f', 19],
+  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 6227, '2i3g', -2],
+  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 6554, '2g2f', 82],
 ];
 
 describe('the tournament search tree is pinned', () => {
