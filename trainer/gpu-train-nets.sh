@@ -38,19 +38,14 @@ nn() { # name, trainer arguments...
 
 CHESS=$(sets chess)
 SHOGI=$(sets shogi)
+# $CHESS / $SHOGI unquoted on purpose: one argument per data directory.
 if [ -n "$CHESS" ]; then
-  # shellcheck disable=SC2086
-  {
-    nn chess-h32 --game chess --data $CHESS --hidden 32 --epochs 20 --batch 4096 &
-    nn chess-h64 --game chess --data $CHESS --hidden 64 --epochs 20 --batch 4096 &
-  }
+  nn chess-h32 --game chess --data $CHESS --hidden 32 --epochs 20 --batch 4096 &
+  nn chess-h64 --game chess --data $CHESS --hidden 64 --epochs 20 --batch 4096 &
 fi
 if [ -n "$SHOGI" ]; then
-  # shellcheck disable=SC2086
-  {
-    nn shogi-kz-h32 --game shogi --features king-zone --data $SHOGI --hidden 32 --epochs 24 --batch 4096 &
-    nn shogi-kz-h64 --game shogi --features king-zone --data $SHOGI --hidden 64 --epochs 16 --batch 2048 &
-  }
+  nn shogi-kz-h32 --game shogi --features king-zone --data $SHOGI --hidden 32 --epochs 24 --batch 4096 &
+  nn shogi-kz-h64 --game shogi --features king-zone --data $SHOGI --hidden 64 --epochs 16 --batch 2048 &
 fi
 if [ -d "$DATA/boot" ] && [ -f "$DATA/ref-chess.knr" ]; then
   (
