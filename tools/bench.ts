@@ -61,16 +61,35 @@ export function formatBenchTable(results: BenchResults): string {
   return formatTable(rows);
 }
 
+const USAGE = `usage: npm run bench -- [--filter NAME] [--reps N] [--quick] [--out FILE] [--list]
+  --filter NAME  only the modules whose name contains NAME (--list shows them)
+  --reps N       repetitions per figure, the median is reported (default 5)
+  --quick        smaller budgets (a smoke run, not for the record)
+  --out FILE     results JSON (default bench-results/latest.json; a time-stamped copy goes beside it)`;
+
+const OPTIONS = {
+  filter: { type: 'string' },
+  reps: { type: 'string', default: '5' },
+  quick: { type: 'boolean', default: false },
+  out: { type: 'string', default: 'bench-results/latest.json' },
+  list: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      filter: { type: 'string' },
-      reps: { type: 'string', default: '5' },
-      quick: { type: 'boolean', default: false },
-      out: { type: 'string', default: 'bench-results/latest.json' },
-      list: { type: 'boolean', default: false },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ options: OPTIONS });
+  } catch (e) {
+    console.error(`bench: ${(e as Error).message}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  const { values } = parsed;
+  if (values.help === true) {
+    console.log(USAGE);
+    return;
+  }
   const here = dirname(fileURLToPath(import.meta.url));
   const modules = (await discoverModules(join(here, 'bench'))).filter((m) => values.filter === undefined || m.name.includes(values.filter));
   if (values.list === true) {
@@ -78,7 +97,11 @@ async function main(): Promise<void> {
     return;
   }
   const reps = Number(values.reps);
-  if (!(Number.isInteger(reps) && reps > 0)) throw new Error(`--reps must be a positive integer, got ${values.reps}`);
+  if (!(Number.isInteger(reps) && reps > 0)) {
+    console.error(`bench: --reps must be a positive integer, got ${values.reps}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
   let commit: string | undefined;
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
