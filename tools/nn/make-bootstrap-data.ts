@@ -51,7 +51,12 @@ mkdirSync(outDir, { recursive: true });
 const rng = new Rng(Number(opts.seed));
 
 const weights = loadWeightsFile(game === 'chess' ? 'models/chess-linear.json' : 'models/shogi-linear.json', game).unwrap();
-const nnue = opts.nnue !== '' ? loadNnueFile(opts.nnue, game).unwrap().net : undefined;
+const loadedNet = opts.nnue !== '' ? loadNnueFile(opts.nnue, game) : undefined;
+if (loadedNet?.isErr === true) {
+  console.error(`make-bootstrap-data: ${loadedNet.error.message}`);
+  process.exit(2);
+}
+const nnue = loadedNet?.unwrap().net;
 const engine = new AlphaBetaEngine({ game, theta: weights.theta, hashMb: 32, moveOverheadMs: 0, ...(nnue !== undefined ? { nnue } : {}) });
 const signal = new Int32Array(new SharedArrayBuffer(4 * SIGNAL_WORDS));
 
