@@ -3,7 +3,8 @@
  * (models/<game>-nnue.bin) against the shipped linear evaluation (models/<game>-linear.json), same
  * search, same positions, fixed node budget, fresh table each rep; and `kishi datagen` positions/s
  * (one thread, default settings, a few games into a temporary directory). The issue's target is
- * nnue >= 0.6x linear. A game whose network file is missing or invalid gets no row (logged).
+ * nnue >= 0.6x linear. A second row per position sets the WebAssembly SIMD kernels (the default)
+ * against the TypeScript loops. A game whose network file is missing or invalid gets no row (logged).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,15 +51,17 @@ export const bench: BenchModule = {
         for (const text of POSITIONS[game]) {
           const label = positionLabel(text);
           ctx.log(`nnue ${game} ${label} ${budget} nodes`);
-          const make = (nnue: boolean) => (): SearchBoard =>
+          // nnue: 'simd' (the default where it applies), 'ts' (the TypeScript loops) or none (linear).
+          const make = (nnue: 'simd' | 'ts' | undefined) => (): SearchBoard =>
             game === 'chess'
-              ? ChessSearchBoard.fromText(text, [], new ChessLinearEval(theta), false, nnue ? new ChessNnue(net) : undefined).unwrap()
-              : ShogiSearchBoard.fromText(text, [], new ShogiLinearEval(theta), nnue ? new ShogiNnue(net) : undefined).unwrap();
-          searchRates(make(true), 20_000, 1);
-          searchRates(make(false), 20_000, 1);
-          const a = searchRates(make(true), budget, ctx.reps);
-          const b = searchRates(make(false), budget, ctx.reps);
+              ? ChessSearchBoard.fromText(text, [], new ChessLinearEval(theta), false, nnue ? new ChessNnue(net, nnue === 'simd') : undefined).unwrap()
+              : ShogiSearchBoard.fromText(text, [], new ShogiLinearEval(theta), nnue ? new ShogiNnue(net, nnue === 'simd') : undefined).unwrap();
+          for (const kind of ['simd', 'ts', undefined] as const) searchRates(make(kind), 20_000, 1);
+          const a = searchRates(make('simd'), budget, ctx.reps);
+          const t = searchRates(make('ts'), budget, ctx.reps);
+          const b = searchRates(make(undefined), budget, ctx.reps);
           rows.push(rateRow(`search ${game} nnue ${net.features}x${net.hidden} ${label}`, 'knodes/s', 1e-3, a, b, 'linear eval'));
+          rows.push(rateRow(`search ${game} nnue ${net.features}x${net.hidden} simd ${label}`, 'knodes/s', 1e-3, a, t, 'TypeScript loops'));
         }
       }
       // Datagen: a few games at the default settings.

@@ -16,8 +16,12 @@
  * same view (shogi-king-zone-features.ts: a piece next to the king). When a view change alters only a
  * few rows (king-zone: the zone rows of the pieces around the king's old and new squares),
  * `moveView` records those rows explicitly and the perspective stays incremental.
+ *
+ * Where WebAssembly SIMD applies (simd/simd-kernels.ts), the accumulators live in the module's
+ * memory and the updates, refreshes and the SCReLU output run there, bit-exact with the loops here.
  */
-import { networkOutput, type NnueNetwork } from './network.js';
+import { networkOutput, screluOutput, type NnueNetwork } from './network.js';
+import { NnueSimd } from './simd/simd-kernels.js';
 
 const MAX_DELTAS = 4;
 /** Piece codes a refresh can take (shogi: 40 board pieces + at most 40 hand features). */
@@ -48,20 +52,27 @@ export class AccumulatorStack {
   private readonly rowsAdd = new Int32Array(2 * MAX_DELTAS);
   private readonly rowsSub = new Int32Array(2 * MAX_DELTAS);
   private capacity = 0;
+  /** The WebAssembly SIMD kernels, when they apply to this network (`acc` is then their memory's view). */
+  private readonly simd: NnueSimd | undefined;
   /** Current ply (entry index). */
   ply = 0;
 
-  /** `featureOf[(p * views + view) * codes + code]` is the feature row of `code` for perspective p in `view`. */
+  /**
+   * `featureOf[(p * views + view) * codes + code]` is the feature row of `code` for perspective p in
+   * `view`; `simd`: run on the WebAssembly SIMD kernels where they apply to `net`.
+   */
   constructor(
     readonly net: NnueNetwork,
     private readonly featureOf: Int32Array,
     private readonly codes: number,
     private readonly views = 1,
     private readonly zoneOf?: Int32Array,
+    simd = true,
   ) {
     if (featureOf.length !== 2 * views * codes) throw new Error(`feature table of ${featureOf.length} entries, expected 2 x ${views} views x ${codes} codes`);
     if (zoneOf !== undefined && zoneOf.length !== featureOf.length) throw new Error(`second feature table of ${zoneOf.length} entries, expected ${featureOf.length}`);
     this.h = net.hidden;
+    this.simd = simd ? NnueSimd.create(net, 128 * 2 * net.hidden) : undefined;
     this.acc = new Int16Array(0);
     this.computed = new Uint8Array(0);
     this.viewBase = new Int32Array(0);
@@ -80,7 +91,14 @@ export class AccumulatorStack {
 
   private grow(capacity: number): void {
     const old = { ...this };
-    this.acc = new Int16Array(capacity * 2 * this.h);
+    if (this.simd !== undefined) {
+      // The module's memory keeps the entries when it grows; `acc` becomes a view of the new buffer.
+      this.simd.growAcc(capacity * 2 * this.h);
+      this.acc = this.simd.acc;
+    } else {
+      this.acc = new Int16Array(capacity * 2 * this.h);
+      this.acc.set(old.acc);
+    }
     this.computed = new Uint8Array(capacity * 2);
     this.viewBase = new Int32Array(capacity * 2);
     this.refreshP = new Int8Array(capacity);
@@ -93,7 +111,6 @@ export class AccumulatorStack {
     this.subs = new Int32Array(capacity * MAX_DELTAS);
     this.nAdd = new Uint8Array(capacity);
     this.nSub = new Uint8Array(capacity);
-    this.acc.set(old.acc);
     this.computed.set(old.computed);
     this.viewBase.set(old.viewBase);
     this.refreshP.set(old.refreshP);
@@ -114,6 +131,7 @@ export class AccumulatorStack {
    * `view0` / `view1` of perspectives 0 / 1.
    */
   reset(codes: ArrayLike<number>, count: number, view0 = 0, view1 = 0): void {
+    this.simd?.syncWeights();
     this.ply = 0;
     this.viewBase[0] = this.viewOffset(0, view0);
     this.viewBase[1] = this.viewOffset(1, view1);
@@ -135,12 +153,29 @@ export class AccumulatorStack {
     this.refreshHalf(out, off + this.h, this.viewOffset(1, view1), codes, 0, count);
   }
 
+  /** Whether the WebAssembly SIMD kernels run this stack (tests compare both paths). */
+  get simdActive(): boolean {
+    return this.simd !== undefined;
+  }
+
   /** One perspective's accumulator from `codes[from..from+count)` under its view block `vb` into `out[off..off+H)`. */
   private refreshHalf(out: Int16Array, off: number, vb: number, codes: ArrayLike<number>, from: number, count: number): void {
     const h = this.h;
+    const zo = this.zoneOf;
+    const simd = this.simd;
+    if (simd !== undefined && out === this.acc) {
+      const rows = simd.rows;
+      let n = 0;
+      for (let k = from; k < from + count; k++) {
+        rows[n++] = simd.rowAt(this.featureOf[vb + codes[k]!]! * h);
+        const z = zo === undefined ? -1 : zo[vb + codes[k]!]!;
+        if (z >= 0) rows[n++] = simd.rowAt(z * h);
+      }
+      simd.update(off, simd.b1Byte, n, 0);
+      return;
+    }
     const { l1w, l1b } = this.net;
     for (let i = 0; i < h; i++) out[off + i] = l1b[i]!;
-    const zo = this.zoneOf;
     for (let k = from; k < from + count; k++) {
       const row = this.featureOf[vb + codes[k]!]! * h;
       for (let i = 0; i < h; i++) out[off + i] += l1w[row + i]!;
@@ -238,6 +273,7 @@ export class AccumulatorStack {
   evaluate(stm: number): number {
     const off = this.update();
     const h = this.h;
+    if (this.simd !== undefined && this.net.activation === 'screlu') return screluOutput(this.net, this.simd.screlu(off + stm * h, off + (stm ^ 1) * h));
     return networkOutput(this.net, this.acc, off + stm * h, off + (stm ^ 1) * h);
   }
 
@@ -249,6 +285,10 @@ export class AccumulatorStack {
     const fo = this.featureOf;
     const na = this.nAdd[k]!;
     const ns = this.nSub[k]!;
+    if (this.simd !== undefined) {
+      this.applySimd(k, p, na, ns);
+      return;
+    }
     {
       const dst = k * 2 * h + p * h;
       const src = dst - 2 * h;
@@ -324,6 +364,51 @@ export class AccumulatorStack {
         }
       }
     }
+    this.computed[2 * k + p] = 1;
+  }
+
+  /** `apply` through the SIMD kernels: the entry's rows to add, then to subtract, in one pass. */
+  private applySimd(k: number, p: number, na: number, ns: number): void {
+    const simd = this.simd!;
+    const h = this.h;
+    const dst = k * 2 * h + p * h;
+    const src = dst - 2 * h;
+    const po = this.viewBase[2 * k + p]!;
+    const fo = this.featureOf;
+    const zo = this.zoneOf;
+    const rows = simd.rows;
+    let nAdd = 0;
+    let nSub = 0;
+    if (this.explicitP[k] === p) {
+      const base = k * MAX_EXPLICIT_ROWS;
+      const n = this.explicitN[k]!;
+      for (let e = 0; e < n; e++) {
+        const r = this.explicitRows[base + e]!;
+        if (r > 0) rows[nAdd++] = simd.rowAt((r - 1) * h);
+      }
+      for (let e = 0; e < n; e++) {
+        const r = this.explicitRows[base + e]!;
+        if (r < 0) rows[nAdd + nSub++] = simd.rowAt((-r - 1) * h);
+      }
+    } else if (zo === undefined && na === 1 && ns === 1) {
+      simd.addSub(dst, src, fo[po + this.adds[k * MAX_DELTAS]!]! * h, fo[po + this.subs[k * MAX_DELTAS]!]! * h);
+      this.computed[2 * k + p] = 1;
+      return;
+    } else {
+      for (let d = 0; d < na; d++) {
+        const code = this.adds[k * MAX_DELTAS + d]!;
+        rows[nAdd++] = simd.rowAt(fo[po + code]! * h);
+        const z = zo === undefined ? -1 : zo[po + code]!;
+        if (z >= 0) rows[nAdd++] = simd.rowAt(z * h);
+      }
+      for (let d = 0; d < ns; d++) {
+        const code = this.subs[k * MAX_DELTAS + d]!;
+        rows[nAdd + nSub++] = simd.rowAt(fo[po + code]! * h);
+        const z = zo === undefined ? -1 : zo[po + code]!;
+        if (z >= 0) rows[nAdd + nSub++] = simd.rowAt(z * h);
+      }
+    }
+    simd.update(dst, simd.accAt(src), nAdd, nSub);
     this.computed[2 * k + p] = 1;
   }
 }

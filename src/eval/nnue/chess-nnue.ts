@@ -7,6 +7,7 @@
  */
 import type { FastChessBoard } from '../../games/chess/fast/board.js';
 import { AccumulatorStack } from './accumulator-stack.js';
+import { simdEnabled } from './simd/simd-kernels.js';
 import { CHESS_FEATURE_OF, CHESS_FEATURES_COUNT } from './chess-features.js';
 import type { NnueNetwork } from './network.js';
 
@@ -19,9 +20,13 @@ export class ChessNnue {
   readonly stack: AccumulatorStack;
   private readonly codes = new Int32Array(32);
 
-  constructor(readonly net: NnueNetwork) {
+  /** `simd`: use the WebAssembly SIMD kernels where they apply (default: unless `KISHI_NNUE_SIMD=0`). */
+  constructor(
+    readonly net: NnueNetwork,
+    simd = simdEnabled(),
+  ) {
     if (net.game !== 'chess' || net.features !== CHESS_FEATURES_COUNT) throw new Error(`not a chess network (${net.game}, ${net.features} features)`);
-    this.stack = new AccumulatorStack(net, CHESS_FEATURE_OF, 1024);
+    this.stack = new AccumulatorStack(net, CHESS_FEATURE_OF, 1024, 1, undefined, simd);
   }
 
   /** Piece codes (`piece * 64 + square`) of every piece on the board into `out`; returns the count. */

@@ -45,6 +45,23 @@ export interface NnueNetwork {
   readonly l2b: number;
 }
 
+const generations = new WeakMap<NnueNetwork, number>();
+
+/**
+ * Whoever changes a network's integer weights in place (TrainableNetwork.sync) calls this, so that
+ * copies made of them (the SIMD kernels' memory) are taken again at the next accumulator reset.
+ */
+export const markWeightsChanged = (net: NnueNetwork): void => {
+  generations.set(net, (generations.get(net) ?? 0) + 1);
+};
+
+/** How many times `markWeightsChanged` was called for `net`. */
+export const weightsGeneration = (net: NnueNetwork): number => generations.get(net) ?? 0;
+
+/** The SCReLU output in centipawns from its sum of clamp(a)^2 * w2 over both halves (before the division by qa). */
+export const screluOutput = (net: NnueNetwork, squares: number): number =>
+  Math.trunc(((Math.trunc(squares / net.qa) + net.l2b) * net.scale) / (net.qa * net.qb));
+
 /**
  * The output in centipawns from the side to move's view, given the two accumulators
  * (`acc[us..us+H)` and `acc[them..them+H)`; they may live in one array).
@@ -53,7 +70,6 @@ export const networkOutput = (net: NnueNetwork, acc: Int16Array, us: number, the
   const h = net.hidden;
   const qa = net.qa;
   const w = net.l2w;
-  let sum = 0;
   if (net.activation === 'screlu') {
     let s0 = 0;
     let s1 = 0;
@@ -65,15 +81,16 @@ export const networkOutput = (net: NnueNetwork, acc: Int16Array, us: number, the
       y = y < 0 ? 0 : y > qa ? qa : y;
       s1 += y * y * w[h + i]!;
     }
-    sum = Math.trunc((s0 + s1) / qa);
-  } else {
-    for (let i = 0; i < h; i++) {
-      let x = acc[us + i]!;
-      x = x < 0 ? 0 : x > qa ? qa : x;
-      let y = acc[them + i]!;
-      y = y < 0 ? 0 : y > qa ? qa : y;
-      sum += x * w[i]! + y * w[h + i]!;
-    }
+    return screluOutput(net, s0 + s1);
+  }
+  let sum = 0;
+  for (let i = 0; i < h; i++) {
+    let x = acc[us + i]!;
+    x = x < 0 ? 0 : x > qa ? qa : x;
+    let y = acc[them + i]!;
+    y = y < 0 ? 0 : y > qa ? qa : y;
+    sum += x * w[i]! + y * w[h + i]!;
   }
   return Math.trunc(((sum + net.l2b) * net.scale) / (qa * net.qb));
 };
+

@@ -14,6 +14,7 @@
 import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import { SQUARES, TO_81 } from '../../games/shogi/fast/squares.js';
 import { AccumulatorStack } from './accumulator-stack.js';
+import { simdEnabled } from './simd/simd-kernels.js';
 import type { NnueNetwork } from './network.js';
 import { SHOGI_CODES, SHOGI_FEATURE_OF, SHOGI_HAND_CODE_BASE } from './shogi-features.js';
 import { SHOGI_KB_FEATURE_OF, SHOGI_KB_VIEWS, shogiKbView } from './shogi-king-features.js';
@@ -41,7 +42,11 @@ export class ShogiNnue {
   /** Scratch rows of a king-zone king move. */
   private readonly rows = new Int32Array(64);
 
-  constructor(readonly net: NnueNetwork) {
+  /** `simd`: use the WebAssembly SIMD kernels where they apply (default: unless `KISHI_NNUE_SIMD=0`). */
+  constructor(
+    readonly net: NnueNetwork,
+    simd = simdEnabled(),
+  ) {
     if (net.game !== 'shogi' || net.features !== featureCount('shogi', net.featureSet)) throw new Error(`not a shogi network (${net.game}, ${net.featureSet}, ${net.features} features)`);
     this.kingRelative = net.featureSet !== 'base';
     if (net.featureSet === 'king-bucket-9') {
@@ -58,7 +63,7 @@ export class ShogiNnue {
       this.views = 1;
       this.table = SHOGI_FEATURE_OF;
     }
-    this.stack = new AccumulatorStack(net, this.table, SHOGI_CODES, this.views, this.zoneTable);
+    this.stack = new AccumulatorStack(net, this.table, SHOGI_CODES, this.views, this.zoneTable, simd);
   }
 
   /** The view of perspective p on `board` (0 for the base feature set). */

@@ -10,7 +10,7 @@ import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import type { FeatureSink } from '../linear/sparse.js';
 import { ChessNnue } from './chess-nnue.js';
 import { clampParams, dequantise, NnueBackprop, paramLayout, quantise, quantiseInto, type ParamLayout } from './float-network.js';
-import type { NnueNetwork } from './network.js';
+import { markWeightsChanged, type NnueNetwork } from './network.js';
 import { ShogiNnue } from './shogi-nnue.js';
 
 /** Largest number of active features of one perspective (shogi: 40 board pieces + 38 hand features). */
@@ -63,6 +63,7 @@ export class TrainableNetwork {
   sync(): void {
     clampParams(this.theta, this.layout);
     quantiseInto(this.theta, this.net);
+    markWeightsChanged(this.net);
   }
 }
 

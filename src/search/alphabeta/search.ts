@@ -368,7 +368,7 @@ export class AlphaBetaSearch {
       prevBestMove = bestMove;
       prevScore = bestScore;
       if (!this.pondering && !this.useAllTime && this.softMs !== Infinity) {
-        if (performance.now() - this.timeBase >= Math.min(this.softMs * 0.55 * timeFactor, this.hardMs * 0.6)) break;
+        if (performance.now() - this.timeBase >= Math.min(this.softMs * this.tune.timeSoftRatio * timeFactor, this.hardMs * 0.6)) break;
       }
       if (this.nodes >= this.nodeLimit) break;
     }

@@ -53,6 +53,12 @@ const SPEC = {
   iirMinDepth: { value: 4, min: 1, max: 64, integer: true },
   /** Quiescence delta pruning margin (centipawns above the victim's nominal value). */
   deltaMargin: { value: 200, min: 0, max: 5000, integer: true },
+  /**
+   * Time: no new iteration once the elapsed time passes timeSoftRatio x the planned soft time x
+   * the stability factor (best-move changes, score drop, best move's node share); the hard limit
+   * still aborts an iteration wherever it is.
+   */
+  timeSoftRatio: { value: 0.55, min: 0.1, max: 3, integer: false },
 } as const;
 
 export type TuningName = keyof typeof SPEC;

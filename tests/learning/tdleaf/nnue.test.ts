@@ -26,6 +26,18 @@ const toyLog = (dir: string, id = 'toy') => readGameLogFile(writeScript(join(dir
 const params = { lambda: 0.7, alpha: 0.02, beta: Math.atanh(0.25) / 100, pruneBlundersCp: 0, minMoves: 1, filter: { game: 'chess' as const, networkTimeLossMs: 2000 } };
 const linear = new ChessLinearEval(new Float64Array(CHESS_FEATURES.size));
 
+/** The moves of a line in UCI, each parsed in the position it is played from (the board is left as it was). */
+const parseLine = (board: ChessSearchBoard, line: readonly string[]): number[] => {
+  const moves = line.map((text) => {
+    const m = board.parseMove(text);
+    expect(m, text).not.toBe(0);
+    board.make(m);
+    return m;
+  });
+  for (let i = 0; i < moves.length; i++) board.unmake();
+  return moves;
+};
+
 /** A network file with a manifest (reference outputs of two positions) in `dir`. */
 const writeNetwork = (dir: string, net: NnueNetwork): string => {
   const file = join(dir, 'chess-live.bin');
@@ -53,7 +65,7 @@ describe('TD-Leaf on the network', () => {
     const ev = leafEvaluator('chess', t.theta, t);
     for (const [start, pv] of [[TOY_GAME.start, ['c3d5', 'e8d7', 'd5f4']], ['4k3/8/8/3p3p/8/2N5/P7/4K3 b - - 0 1', ['e8d7']]] as const) {
       const board = ev.board(start, 'fromPosition') as ChessSearchBoard;
-      const moves = pv.map((m) => board.parseMove(m));
+      const moves = parseLine(board, pv);
       const leaf = resolveLeaf(board, moves, ev, board.sideToMove());
       const sign = board.sideToMove() === 0 ? 1 : -1;
       expect(leaf.value).toBeCloseTo(sign * t.value(ChessSearchBoard.fromText(leaf.text, [], linear).unwrap().board), 9);
@@ -82,7 +94,7 @@ describe('TD-Leaf on the network', () => {
     const one = readGameLogFile(writeScript(join(dir, 'logs'), 'one', { ...TOY_GAME, gameId: 'one', moves: TOY_GAME.moves.slice(0, 1) })).log!;
     const ev = leafEvaluator('chess', t.theta, t);
     const board = ev.board(TOY_GAME.start, 'fromPosition') as ChessSearchBoard;
-    const leaf = resolveLeaf(board, ['c3d5', 'e8d7', 'd5f4'].map((m) => board.parseMove(m)), ev, 0);
+    const leaf = resolveLeaf(board, parseLine(board, ['c3d5', 'e8d7', 'd5f4']), ev, 0);
     const leafBoard = ChessSearchBoard.fromText(leaf.text, [], linear).unwrap().board;
     const h0 = t.value(leafBoard);
     expect(h0).toBeCloseTo(leaf.value, 9);
