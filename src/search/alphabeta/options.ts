@@ -112,8 +112,9 @@ export interface AbLimits {
   /** Node budget; with it (and no time limit) the search is deterministic. */
   readonly nodes?: number;
   /**
-   * Target thinking time in ms: a new iteration is not started after about half of it, scaled
-   * by the stability of the best move, a dropping score and the share of nodes the best move took.
+   * Target thinking time in ms: a new iteration is not started after the tuning's `timeSoftRatio`
+   * of it (chess 1.0, shogi 0.55), scaled by the stability of the best move, a dropping score and
+   * the share of nodes the best move took.
    */
   readonly softMs?: number;
   /**
