@@ -15,6 +15,7 @@ import { register as registerRun } from './run.js';
 import { register as registerSelfplay } from './selfplay.js';
 import { register as registerTrain } from './train.js';
 import { register as registerSuite } from './suite.js';
+import { register as registerTune } from './tune.js';
 import { register as registerUci } from './uci.js';
 import { register as registerUsi } from './usi.js';
 import { register as registerWorker } from './worker.js';
@@ -45,6 +46,6 @@ export function buildProgram(): Command {
       '(after `npm link`, plain `kishi` works from any directory)',
     ].join('\n'),
   );
-  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerAnalyse, registerPlot, registerDatagen, registerWorker, registerQueue]) register(program);
+  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerAnalyse, registerPlot, registerDatagen, registerTune, registerWorker, registerQueue]) register(program);
   return program;
 }

@@ -95,6 +95,21 @@ export const DEFAULT_TUNING: Readonly<Record<GameKind, SearchTuning>> = Object.f
   shogi: Object.freeze({ ...CHESS_TUNING, ...SHOGI_CHANGES }),
 });
 
+/** A parameter's allowed range and whether it takes whole numbers only (for tuners: SPSA clamps and rounds by it). */
+export const tuningRange = (name: TuningName): { readonly min: number; readonly max: number; readonly integer: boolean } => {
+  const s = SPEC[name];
+  return { min: s.min, max: s.max, integer: s.integer };
+};
+
+/** Whether `name` is a tuning parameter. */
+export const isTuningName = (name: string): name is TuningName => Object.hasOwn(SPEC, name);
+
+/** `name=value;name=value` for `values` (the form {@link parseTuning} and `KISHI_SEARCH_TUNING` read). */
+export const formatTuning = (values: Readonly<Partial<Record<TuningName, number>>>): string =>
+  Object.entries(values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(';');
+
 /** Checks one parameter value against its range; the error names the parameter and the range. */
 export const checkTuningValue = (name: string, value: number): Result<number, KishiError> => {
   if (!Object.hasOwn(SPEC, name)) return Result.err(new KishiError('ERR_CONFIG', `unknown search tuning parameter '${name}' (known: ${TUNING_NAMES.join(', ')})`));
