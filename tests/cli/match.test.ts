@@ -4,34 +4,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { register, resolveMatchOptions } from '../../src/cli/match.js';
 import type { MatchCliOptions } from '../../src/cli/match.js';
 import { FAKE_ENGINE, tempDir } from '../match/helpers.js';
+import { runCommand } from './run-command.js';
 
 const fake = (name: string, extra = ''): string => `name=${name},cmd=${process.execPath},args=${FAKE_ENGINE} --name ${name}${extra}`;
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const program = new Command().exitOverride();
-  register(program);
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (err.push(String(s)), true));
-  process.exitCode = 0;
-  try {
-    await program.parseAsync(['node', 'kishi', 'match', ...args]);
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-    write.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, out: out.join('\n'), err: err.join('') };
-}
+const run = (args: string[]): ReturnType<typeof runCommand> => runCommand(register, 'match', args);
 
 describe('kishi match (CLI)', () => {
   let saved: number | string | undefined;

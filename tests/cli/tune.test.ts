@@ -5,30 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseSpsaParams, register } from '../../src/cli/tune.js';
 import { DEFAULT_TUNING, parseTuning } from '../../src/search/alphabeta/tuning.js';
 import { tempDir } from '../match/helpers.js';
+import { runCommand } from './run-command.js';
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const program = new Command().exitOverride();
-  register(program);
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (err.push(String(s)), true));
-  process.exitCode = 0;
-  try {
-    await program.parseAsync(['node', 'kishi', 'tune', ...args]);
-  } finally {
-    log.mockRestore();
-    write.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, out: out.join('\n'), err: err.join('') };
-}
+const run = (args: string[]): ReturnType<typeof runCommand> => runCommand(register, 'tune', args);
 
 describe('kishi tune', () => {
   it('reads name and name:step entries from the game\'s defaults, with their ranges', () => {
