@@ -6,6 +6,7 @@
  *   kishi plot matches/gauntlet-x/gauntlet.json -o ladder.svg                            rating ladder
  *   kishi plot suite-a.json suite-b.json --kind suite -o themes.svg                      solved per theme
  *   kishi plot bench-results/latest.json -o bench.svg                                    speed ratios
+ *   kishi plot tune/chess-1/history.jsonl -o spsa.svg                                    an SPSA run's parameters
  *
  * The Vega-Lite spec is written next to the SVG (`<name>.vl.json`), also when vega is not
  * installed (then the exit code is 1 and the message says what to install).
@@ -17,11 +18,11 @@ import type { Command } from 'commander';
 import { KishiError, Result } from '../core/result.js';
 import { renderSvg } from '../plot/render.js';
 import type { CurveChart, CurvePoint, ResultFile } from '../plot/series.js';
-import { benchBars, curvePoints, ladderPoints, matchPoint, parseResultFile, suitePoint, themeBars } from '../plot/series.js';
+import { benchBars, curvePoints, ladderPoints, matchPoint, parseResultFile, spsaRows, suitePoint, themeBars } from '../plot/series.js';
 import type { VegaLiteSpec } from '../plot/specs.js';
-import { benchSpec, curveSpec, ladderSpec, runCurveSpec, themeSpec } from '../plot/specs.js';
+import { benchSpec, curveSpec, ladderSpec, runCurveSpec, spsaSpec, themeSpec } from '../plot/specs.js';
 
-export const PLOT_KINDS = ['auto', 'curve', 'ladder', 'suite', 'bench'] as const;
+export const PLOT_KINDS = ['auto', 'curve', 'ladder', 'suite', 'bench', 'spsa'] as const;
 export type PlotKind = (typeof PLOT_KINDS)[number];
 
 export interface PlotCliOptions {
@@ -50,6 +51,7 @@ export function buildChart(files: readonly { path: string; file: ResultFile }[],
     if (kinds.size === 1 && kinds.has('kishi-gauntlet') && files.length === 1) kind = 'ladder';
     else if (kinds.size === 1 && kinds.has('kishi-bench') && files.length === 1) kind = 'bench';
     else if (kinds.size === 1 && kinds.has('kishi-suite') && files.length === 1) kind = 'suite';
+    else if (kinds.size === 1 && kinds.has('kishi-spsa') && files.length === 1) kind = 'spsa';
     else if (kinds.size === 1 && kinds.has('kishi-match') && files.length === 1) {
       // One match is one point: a "learning curve" of it means nothing.
       return Result.err(
@@ -70,6 +72,10 @@ export function buildChart(files: readonly { path: string; file: ResultFile }[],
     case 'bench': {
       if (files.length !== 1 || files[0]!.file.kind !== 'kishi-bench') return usage('a bench chart is drawn from one bench JSON');
       return Result.ok({ spec: benchSpec(benchBars(files[0]!.file.data), { title: o.title ?? 'Speed relative to the baselines' }), notes });
+    }
+    case 'spsa': {
+      if (files.length !== 1 || files[0]!.file.kind !== 'kishi-spsa') return usage('an SPSA chart is drawn from one history.jsonl of kishi tune');
+      return Result.ok({ spec: spsaSpec(spsaRows(files[0]!.file.data), { title: o.title ?? 'SPSA: parameters by game pairs' }), notes });
     }
     case 'suite': {
       const bars = [];
@@ -165,8 +171,8 @@ export async function plotCommand(paths: string[], o: PlotCliOptions): Promise<n
 export function register(program: Command): void {
   program
     .command('plot')
-    .description('draw learning curves, rating ladders, suite and bench charts (SVG) from result JSON files')
-    .argument('<files...>', 'summary.json, gauntlet.json, suite JSON, bench JSON or kishi-curve files')
+    .description('draw learning curves, rating ladders, suite, bench and SPSA charts (SVG) from result files')
+    .argument('<files...>', 'summary.json, gauntlet.json, suite JSON, bench JSON, kishi-curve files or a kishi tune history.jsonl')
     .requiredOption('-o, --out <file.svg>', 'the SVG to write (the Vega-Lite spec goes next to it as .vl.json)')
     .addOption(new Option('--kind <kind>', 'chart kind').choices([...PLOT_KINDS]).default('auto'))
     .option('--x <regex>', 'curve x: a regex whose first group captures a number from each file path (default: file order)')

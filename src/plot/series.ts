@@ -7,6 +7,9 @@
  *   { "kind": "kishi-curve", "x": "games" | "steps" | ..., "points": [
  *       { "x": 1000, "elo": 12.5, "low": -3.1, "high": 28.0, "series": "vs sf-0" }, ... ] }
  * (`low`/`high`: the 95% interval ends; `series` optional).
+ *
+ * An SPSA run's `history.jsonl` (`kishi tune`, src/match/spsa-runner.ts) is read line by line: theta
+ * after each pair, drawn as each parameter's change since the first pair.
  */
 import { KishiError, Result } from '../core/result.js';
 import { parseResultJson } from '../core/json.js';
@@ -51,7 +54,8 @@ export type ResultFile =
   | { readonly kind: 'kishi-gauntlet'; readonly data: GauntletLike }
   | { readonly kind: 'kishi-suite'; readonly data: SuiteLike }
   | { readonly kind: 'kishi-bench'; readonly data: BenchLike }
-  | { readonly kind: 'kishi-curve'; readonly data: CurveLike };
+  | { readonly kind: 'kishi-curve'; readonly data: CurveLike }
+  | { readonly kind: 'kishi-spsa'; readonly data: SpsaTraceLike };
 
 /** The fields read from each kind (the writers' full types live with them). */
 interface Estimate {
@@ -95,10 +99,64 @@ export interface CurveLike {
   readonly points: readonly { readonly x: number; readonly elo: number; readonly low: number; readonly high: number; readonly series?: string; readonly games?: number }[];
 }
 
+/** An SPSA run's theta after each pair (the `k` and `theta` of its history.jsonl lines). */
+export interface SpsaTraceLike {
+  readonly points: readonly { readonly k: number; readonly theta: Readonly<Record<string, number>> }[];
+}
+
+/** One parameter's value after a pair, as the change in percent since the first pair. */
+export interface SpsaRow {
+  readonly pair: number;
+  readonly param: string;
+  readonly percent: number;
+  readonly value: number;
+}
+
+/**
+ * Parses a `kishi tune` history.jsonl. A last line cut short (the run was killed while writing
+ * it) is left out; any other bad line is an error naming the line.
+ */
+export function parseSpsaHistory(text: string, name: string): Result<ResultFile, KishiError> {
+  const lines = text.split('\n');
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  const points: { k: number; theta: Record<string, number> }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let v: unknown;
+    try {
+      v = JSON.parse(lines[i]!);
+    } catch {
+      if (i === lines.length - 1 && !text.endsWith('\n')) break;
+      return Result.err(new KishiError('ERR_PLOT_INPUT', `${name}:${i + 1}: not JSON`));
+    }
+    const o = v as { k?: unknown; theta?: unknown } | null;
+    const theta = o?.theta;
+    if (typeof o?.k !== 'number' || typeof theta !== 'object' || theta === null || !Object.values(theta).every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      return Result.err(new KishiError('ERR_PLOT_INPUT', `${name}:${i + 1}: not an SPSA history line (k and theta)`));
+    }
+    points.push({ k: o.k, theta: theta as Record<string, number> });
+  }
+  if (points.length === 0) return Result.err(new KishiError('ERR_PLOT_INPUT', `${name}: no SPSA history lines`));
+  return Result.ok({ kind: 'kishi-spsa', data: { points } });
+}
+
+/** Rows of an SPSA trace: each parameter's change since the first pair, in percent, by pair number. */
+export function spsaRows(t: SpsaTraceLike): SpsaRow[] {
+  const first = t.points[0]?.theta ?? {};
+  const rows: SpsaRow[] = [];
+  for (const p of t.points) {
+    for (const [param, value] of Object.entries(p.theta)) {
+      const base = first[param] ?? value;
+      rows.push({ pair: p.k + 1, param, value, percent: base !== 0 ? (100 * (value - base)) / Math.abs(base) : 0 });
+    }
+  }
+  return rows;
+}
+
 const KINDS = ['kishi-match', 'kishi-gauntlet', 'kishi-suite', 'kishi-bench', 'kishi-curve'];
 
-/** Parses one result file's text (infinities as the strings json.ts writes). */
+/** Parses one result file's text (infinities as the strings json.ts writes); `.jsonl`: an SPSA history. */
 export function parseResultFile(text: string, name: string): Result<ResultFile, KishiError> {
+  if (name.endsWith('.jsonl')) return parseSpsaHistory(text, name);
   let value: unknown;
   try {
     value = parseResultJson(text);

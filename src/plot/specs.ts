@@ -4,7 +4,7 @@
  * they can be opened in the Vega editor.
  */
 import { curvePoints } from './series.js';
-import type { BenchBar, CurveChart, CurveLike, CurvePoint, LadderPoint, ThemeBar } from './series.js';
+import type { BenchBar, CurveChart, CurveLike, CurvePoint, LadderPoint, SpsaRow, ThemeBar } from './series.js';
 
 export type VegaLiteSpec = Record<string, unknown>;
 
@@ -90,6 +90,24 @@ export function benchSpec(bars: readonly BenchBar[], options: { title: string })
     layer: [
       { mark: 'bar', encoding: { y, x: { field: 'ratio', type: 'quantitative', title: 'ours / baseline (log scale)', scale: { type: 'log' } }, color: { field: 'baseline', type: 'nominal', title: 'baseline' } } },
       { data: { values: [{ one: 1 }] }, mark: { type: 'rule', color: 'black' }, encoding: { x: { field: 'one', type: 'quantitative' } } },
+    ],
+  };
+}
+
+/** An SPSA run: each parameter's change since the first pair (percent) against pairs played. */
+export function spsaSpec(rows: readonly SpsaRow[], options: { title: string }): VegaLiteSpec {
+  const x = { field: 'pair', type: 'quantitative', title: 'game pairs' };
+  const color = { field: 'param', type: 'nominal', title: null, legend: { orient: 'right', labelLimit: 0 } };
+  return {
+    ...BASE,
+    title: options.title,
+    data: { values: rows },
+    layer: [
+      { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' }, encoding: { y: { field: 'zero', type: 'quantitative' } } },
+      {
+        mark: { type: 'line' },
+        encoding: { x, y: { field: 'percent', type: 'quantitative', title: 'change since the first pair (%)' }, color, tooltip: [{ field: 'param' }, { field: 'value' }] },
+      },
     ],
   };
 }

@@ -8,7 +8,7 @@ import type { PlotCliOptions } from '../../src/cli/plot.js';
 import { stringifyResultJson } from '../../src/core/json.js';
 import { plotDepsAvailable, renderSvg } from '../../src/plot/render.js';
 import type { ResultFile } from '../../src/plot/series.js';
-import { ladderPoints, matchPoint, parseResultFile, suitePoint } from '../../src/plot/series.js';
+import { ladderPoints, matchPoint, parseResultFile, spsaRows, suitePoint } from '../../src/plot/series.js';
 import { estimatePentanomial, estimateWdl } from '../../src/match/stats/index.js';
 
 const match = (wins: number, draws: number, losses: number, penta: [number, number, number, number, number]): ResultFile => {
@@ -78,6 +78,27 @@ describe('plot data', () => {
     const empty = parseResultFile('{"kind": "kishi-curve", "x": "steps", "points": []}', 'run/curve.json').unwrap();
     const none = buildChart([{ path: 'run/curve.json', file: empty }], options);
     expect(none.isErr && none.error.message).toBe('nothing to plot: run/curve.json hold no points');
+  });
+
+  it('an SPSA history is each parameter\'s change since the first pair; a last line cut short is left out', () => {
+    const lines = [
+      { k: 0, games: [1, 0], plus: {}, minus: {}, theta: { a: 100, b: 2 } },
+      { k: 1, games: [1, 1], plus: {}, minus: {}, theta: { a: 110, b: 1.5 } },
+    ].map((l) => JSON.stringify(l));
+    const f = parseResultFile(`${lines.join('\n')}\n{"k": 2, "the`, 'tune/history.jsonl').unwrap();
+    expect(f.kind).toBe('kishi-spsa');
+    const rows = spsaRows((f as Extract<ResultFile, { kind: 'kishi-spsa' }>).data);
+    expect(rows).toEqual([
+      { pair: 1, param: 'a', value: 100, percent: 0 },
+      { pair: 1, param: 'b', value: 2, percent: 0 },
+      { pair: 2, param: 'a', value: 110, percent: 10 },
+      { pair: 2, param: 'b', value: 1.5, percent: -25 },
+    ]);
+    const chart = buildChart([{ path: 'history.jsonl', file: f }], options).unwrap();
+    expect(JSON.stringify(chart.spec)).toContain('change since the first pair');
+    expect(parseResultFile(`${lines[0]}\nbroken\n${lines[1]}\n`, 'h.jsonl').isErr).toBe(true);
+    expect(parseResultFile('{"k": 0}\n', 'h.jsonl').isErr).toBe(true);
+    expect(parseResultFile('', 'h.jsonl').isErr).toBe(true);
   });
 
   it('rejects files that are not Kishi results', () => {
