@@ -3,9 +3,9 @@
  * typed table per game, so that they can be tuned by matches without rebuilding:
  * `KISHI_SEARCH_TUNING` (`name=value;name=value`, read by the player factory and passed to the
  * search worker and its Lazy SMP helpers) overrides single entries of the game's `DEFAULT_TUNING`.
- * The chess values are the hand-set ones the search was built with (the matches tried so far did
- * not beat them); shogi's differ where a fixed-node match showed a gain (docs/search-tuning.md
- * lists the matches). Each entry says what it scales. Centipawn margins mean the same in both
+ * The chess values are the hand-set ones the search was built with (neither the matches tried by
+ * hand nor an SPSA run of `kishi tune` beat them); shogi's differ where a fixed-node match showed a
+ * gain (docs/search-tuning.md lists the matches and the SPSA runs). Each entry says what it scales. Centipawn margins mean the same in both
  * games (the shogi evaluations are scaled to about 100 per pawn).
  */
 import type { GameKind } from '../../core/game.js';
