@@ -26,7 +26,7 @@ import type { SpsaParam, SpsaState } from '../match/spsa.js';
 import { spsaSchedule } from '../match/spsa.js';
 import { runSpsa } from '../match/spsa-runner.js';
 import type { TimeControl } from '../match/time-control.js';
-import { parseClockText } from '../match/time-control.js';
+import { NO_TIME_CONTROL, parseClockText } from '../match/time-control.js';
 import { createAlphaBetaPlayer } from '../player/factory.js';
 import { engineConfig } from '../protocols/uci/run-engine.js';
 import { DEFAULT_TUNING, TUNING_ENV, formatTuning, isTuningName, tuningRange } from '../search/alphabeta/tuning.js';
@@ -204,9 +204,9 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
 function timeControl(o: TuneCliOptions, marginMs: number): Result<TimeControl, KishiError> {
   if ((o.nodes === undefined) === (o.tc === undefined)) return Result.err(usage('give exactly one of --nodes and --tc'));
   if (o.nodes !== undefined) {
-    return parseNumber(o.nodes, '--nodes', (x) => Number.isInteger(x) && x > 0).map((nodes) => ({ incMs: 0, byoyomiMs: 0, movesPerSession: 0, nodes, marginMs }));
+    return parseNumber(o.nodes, '--nodes', (x) => Number.isInteger(x) && x > 0).map((nodes) => ({ ...NO_TIME_CONTROL, nodes, marginMs }));
   }
-  return parseClockText(o.tc!).map((clock) => ({ ...clock, byoyomiMs: 0, marginMs }));
+  return parseClockText(o.tc!).map((clock) => ({ ...NO_TIME_CONTROL, ...clock, marginMs }));
 }
 
 export function register(program: Command): void {

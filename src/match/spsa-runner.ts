@@ -86,25 +86,22 @@ export async function runSpsa(config: SpsaRunConfig): Promise<Result<SpsaState, 
 
   const playPair = async (k: number): Promise<void> => {
     const pr = probe(config.params, config.schedule, state, k, config.seed);
-    const plus = await config.makeEngine(pr.plus, 'plus');
-    if (plus.isErr) {
-      failure = plus.error;
-      return;
-    }
-    live.add(plus.value);
-    const minus = await config.makeEngine(pr.minus, 'minus');
-    if (minus.isErr) {
-      failure = minus.error;
-      live.delete(plus.value);
-      await plus.value.close();
-      return;
-    }
-    live.add(minus.value);
-    const opening = openingFor(config.openings, config.seed, k);
+    const made: MatchEngine[] = [];
     const games: (0 | 0.5 | 1)[] = [];
     try {
+      for (const [values, name] of [[pr.plus, 'plus'], [pr.minus, 'minus']] as const) {
+        const e = await config.makeEngine(values, name);
+        if (e.isErr) {
+          failure = e.error;
+          return;
+        }
+        made.push(e.value);
+        live.add(e.value);
+      }
+      const [plus, minus] = made as [MatchEngine, MatchEngine];
+      const opening = openingFor(config.openings, config.seed, k);
       for (const plusSide of ['first', 'second'] as Side[]) {
-        if (stopped()) return;
+        if (stopped()) break;
         const r = await playGame({
           id: 2 * k + games.length + 1,
           pair: k,
@@ -112,7 +109,7 @@ export async function runSpsa(config: SpsaRunConfig): Promise<Result<SpsaState, 
           game: config.game,
           variant: config.variant,
           opening,
-          engines: plusSide === 'first' ? { first: plus.value, second: minus.value } : { first: minus.value, second: plus.value },
+          engines: plusSide === 'first' ? { first: plus, second: minus } : { first: minus, second: plus },
           timeControls: { first: config.tc, second: config.tc },
           adjudication: config.adjudication,
           hangTimeoutMs: config.hangTimeoutMs,
@@ -120,10 +117,11 @@ export async function runSpsa(config: SpsaRunConfig): Promise<Result<SpsaState, 
         games.push(scoreFor(r.end, plusSide));
       }
     } finally {
-      for (const e of [plus.value, minus.value]) live.delete(e);
-      await Promise.all([plus.value.close(), minus.value.close()]);
+      for (const e of made) live.delete(e);
+      await Promise.all(made.map((e) => e.close()));
     }
-    if (stopped()) return;
+    // An abort (or another pair's failure) during this pair: its games do not count.
+    if (stopped() || games.length < 2) return;
     state = update(config.params, config.schedule, state, pr, games);
     saveState(config.outDir, state);
     appendFileSync(join(config.outDir, 'history.jsonl'), `${JSON.stringify({ k, games, plus: pr.plus, minus: pr.minus, theta: state.theta })}\n`);
