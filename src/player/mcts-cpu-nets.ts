@@ -15,10 +15,11 @@
  * file exists. A policy file that exists but does not load (corrupt, wrong game, references that do
  * not match) is logged by the player (mcts-factory.ts) and the one-ply prior is used.
  *
- * Tuning hook: `KISHI_MCTS_CPU` = comma-separated `key=value` pairs overriding the evaluator's
- * settings (`tau` prior temperature in units of K, `qplies` quiescence plies, `ptau` the policy
- * network's temperature) and the search's (`cpuct`, `cpuctFactor`, `fpu`), used by the tuning
- * matches of the MCTS notes.
+ * Tuning hook: `KISHI_MCTS_CPU` = `key=value` pairs separated by commas (or semicolons, as inside a
+ * `kishi match` engine spec) overriding the evaluator's settings (`tau` prior temperature in units
+ * of K, `qplies` quiescence plies, `ptau` the policy network's temperature) and the search's
+ * (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` / `textend` the time shares), used by the tuning matches
+ * of the MCTS notes.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -71,7 +72,7 @@ export const cpuTuningFromEnv = (
   const evaluator: { -readonly [K in keyof CpuEvaluatorSettings]?: number } = {};
   const options: { -readonly [K in keyof MctsOptions]?: number } = {};
   if (raw === '') return Result.ok({ evaluator, options });
-  for (const pair of raw.split(',')) {
+  for (const pair of raw.split(/[,;]/)) {
     const [key, value] = pair.split('=').map((s) => s.trim());
     const v = Number(value);
     if (key === undefined || value === undefined || value === '' || !Number.isFinite(v)) {
@@ -97,8 +98,14 @@ export const cpuTuningFromEnv = (
         options.fpuReduction = v;
         options.fpuReductionRoot = v;
         break;
+      case 'tsoft':
+        options.softTimeShare = v;
+        break;
+      case 'textend':
+        options.extendTimeShare = v;
+        break;
       default:
-        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, cpuct, cpuctFactor, fpu)`));
+        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, cpuct, cpuctFactor, fpu, tsoft, textend)`));
     }
   }
   return Result.ok({ evaluator, options });

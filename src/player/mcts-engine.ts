@@ -213,7 +213,8 @@ export class MctsEngine {
     // to all of it (within the hard limit) only while its choice is unsettled. (Aiming at the soft
     // budget and extending to twice that drained the clock in fast games: measured in 5 s + 0.05 s
     // matches against alpha-beta, MCTS was down to a few hundred ms while alpha-beta kept seconds.)
-    return { softMs: Math.max(1, Math.floor(budget.softMs * 0.6)), hardMs: budget.hardMs, extendMs: Math.min(budget.hardMs, budget.softMs) };
+    const o = this.search.options;
+    return { softMs: Math.max(1, Math.floor(budget.softMs * o.softTimeShare)), hardMs: budget.hardMs, extendMs: Math.min(budget.hardMs, budget.softMs * o.extendTimeShare) };
   }
 
   /** `info` from the search state: score from the best move's Q (or a mate), PV by visits. */

@@ -43,6 +43,14 @@ export interface MctsOptions {
    * and the raw W/N (self-play value targets) stays unbiased.
    */
   readonly drawScore: number;
+  /**
+   * Clock games: the share of the time plan's soft budget (src/search/time.ts, alpha-beta's "no
+   * new iteration after") the search aims at; it stops there, or earlier once the most visited
+   * move cannot be overtaken.
+   */
+  readonly softTimeShare: number;
+  /** Clock games: while the choice is unsettled the search runs on to this many soft budgets (within the hard limit). */
+  readonly extendTimeShare: number;
 }
 
 /** The environment variable the MCTS player reads its draw score from (`KISHI_MCTS_DRAW_SCORE`, in [-1, 1]; gates set it). */
@@ -67,6 +75,8 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   maxEdges: 8_000_000,
   seed: 1,
   drawScore: 0,
+  softTimeShare: 0.6,
+  extendTimeShare: 1,
 });
 
 /** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */

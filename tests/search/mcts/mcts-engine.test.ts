@@ -92,3 +92,14 @@ test('go depth stops at the mean leaf depth', async () => {
   expect(engine.lastStats!.depth).toBeGreaterThanOrEqual(3);
   expect(r.info!.depth).toBeGreaterThanOrEqual(3);
 });
+
+test('a clock game aims at softTimeShare of the planned soft budget', async () => {
+  const clock = { firstMs: 60_000, secondMs: 60_000, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 0 };
+  const budget = { softMs: 4000, hardMs: 4000 };
+  const engine = new MctsEngine({ game: 'chess', evaluator: new MockEvaluator(CHESS_ENCODING), moveOverheadMs: 0, options: { batchSize: 8, softTimeShare: 0.05, extendTimeShare: 0.05 } });
+  const t0 = performance.now();
+  await engine.go(chessRequest([], { clock, budget }), signal());
+  // 5% of 4 s is 200 ms; the whole budget would be 4 s (generous bound for a loaded machine).
+  expect(performance.now() - t0).toBeLessThan(2000);
+  expect(['time', 'early']).toContain(engine.lastStats!.reason);
+});
