@@ -51,6 +51,20 @@ export const policyPathFor = (valuePath: string, game: GameKind, env: NodeJS.Pro
   return basename(valuePath) !== `${game}-policy.bin` && existsSync(beside) ? beside : undefined;
 };
 
+/**
+ * The search settings of MCTS on the CPU networks, over `defaultMctsOptions`, each measured in
+ * `kishi match` at 5 s + 0.05 s (models/README.md, session 8):
+ * - aim at the whole soft time budget and extend to twice it while unsettled (instead of 60% and
+ *   100%): +60 [+12, +109] in chess (100 games), +147 [+59, +259] in shogi (60 games), no time losses;
+ * - shogi: c_puct 2.5 at few visits instead of 1.745 (more exploration among its ~80 moves):
+ *   +64 [+5, +128] (120 games).
+ */
+export const cpuNetMctsOptions = (game: GameKind): Partial<MctsOptions> => ({
+  softTimeShare: 1,
+  extendTimeShare: 2,
+  ...(game === 'shogi' ? { cpuctInit: 2.5 } : {}),
+});
+
 /** Whether a model path names the CPU networks (an NNUE `.bin` file) rather than an ONNX ResNet. */
 export const isCpuNetPath = (path: string): boolean => path.endsWith('.bin');
 

@@ -210,9 +210,9 @@ export class MctsEngine {
     const budget = request.budget ?? planTime({ game: this.game, clock: request.clock, side, plies: this.pliesOf(request), moveOverheadMs: this.moveOverheadMs });
     // The soft budget is alpha-beta's "no new iteration after". MCTS aims at `softTimeShare` of it
     // (stopping earlier when the best move cannot be overtaken) and runs on to `extendTimeShare`
-    // of it (within the hard limit) while its choice is unsettled. Aiming at the whole soft budget
-    // and extending to twice that, rather than at 60% extended to 100%, measured +60 [+12, +109] in
-    // chess and +147 [+59, +259] in shogi (5 s + 0.05 s, models/README.md), with no time losses.
+    // of it (within the hard limit) while its choice is unsettled: 60% and 100% by default (the
+    // ResNet, whose batches overran the clock at 5 s + 0.05 s when aiming higher), the whole
+    // budget and twice it with the CPU networks (cpuNetMctsOptions in mcts-cpu-nets.ts).
     const o = this.search.options;
     return { softMs: Math.max(1, Math.floor(budget.softMs * o.softTimeShare)), hardMs: budget.hardMs, extendMs: Math.min(budget.hardMs, budget.softMs * o.extendTimeShare) };
   }

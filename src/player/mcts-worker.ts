@@ -15,7 +15,7 @@ import type { Evaluator } from '../nn/evaluator.js';
 import { loadModel } from '../nn/model-file.js';
 import type { LeafEvaluator } from '../search/mcts/leaf-evaluator.js';
 import type { MctsOptions } from '../search/mcts/options.js';
-import { cpuTuningFromEnv, isCpuNetPath, loadCpuEvaluator, policyPathFor } from './mcts-cpu-nets.js';
+import { cpuNetMctsOptions, cpuTuningFromEnv, isCpuNetPath, loadCpuEvaluator, policyPathFor } from './mcts-cpu-nets.js';
 import { MctsEngine } from './mcts-engine.js';
 import type { WorkerReply } from './worker-protocol.js';
 import { serveWorker } from './worker-entry.js';
@@ -44,7 +44,7 @@ const load = async (): Promise<Result<{ evaluator: Evaluator | LeafEvaluator; op
     if (tuning.isErr) return Result.err(tuning.error);
     // A policy file that does not load leaves the one-ply prior; the player logged why (mcts-factory.ts).
     const ev = loadCpuEvaluator(init.modelPath, init.game, tuning.value.evaluator, policyPathFor(init.modelPath, init.game));
-    return ev.isErr ? Result.err(ev.error) : Result.ok({ evaluator: ev.value, options: { ...init.options, ...tuning.value.options } });
+    return ev.isErr ? Result.err(ev.error) : Result.ok({ evaluator: ev.value, options: { ...cpuNetMctsOptions(init.game), ...init.options, ...tuning.value.options } });
   }
   const model = await loadModel(init.modelPath, init.game, {
     maxBatch: Math.max(1, init.options?.batchSize ?? 16),

@@ -75,8 +75,8 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   maxEdges: 8_000_000,
   seed: 1,
   drawScore: 0,
-  softTimeShare: 1,
-  extendTimeShare: 2,
+  softTimeShare: 0.6,
+  extendTimeShare: 1,
 });
 
 /** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */
