@@ -98,10 +98,12 @@ describe.skipIf(!haveRedis())('datagen over the job queue', () => {
   it('a producer killed mid-run and started again resumes and ends with the same data set', async () => {
     const out = join(tmp, 'killed-producer');
     const first = kishi([...DATAGEN, '--out', out, '--queue', redis.url]);
-    await first.waitFor(/\[#*\.*\] .* 2 chunks/, 120_000);
+    // Killed after its first chunk: on a loaded machine the workers can finish several more before
+    // the kill lands, and the run must still be mid-way (waiting for 2 of 6 once saw all 6 done).
+    await first.waitFor(/\[#*\.*\] .* 1 chunks/, 120_000);
     first.proc.kill('SIGKILL');
     await first.exited;
-    expect(chunkFiles(out).length).toBeGreaterThanOrEqual(2);
+    expect(chunkFiles(out).length).toBeGreaterThanOrEqual(1);
     expect(chunkFiles(out).length).toBeLessThan(chunkFiles(ref).length);
     const second = kishi([...DATAGEN, '--out', out, '--queue', redis.url]);
     expect(await second.exited).toBe(0);

@@ -197,7 +197,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     await page.$eval('input[name=minutes]', (el) => ((el as HTMLInputElement).value = '5'));
     await page.$eval('input[name=level]', (el, l) => ((el as HTMLInputElement).value = String(l)), level);
     await page.click('#start');
-    await page.waitForSelector('#play:not([hidden])');
+    // Starting a game starts the engine (worker threads, networks): once over 30 s on a loaded machine.
+    await page.waitForSelector('#play:not([hidden])', { timeout: 90_000 });
   };
 
   it('plays a full chess game: clicks, clocks, engine panel, takeback, draw offer, second tab, PGN', async () => {
