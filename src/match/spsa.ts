@@ -109,8 +109,9 @@ export function probe(params: readonly SpsaParam[], s: SpsaSchedule, state: Spsa
 
 /**
  * The state after one pair: `games` are the plus side's scores (1, 0.5 or 0) in its games, and
- * the step uses their wins - losses, as fishtest does. Applied to the current theta even when the probe was drawn from an older one (fishtest's
- * workers do the same: several pairs are in flight at once).
+ * the step uses their wins - losses, as fishtest does. Applied to the current theta even when the
+ * probe was drawn from an older one (fishtest's workers do the same: several pairs are in flight
+ * at once).
  */
 export function update(params: readonly SpsaParam[], s: SpsaSchedule, state: SpsaState, pr: SpsaProbe, games: readonly (0 | 0.5 | 1)[]): SpsaState {
   const wins = games.filter((g) => g === 1).length;

@@ -56,9 +56,8 @@ export const policyPathFor = (valuePath: string, game: GameKind, env: NodeJS.Pro
  * `kishi match` at 5 s + 0.05 s (models/README.md, session 8):
  * - aim at the whole soft time budget and extend to twice it while unsettled (instead of 60% and
  *   100%): +60 [+12, +109] in chess (100 games), +147 [+59, +259] in shogi (60 games), no time losses;
- * - shogi: c_puct 2.5 at few visits instead of 1.745 (more exploration: about 66 legal moves a
- *   position in the policy labels, against 24 in chess):
- *   +64 [+5, +128] (120 games).
+ * - shogi: c_puct 2.5 at few visits instead of 1.745, +64 [+5, +128] (120 games): more
+ *   exploration for about 66 legal moves a position (the policy labels), against 24 in chess.
  */
 export const cpuNetMctsOptions = (game: GameKind): Partial<MctsOptions> => ({
   softTimeShare: 1,

@@ -5,8 +5,9 @@
  * search worker and its Lazy SMP helpers) overrides single entries of the game's `DEFAULT_TUNING`.
  * The chess values are the hand-set ones the search was built with (neither the matches tried by
  * hand nor an SPSA run of `kishi tune` beat them); shogi's differ where a fixed-node match showed a
- * gain (docs/search-tuning.md lists the matches and the SPSA runs). Each entry says what it scales. Centipawn margins mean the same in both
- * games (the shogi evaluations are scaled to about 100 per pawn).
+ * gain (docs/search-tuning.md lists the matches and the SPSA runs). Each entry says what it
+ * scales. Centipawn margins mean the same in both games (the shogi evaluations are scaled to about
+ * 100 per pawn).
  */
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';

@@ -49,7 +49,10 @@ export interface MctsOptions {
    * move cannot be overtaken.
    */
   readonly softTimeShare: number;
-  /** Clock games: while the choice is unsettled the search runs on to this many soft budgets (within the hard limit). */
+  /**
+   * Clock games: while the choice is unsettled, the search runs on to this many soft budgets
+   * (within the hard limit).
+   */
   readonly extendTimeShare: number;
 }
 

@@ -292,7 +292,8 @@ describe('network files and tuning', () => {
     expect(t.evaluator).toEqual({ priorTemperature: 0.3, qsearchPlies: 4 });
     expect(t.options).toEqual({ cpuctInit: 2, fpuReduction: 0.5, fpuReductionRoot: 0.5 });
     expect(cpuTuningFromEnv({}).unwrap()).toEqual({ evaluator: {}, options: {} });
-    // Semicolons too (a `kishi match` engine spec splits at commas); the time shares reach the search options.
+    // Semicolons too (a `kishi match` engine spec splits at commas); the time shares reach the
+    // search options.
     const time = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'tsoft=1;textend=2;tau=0.5' }).unwrap();
     expect(time.options).toEqual({ softTimeShare: 1, extendTimeShare: 2 });
     expect(time.evaluator).toEqual({ priorTemperature: 0.5 });
