@@ -84,7 +84,7 @@ export const cpuTuningFromEnv = (
 ): Result<{ evaluator: Partial<CpuEvaluatorSettings>; options: Partial<MctsOptions> }, KishiError> => {
   const raw = env[CPU_TUNING_ENV]?.trim() ?? '';
   const evaluator: { -readonly [K in keyof CpuEvaluatorSettings]?: number } = {};
-  const options: { -readonly [K in keyof MctsOptions]?: number } = {};
+  const options: { -readonly [K in keyof MctsOptions]?: MctsOptions[K] } = {};
   if (raw === '') return Result.ok({ evaluator, options });
   for (const pair of raw.split(/[,;]/)) {
     const [key, value] = pair.split('=').map((s) => s.trim());

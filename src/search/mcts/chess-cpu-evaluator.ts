@@ -3,8 +3,10 @@
  */
 import { ChessNnue } from '../../eval/nnue/chess-nnue.js';
 import type { NnueNetwork } from '../../eval/nnue/network.js';
+import { ChessAttackMap } from '../../games/chess/fast/attack-map.js';
 import type { FastChessBoard } from '../../games/chess/fast/board.js';
-import { SEE_VALUE, see } from '../../games/chess/fast/see.js';
+import { SEE_VALUE, see, seeGe } from '../../games/chess/fast/see.js';
+import { to88 } from '../../games/chess/fast/tables.js';
 import { ChessMctsBoard } from './chess-mcts-board.js';
 import { CpuEvaluator, type CpuEvaluatorSettings } from './cpu-evaluator.js';
 import type { MctsBoard } from './mcts-board.js';
@@ -12,6 +14,9 @@ import type { MctsBoard } from './mcts-board.js';
 const VALUE = Int32Array.from(SEE_VALUE);
 
 export class ChessCpuEvaluator extends CpuEvaluator<FastChessBoard, ChessNnue> {
+  /** The squares the opponent of the side to move attacks (set by `beginExchanges`). */
+  private readonly threats = new ChessAttackMap();
+
   /** Throws when `net` is not a chess network (the loader checks that first). */
   constructor(net: NnueNetwork, settings: CpuEvaluatorSettings) {
     super(settings, new ChessNnue(net), 256);
@@ -33,11 +38,23 @@ export class ChessCpuEvaluator extends CpuEvaluator<FastChessBoard, ChessNnue> {
     return (victim + (promo !== 0 ? promo - 1 : 0)) * 8 + 7 - ((m >> 20) & 7);
   }
 
-  protected see(m: number): number {
-    return see(this.board!, m);
+  protected seeNonNegative(m: number): boolean {
+    return seeGe(this.board!, m, 0);
   }
 
-  protected gain(m: number): number {
+  protected beginExchanges(): void {
+    this.threats.compute(this.board!, this.board!.turn ^ 1);
+  }
+
+  protected exchangeLoss(m: number): number {
+    // Unattacked origin and destination: nothing can take back (attack-map.ts), SEE = the gain. En
+    // passant also opens the captured pawn's square, so it takes the exchange evaluation.
+    if (((m >> 15) & 3) !== 3 && !this.threats.has(to88((m >> 6) & 63)) && !this.threats.has(to88(m & 63))) return 0;
+    const loss = see(this.board!, m) - this.gain(m);
+    return loss < 0 ? loss : 0;
+  }
+
+  private gain(m: number): number {
     const promo = (m >> 12) & 7;
     return VALUE[(m >> 17) & 7]! + (promo !== 0 ? VALUE[promo]! - VALUE[1]! : 0);
   }

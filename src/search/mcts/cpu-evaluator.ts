@@ -113,10 +113,15 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
   protected abstract captures(list: Int32Array): number;
   /** Quiescence ordering key of a capture (most valuable victim, least valuable attacker). */
   protected abstract order(m: number): number;
-  /** Static exchange value of `m`. */
-  protected abstract see(m: number): number;
-  /** Material `m` wins on the spot (victim, promotion), in SEE units. */
-  protected abstract gain(m: number): number;
+  /** Whether the static exchange value of capture `m` is at least 0 (bounds decide most without the exchange). */
+  protected abstract seeNonNegative(m: number): boolean;
+  /** Prepares `exchangeLoss` for the legal moves of the current position. */
+  protected abstract beginExchanges(): void;
+  /**
+   * What the mover of legal move `m` then loses on its destination square, `min(0, SEE - immediate
+   * gain)` in SEE units (the gain: the victim and the promotion), after `beginExchanges`.
+   */
+  protected abstract exchangeLoss(m: number): number;
 
   attach(board: MctsBoard): MctsBoard {
     const b = this.gameBoard(board);
@@ -148,21 +153,32 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
   }
 
   evaluate(moves: Int32Array, n: number, priors: Float32Array): number {
+    const v = this.value(moves, n);
+    this.priors(moves, n, priors);
+    return v;
+  }
+
+  value(moves: Int32Array, n: number): number {
     const s = this.settings;
     let cp: number;
     if (s.qsearchPlies === 0) cp = this.staticEval();
     else if (this.inCheck()) cp = this.evasions(moves, n);
     else cp = this.qsearch(-1e9, 1e9, 0);
+    return Math.tanh(cp / (2 * s.k));
+  }
+
+  priors(moves: Int32Array, n: number, priors: Float32Array): void {
+    const s = this.settings;
     if (this.logits.length < n) this.logits = new Float32Array(Math.max(n, 256));
     const logits = this.logits;
     let max = -Infinity;
     const policy = this.policy;
     if (policy === undefined || policy.baseWeight > 0) {
       const inv = 1 / (s.priorTemperature * s.k);
+      this.beginExchanges();
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
-        const loss = this.see(m) - this.gain(m);
-        const l = (-this.childEval(m) + (loss < 0 ? loss : 0)) * inv;
+        const l = (-this.childEval(m) + this.exchangeLoss(m)) * inv;
         logits[i] = l;
         if (l > max) max = l;
       }
@@ -195,7 +211,6 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
     }
     const norm = 1 / sum;
     for (let i = 0; i < n; i++) priors[i]! *= norm;
-    return Math.tanh(cp / (2 * s.k));
   }
 
   /**
@@ -242,7 +257,7 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
         keys[bi] = keys[i]!;
         keys[i] = k;
       }
-      if (this.see(m) < 0) continue;
+      if (!this.seeNonNegative(m)) continue;
       this.nnue.make(b, m);
       b.makeMove(m);
       const score = -this.qsearch(-beta, -alpha, ply + 1);

@@ -21,9 +21,13 @@ export interface LeafEvaluator {
   /**
    * Evaluates the attached board's current position, whose legal moves are `moves[0..n)` (n >= 1):
    * writes a prior per move into `priors[0..n)` (positive, summing to 1) and returns the value
-   * for the side to move in [-1, 1]. The board is left as it was.
+   * for the side to move in [-1, 1]. The board is left as it was. Equal to `value` then `priors`.
    */
   evaluate(moves: Int32Array, n: number, priors: Float32Array): number;
+  /** The value part of `evaluate` alone (the search asks for the priors on the next visit). */
+  value(moves: Int32Array, n: number): number;
+  /** The priors part of `evaluate` alone. */
+  priors(moves: Int32Array, n: number, priors: Float32Array): void;
 }
 
 /** A board that forwards everything to `inner` and reports each make/unmake to the evaluator. */

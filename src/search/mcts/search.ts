@@ -24,8 +24,10 @@
  * The tree survives between moves: `advance` re-roots it at the position after the moves played.
  *
  * With a `LeafEvaluator` (CPU networks, leaf-evaluator.ts) steps 1-3 collapse into one: each leaf
- * is evaluated, expanded and backed up as soon as the descent reaches it, on the board the
- * evaluator attached (its accumulators follow the descent's make/unmake).
+ * is evaluated and backed up as soon as the descent reaches it, on the board the evaluator
+ * attached (its accumulators follow the descent's make/unmake). Its priors are computed when a
+ * later descent comes back through it (`deferPriors`), which grows the same tree as expanding it
+ * at once but skips the priors of the leaves never revisited.
  */
 import type { Evaluator, NnInput, NnOutput } from '../../nn/evaluator.js';
 import { isLeafEvaluator, type LeafEvaluator } from './leaf-evaluator.js';
@@ -207,7 +209,11 @@ export class MctsSearch {
     let nextProgress = start + progressMs;
 
     // The root: expand it (one net call), mark terminal children, add noise.
-    if (!t.isExpanded(0)) {
+    if (!t.isExpanded(0) && leaf !== undefined && t.visits[0]! > 0) {
+      // Re-rooted at a leaf that was valued but never revisited: only its priors are missing.
+      if (board.generate(this.moveViews[0]!) === 0) return this.result('terminal', start, visitsAtStart);
+      this.expandDeferred(board, 0);
+    } else if (!t.isExpanded(0)) {
       const n = this.gatherRoot(board);
       if (n === 0) return this.result('terminal', start, visitsAtStart);
       if (leaf === undefined) await this.evaluateBatch(1);
@@ -364,6 +370,7 @@ export class MctsSearch {
     const o = this.options;
     const path = this.path;
     const inputSize = this.evaluator?.spec.inputSize ?? 0;
+    const defer = this.leaf !== undefined && o.deferPriors;
     let batch = 0;
     let collisions = 0;
     let terminals = 0;
@@ -372,7 +379,10 @@ export class MctsSearch {
       let node = 0;
       let depth = 0;
       path[0] = 0;
-      while (t.firstEdge[node]! >= 0 && (t.flags[node]! & FLAG_TERMINAL) === 0 && depth < MAX_PATH - 1) {
+      while ((t.flags[node]! & FLAG_TERMINAL) === 0 && depth < MAX_PATH - 1) {
+        // A node valued on an earlier visit without its priors (deferPriors) gets them now and the
+        // descent goes on through it, as if it had been expanded then.
+        if (t.firstEdge[node]! < 0 && !(defer && t.visits[node]! > 0 && this.expandDeferred(board, node))) break;
         const e = this.selectEdge(node, depth);
         const child = t.childOf(e);
         board.make(t.edgeMove[e]!);
@@ -423,7 +433,13 @@ export class MctsSearch {
           for (let d = 0; d <= depth; d++) paths[at + d] = path[d]!;
           this.depthSum += depth;
           this.depthCount++;
-          if (this.leaf !== undefined) {
+          if (defer) {
+            // Valued and backed up at once, on the board at the leaf; expanded on the next visit.
+            t.flags[node]! &= ~FLAG_PENDING;
+            this.evaluations++;
+            this.backup(path, depth, this.leaf!.value(moves, n));
+            terminals++;
+          } else if (this.leaf !== undefined) {
             // Evaluated, expanded and backed up at once, on the board at the leaf.
             this.evaluateLeaf(slot);
             terminals++;
@@ -565,25 +581,43 @@ export class MctsSearch {
     const n = this.counts[slot]!;
     t.flags[node]! &= ~FLAG_PENDING;
     if ((t.flags[node]! & FLAG_TERMINAL) === 0 && !t.isExpanded(node)) {
-      if (t.hasRoomFor(n)) {
-        const first = t.expand(node, n);
-        const from = slot * this.maxMoves;
-        const moves = this.moves;
-        const edgeMove = t.edgeMove;
-        for (let i = 0; i < n; i++) edgeMove[first + i] = moves[from + i]!;
-        const temp = this.options.policyTemperature;
-        if (temp === 1) {
-          const edgePrior = t.edgePrior;
-          for (let i = 0; i < n; i++) edgePrior[first + i] = priors[i]!;
-        }
-        else {
-          let sum = 0;
-          for (let i = 0; i < n; i++) sum += t.edgePrior[first + i] = Math.pow(priors[i]!, 1 / temp);
-          for (let i = 0; i < n; i++) t.edgePrior[first + i] = sum > 0 ? t.edgePrior[first + i]! / sum : 1 / n;
-        }
-      } else this.full = true;
+      if (t.hasRoomFor(n)) this.addEdges(node, this.moveViews[slot]!, n, priors);
+      else this.full = true;
     }
     this.backup(this.paths, this.depths[slot]!, value, slot * MAX_PATH);
+  }
+
+  /** Gives `node` one edge per move of `moves[0..n)` with its prior (at the policy temperature). */
+  private addEdges(node: number, moves: Int32Array, n: number, priors: Float32Array): void {
+    const t = this.tree;
+    const first = t.expand(node, n);
+    const edgeMove = t.edgeMove;
+    for (let i = 0; i < n; i++) edgeMove[first + i] = moves[i]!;
+    const temp = this.options.policyTemperature;
+    if (temp === 1) {
+      const edgePrior = t.edgePrior;
+      for (let i = 0; i < n; i++) edgePrior[first + i] = priors[i]!;
+    } else {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += t.edgePrior[first + i] = Math.pow(priors[i]!, 1 / temp);
+      for (let i = 0; i < n; i++) t.edgePrior[first + i] = sum > 0 ? t.edgePrior[first + i]! / sum : 1 / n;
+    }
+  }
+
+  /**
+   * `deferPriors`: expands `node`, valued on an earlier visit, with the leaf evaluator's priors
+   * (the board stands at it and it has a legal move). False when the tree has no room.
+   */
+  private expandDeferred(board: MctsBoard, node: number): boolean {
+    const moves = this.moveViews[0]!;
+    const n = board.generate(moves);
+    if (!this.tree.hasRoomFor(n)) {
+      this.full = true;
+      return false;
+    }
+    this.leaf!.priors(moves, n, this.leafPriors);
+    this.addEdges(node, moves, n, this.leafPriors);
+    return true;
   }
 
   /** Checks every root move for a position the rules end at once (mate, stalemate, repetition). */
@@ -594,7 +628,7 @@ export class MctsSearch {
     const probe = this.probe.length >= board.maxMoves ? this.probe : new Int32Array(board.maxMoves);
     for (let e = first; e < first + t.edgeCount[0]!; e++) {
       const c = t.edgeChild[e]!;
-      if (c >= 0 && (t.isExpanded(c) || (t.flags[c]! & FLAG_TERMINAL) !== 0)) continue;
+      if (c >= 0 && (t.isExpanded(c) || t.visits[c]! > 0 || (t.flags[c]! & FLAG_TERMINAL) !== 0)) continue;
       board.make(t.edgeMove[e]!);
       const tv = board.terminalValue(board.generate(probe));
       board.unmake();

@@ -5,9 +5,11 @@
  */
 import { ShogiNnue } from '../../eval/nnue/shogi-nnue.js';
 import type { NnueNetwork } from '../../eval/nnue/network.js';
+import { ShogiAttackMap } from '../../games/shogi/fast/attack-map.js';
 import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
-import { SEE_BOARD_VALUE, SEE_CAPTURE_VALUE, see } from '../../games/shogi/fast/see.js';
+import { SEE_BOARD_VALUE, SEE_CAPTURE_VALUE, see, seeGe } from '../../games/shogi/fast/see.js';
 import { MAX_MOVES } from '../../games/shogi/fast/board.js';
+import { BLACK, BLACK_BIT, WHITE_BIT } from '../../games/shogi/fast/pieces.js';
 import { CpuEvaluator, type CpuEvaluatorSettings } from './cpu-evaluator.js';
 import type { MctsBoard } from './mcts-board.js';
 import { ShogiMctsBoard } from './shogi-mcts-board.js';
@@ -17,6 +19,9 @@ const PROMO_GAIN = Int32Array.from(SEE_BOARD_VALUE.map((v, t) => (t >= 1 && t <=
 const PROMOTE_FLAG = 1 << 16;
 
 export class ShogiCpuEvaluator extends CpuEvaluator<FastShogiBoard, ShogiNnue> {
+  /** The cells the opponent of the side to move attacks (set by `beginExchanges`). */
+  private readonly threats = new ShogiAttackMap();
+
   /** Throws when `net` is not a shogi network (the loader checks that first). */
   constructor(net: NnueNetwork, settings: CpuEvaluatorSettings) {
     super(settings, new ShogiNnue(net), MAX_MOVES);
@@ -38,11 +43,24 @@ export class ShogiCpuEvaluator extends CpuEvaluator<FastShogiBoard, ShogiNnue> {
     return victim * 16 + 15 - attacker;
   }
 
-  protected see(m: number): number {
-    return see(this.board!, m);
+  protected seeNonNegative(m: number): boolean {
+    return seeGe(this.board!, m, 0);
   }
 
-  protected gain(m: number): number {
+  protected beginExchanges(): void {
+    const b = this.board!;
+    this.threats.compute(b, b.turn === BLACK ? WHITE_BIT : BLACK_BIT);
+  }
+
+  protected exchangeLoss(m: number): number {
+    // Unattacked destination (and origin, for a board move): nothing can take back (attack-map.ts),
+    // SEE = the gain.
+    if (!this.threats.has((m >>> 8) & 255) && (m >>> 17 !== 0 || !this.threats.has(m & 255))) return 0;
+    const loss = see(this.board!, m) - this.gain(m);
+    return loss < 0 ? loss : 0;
+  }
+
+  private gain(m: number): number {
     if (m >>> 17 !== 0) return 0;
     const b = this.board!.board;
     const victim = b[(m >>> 8) & 255]! & 15;

@@ -181,16 +181,44 @@ describe('value', () => {
   });
 });
 
-/** Wraps `ev.evaluate` to compare each leaf's incremental evaluation with a fresh one. */
-const checkLeaves = (ev: CpuEvaluator, fresh: (text: string) => number, incremental: () => number, board: MctsBoard): { leaves: number; bad: string[] } => {
-  const out = { leaves: 0, bad: [] as string[] };
-  const orig = ev.evaluate.bind(ev);
-  ev.evaluate = (moves, n, priors) => {
-    out.leaves++;
+/**
+ * Wraps `ev.value` and `ev.priors` to compare the incremental evaluation with a fresh one wherever
+ * the search asks for either (a leaf's value on its first visit, its priors on the next).
+ */
+const checkLeaves = (
+  ev: CpuEvaluator,
+  fresh: (text: string) => number,
+  incremental: () => number,
+  board: MctsBoard,
+): { leaves: number; expansions: number; bad: string[] } => {
+  const out = { leaves: 0, expansions: 0, bad: [] as string[] };
+  const check = (): void => {
     const inc = incremental();
     const f = fresh(board.toText());
     if (inc !== f && out.bad.length < 5) out.bad.push(`${board.toText()}: ${inc} vs ${f}`);
-    return orig(moves, n, priors);
+  };
+  const value = ev.value.bind(ev);
+  const priors = ev.priors.bind(ev);
+  ev.value = (moves, n) => {
+    out.leaves++;
+    check();
+    return value(moves, n);
+  };
+  ev.priors = (moves, n, p) => {
+    out.expansions++;
+    check();
+    priors(moves, n, p);
+  };
+  return out;
+};
+
+/** Counts `ev.priors` calls. */
+const countPriors = (ev: CpuEvaluator): { calls: number } => {
+  const out = { calls: 0 };
+  const priors = ev.priors.bind(ev);
+  ev.priors = (moves, n, p) => {
+    out.calls++;
+    priors(moves, n, p);
   };
   return out;
 };
@@ -206,6 +234,7 @@ describe('search with the CPU evaluator', () => {
     const r = await search.run(board, { playouts: 1500 });
     expect(r.playouts).toBe(1500);
     expect(probe.leaves).toBeGreaterThan(500);
+    expect(probe.expansions).toBeGreaterThan(100);
     expect(probe.bad).toEqual([]);
     expect(board.toText()).toBe(ChessMctsBoard.fromText(fen, []).unwrap().toText());
     // A second run on the reused tree attaches afresh.
@@ -223,8 +252,44 @@ describe('search with the CPU evaluator', () => {
     const search = new MctsSearch(ev, defaultMctsOptions('shogi'));
     await search.run(board, { playouts: 1000 });
     expect(probe.leaves).toBeGreaterThan(300);
+    expect(probe.expansions).toBeGreaterThan(100);
     expect(probe.bad).toEqual([]);
     expect(board.toText()).toBe(ShogiMctsBoard.fromText(sfen, []).unwrap().toText());
+  });
+
+  test.each([
+    ['chess', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'],
+    ['shogi', 'ln1g3nl/1r1sg1k2/p1pppsbpp/1p3pp2/7P1/2P1P1P2/PPBP1P2P/2S1GS1R1/LN1GK2NL b - 1'],
+  ] as const)('%s: priors deferred to the second visit grow the same tree with fewer prior computations, reused too', async (game, text) => {
+    const grow = async (deferPriors: boolean) => {
+      const ev = loadCpuEvaluator(`models/${game}-nnue.bin`, game).unwrap();
+      const calls = countPriors(ev);
+      const board = game === 'chess' ? ChessMctsBoard.fromText(text, []).unwrap() : ShogiMctsBoard.fromText(text, []).unwrap();
+      const search = new MctsSearch(ev, { ...defaultMctsOptions(game), deferPriors });
+      await search.run(board, { playouts: 3000 });
+      const first = { children: search.rootChildren(), pv: search.principalVariation(), nodes: search.tree.nodeCount, calls: calls.calls };
+      // Re-root at a move visited once: with deferred priors a root valued but not yet expanded.
+      const once = first.children.find((c) => c.visits === 1 && c.proven === undefined);
+      expect(once).toBeDefined();
+      board.make(once!.move);
+      expect(search.advance([once!.move])).toBe(true);
+      expect(search.tree.isExpanded(0)).toBe(!deferPriors);
+      const r = await search.run(board, { playouts: 500 });
+      expect(search.rootVisits).toBe(501);
+      return { first, reused: { children: search.rootChildren(), pv: search.principalVariation(), playouts: r.playouts } };
+    };
+    const lazy = await grow(true);
+    const eager = await grow(false);
+    expect(lazy.first.children.length).toBeGreaterThan(5);
+    expect(lazy.first.children).toEqual(eager.first.children);
+    expect(lazy.first.pv).toEqual(eager.first.pv);
+    expect(lazy.first.nodes).toBe(eager.first.nodes);
+    // Eagerly every non-terminal node gets priors (3000 playouts, one new node each, plus the root).
+    expect(eager.first.calls).toBeGreaterThan(2500);
+    expect(lazy.first.calls).toBeLessThan(eager.first.calls * 0.75);
+    expect(lazy.reused.playouts).toBe(500);
+    expect(lazy.reused.children).toEqual(eager.reused.children);
+    expect(lazy.reused.pv).toEqual(eager.reused.pv);
   });
 
   test('with the shipped nets: mate in one, and a hanging queen taken', async () => {
