@@ -423,6 +423,13 @@ export class MctsSearch {
           }
           this.backup(path, depth, tv, 0, tv === 0);
           terminals++;
+        } else if (defer) {
+          // Valued and backed up at once, on the board at the leaf; expanded on the next visit.
+          this.depthSum += depth;
+          this.depthCount++;
+          this.evaluations++;
+          this.backup(path, depth, this.leaf!.value(moves, n));
+          terminals++;
         } else {
           t.flags[node]! |= FLAG_PENDING;
           this.counts[slot] = n;
@@ -433,13 +440,7 @@ export class MctsSearch {
           for (let d = 0; d <= depth; d++) paths[at + d] = path[d]!;
           this.depthSum += depth;
           this.depthCount++;
-          if (defer) {
-            // Valued and backed up at once, on the board at the leaf; expanded on the next visit.
-            t.flags[node]! &= ~FLAG_PENDING;
-            this.evaluations++;
-            this.backup(path, depth, this.leaf!.value(moves, n));
-            terminals++;
-          } else if (this.leaf !== undefined) {
+          if (this.leaf !== undefined) {
             // Evaluated, expanded and backed up at once, on the board at the leaf.
             this.evaluateLeaf(slot);
             terminals++;

@@ -1,7 +1,8 @@
 /**
  * The squares one colour attacks on the internal chess board, computed in one pass over its piece
- * list: a stamped 0x88 map, so a new position costs no clearing. Pieces block as they stand, and
- * the first occupied square of a slider's ray is marked (the piece there is attacked).
+ * list, as a set of 0x88 squares (`has(sq)`) that a new position does not need to clear. Pieces
+ * block as they stand, and the first occupied square of a slider's ray is marked (the piece there
+ * is attacked).
  *
  * Why: the MCTS one-ply prior (src/search/mcts/cpu-evaluator.ts) needs the exchange loss of every
  * legal move. A move whose origin and destination the enemy does not attack cannot be answered on
@@ -9,22 +10,19 @@
  * attacks the origin now), so its exchange value is what it captures and the exchange evaluation
  * (see.ts) can be skipped.
  */
+import { StampedMarks } from '../../../core/stamped-marks.js';
 import type { FastChessBoard } from './board.js';
 import { BISHOP, KING, KNIGHT, PAWN, ROOK, WHITE } from './piece.js';
 import { DIRS, KNIGHT_STEPS } from './tables.js';
 
-export class ChessAttackMap {
-  private readonly marks = new Int32Array(128);
-  private stamp = 0;
+export class ChessAttackMap extends StampedMarks {
+  constructor() {
+    super(128);
+  }
 
   /** Marks every square a piece of colour `by` attacks on `board`, forgetting the previous position. */
   compute(board: FastChessBoard, by: number): void {
-    let stamp = this.stamp + 1;
-    if (stamp > 0x3fffffff) {
-      this.marks.fill(0);
-      stamp = 1;
-    }
-    this.stamp = stamp;
+    const stamp = this.renew();
     const marks = this.marks;
     const b = board.squares;
     const plist = board.pieceList;
@@ -62,10 +60,5 @@ export class ChessAttackMap {
         }
       }
     }
-  }
-
-  /** Whether 0x88 square `sq` was attacked in the last computed position. */
-  has(sq: number): boolean {
-    return this.marks[sq] === this.stamp;
   }
 }

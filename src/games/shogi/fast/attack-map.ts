@@ -1,7 +1,8 @@
 /**
  * The squares one side attacks on the internal shogi board, computed in one pass over the 81
- * squares: a stamped map of mailbox cells, so a new position costs no clearing. Pieces block as
- * they stand, and the first occupied cell of a slide is marked (the piece there is attacked).
+ * squares, as a set of mailbox cells (`has(sq)`, squares.ts) that a new position does not need to
+ * clear. Pieces block as they stand, and the first occupied cell of a slide is marked (the piece
+ * there is attacked).
  *
  * Why: the MCTS one-ply prior (src/search/mcts/cpu-evaluator.ts) needs the exchange loss of every
  * legal move, drops included. A move or drop whose destination (and, for a board move, origin) the
@@ -10,23 +11,20 @@
  * its exchange value is what it captures and promotes, and the exchange evaluation (see.ts) can be
  * skipped.
  */
+import { StampedMarks } from '../../../core/stamped-marks.js';
 import { SLIDE_BEGIN, SLIDE_DIR, SLIDE_END, STEP_BEGIN, STEP_END, STEP_OFFSET } from './attack-tables.js';
 import type { FastShogiBoard } from './board.js';
 import { COLOR_MASK } from './pieces.js';
 import { BOARD_SIZE, DIRS, SQUARES } from './squares.js';
 
-export class ShogiAttackMap {
-  private readonly marks = new Int32Array(BOARD_SIZE);
-  private stamp = 0;
+export class ShogiAttackMap extends StampedMarks {
+  constructor() {
+    super(BOARD_SIZE);
+  }
 
   /** Marks every cell a piece with colour bit `bit` (pieces.ts) attacks on `board`, forgetting the previous position. */
   compute(board: FastShogiBoard, bit: number): void {
-    let stamp = this.stamp + 1;
-    if (stamp > 0x3fffffff) {
-      this.marks.fill(0);
-      stamp = 1;
-    }
-    this.stamp = stamp;
+    const stamp = this.renew();
     const marks = this.marks;
     const b = board.board;
     for (let i = 0; i < 81; i++) {
@@ -45,10 +43,5 @@ export class ShogiAttackMap {
         marks[x] = stamp;
       }
     }
-  }
-
-  /** Whether cell `sq` was attacked in the last computed position. */
-  has(sq: number): boolean {
-    return this.marks[sq] === this.stamp;
   }
 }
