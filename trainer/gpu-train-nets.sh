@@ -4,9 +4,9 @@
 #
 #   bash trainer/gpu-train-nets.sh DATA OUT [SECONDS]
 #
-# DATA holds the datagen sets (chess-n1000, chess-g2, shogi-n1000, shogi-g2; any set missing is
-# skipped) and optionally `boot/` (bootstrap chunks, .knr) plus `ref-chess.knr` (from
-# dist/tools/nn/reference-inputs.js: the GPU host needs no node). Each training stops after SECONDS
+# DATA holds the datagen sets, one directory each named <game>-<set> (chess-n1000, chess-g2 ... chess-g5,
+# shogi-n1000 ... shogi-g3; trainer/pack-sets.sh carries them there), and optionally `boot/` (bootstrap
+# chunks, .knr) plus `ref-chess.knr` (from dist/tools/nn/reference-inputs.js: the GPU host needs no node). Each training stops after SECONDS
 # (default 380); one that was stopped exports its last finished epoch from its checkpoint, so every
 # candidate comes back. OUT receives the .bin files, manifests, reports and logs.
 set -u
@@ -17,9 +17,9 @@ PY=${PY:-python3}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 
-sets() { # game: the data directories of that game that exist
+sets() { # game: every data directory of that game (<game>-n1000, <game>-g2, ... as trainer/pack-sets.sh unpacks them)
   local d
-  for d in "$DATA/$1-n1000" "$DATA/$1-g2"; do [ -d "$d" ] && printf '%s ' "$d"; done
+  for d in "$DATA/$1"-*/; do [ -d "$d" ] && printf '%s ' "${d%/}"; done
 }
 
 nn() { # name, trainer arguments...
