@@ -7,6 +7,15 @@
  *   npx tsc -p . && node dist/tools/data/label-policy.js --game chess --data DIR --out DIR
  *     [--chunks 100] [--first 0] [--step 1] [--nodes 1000] [--nnue models/chess-nnue.bin] [--hash 16]
  *   node dist/tools/data/label-policy.js --game chess --relabel DIR --out DIR
+ *   node dist/tools/data/label-policy.js --game chess --selfplay 400 --out DIR [--games 40] [--seed 1] [--nodes 1000]
+ *
+ * `--selfplay` plays datagen games instead (src/learning/datagen/datagen-game.ts: book, random
+ * plies, alpha-beta at the node budget) and labels every position it searches, in check or not,
+ * whatever the move: datagen keeps only quiet moves out of check (what its value targets need),
+ * so labels drawn from its chunks never teach captures, promotions or evasions. One label file of
+ * `--games` games per chunk, `<game>-sp<seed>-<chunk>.kpl`; a game depends only on the seed and its
+ * index, so a killed run resumes at the first missing file. Labels repeated inside a chunk (the
+ * book's first plies) are kept once.
  *
  * `--relabel` reads label files instead (no search): each position's features and move keys are
  * computed again from its stored text and its move found again by text, so label files follow a
@@ -29,11 +38,13 @@ import { FastChessBoard } from '../../src/games/chess/fast/board.js';
 import { FastShogiBoard } from '../../src/games/shogi/fast/board.js';
 import { writeFileAtomic } from '../../src/learning/atomic-write.js';
 import { parseChunk } from '../../src/learning/datagen/chunk.js';
+import { playDatagenGame } from '../../src/learning/datagen/datagen-game.js';
 import { prepareDatagen } from '../../src/learning/datagen/datagen-setup.js';
 import { decodeChessRecord, decodeShogiRecord, RECORD_BYTES, type ChessRecord, type ShogiRecord } from '../../src/learning/datagen/position-record.js';
 import { checkLabelFile, LabelWriter } from '../../src/learning/policy/label-file.js';
 import { loadCpuEvaluator } from '../../src/player/mcts-cpu-nets.js';
 import type { ChessSearchBoard } from '../../src/search/alphabeta/chess-board.js';
+import type { SearchBoard } from '../../src/search/alphabeta/search-board.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
 import type { ShogiSearchBoard } from '../../src/search/alphabeta/shogi-board.js';
@@ -50,6 +61,9 @@ const { values } = parseArgs({
     nodes: { type: 'string', default: '1000' },
     nnue: { type: 'string' },
     hash: { type: 'string', default: '16' },
+    selfplay: { type: 'string' },
+    games: { type: 'string', default: '40' },
+    seed: { type: 'string', default: '1' },
   },
 });
 const fail = (why: string): never => {
@@ -58,8 +72,8 @@ const fail = (why: string): never => {
 };
 const game = values.game as GameKind;
 if (game !== 'chess' && game !== 'shogi') fail('--game chess|shogi');
-if ((values.data === undefined) === (values.relabel === undefined) || values.out === undefined) fail('--data DIR or --relabel DIR, and --out DIR, are required');
-const num = (k: 'chunks' | 'first' | 'step' | 'nodes' | 'hash'): number => {
+if ([values.data, values.relabel, values.selfplay].filter((v) => v !== undefined).length !== 1 || values.out === undefined) fail('one of --data DIR, --relabel DIR, --selfplay CHUNKS, and --out DIR, are required');
+const num = (k: 'chunks' | 'first' | 'step' | 'nodes' | 'hash' | 'selfplay' | 'games' | 'seed'): number => {
   const v = Number(values[k]);
   if (!Number.isInteger(v) || v < 0) fail(`--${k} must be a non-negative integer`);
   return v;
@@ -215,9 +229,52 @@ const relabel = (dir: string): void => {
   console.log(`relabelled ${done} positions from ${files.length} files in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 };
 
+/** `--selfplay`: datagen games, every searched position labelled with the search's move. */
+const selfplay = (): void => {
+  const setup = prepareDatagen({ game, nodes: NODES, hash: num('hash'), nnue: values.nnue ?? `models/${game}-nnue.bin` });
+  if (setup.isErr) fail(setup.error.message);
+  const { makeBoard, search, settings, openings } = setup.unwrap();
+  mkdirSync(values.out!, { recursive: true });
+  const seed = num('seed');
+  const games = Math.max(1, num('games'));
+  const t0 = Date.now();
+  let done = 0;
+  for (let chunk = 0; chunk < num('selfplay'); chunk++) {
+    const outFile = join(values.out!, `${game}-sp${seed}-${String(chunk).padStart(5, '0')}.kpl`);
+    if (existsSync(outFile)) continue;
+    const writer = new LabelWriter(game, kpm);
+    const seen = new Set<string>();
+    const observe = (board: SearchBoard, best: number, score: number): void => {
+      const text = board.toText();
+      if (seen.has(text)) return;
+      seen.add(text);
+      // A fresh board: the searched one's piece lists, hence its move order, depend on its history.
+      const want = board.moveToText(best);
+      let ok: boolean;
+      if (game === 'chess') {
+        const b = FastChessBoard.fromFen(text).unwrap();
+        ok = addPosition(writer, text, b, b.parseUci(want), score);
+      } else {
+        const b = FastShogiBoard.fromSfen(text).unwrap();
+        ok = addPosition(writer, text, b, b.parseUsi(want) ?? 0, score);
+      }
+      if (!ok) fail(`${outFile}: the search's move ${want} is not in the generated list (${text})`);
+    };
+    for (let j = 0; j < games; j++) playDatagenGame(chunk * games + j, seed, settings, openings, makeBoard, search, () => {}, observe);
+    writeFileAtomic(outFile, writer.bytes());
+    done += writer.count;
+    const s = (Date.now() - t0) / 1000;
+    console.log(`${outFile}: ${writer.count} positions; ${done} in ${s.toFixed(0)} s (${(done / s).toFixed(1)}/s)`);
+  }
+};
+
 const main = (): void => {
   if (values.relabel !== undefined) {
     relabel(values.relabel);
+    return;
+  }
+  if (values.selfplay !== undefined) {
+    selfplay();
     return;
   }
   const setup = prepareDatagen({ game, hash: num('hash'), nnue: values.nnue ?? `models/${game}-nnue.bin` });

@@ -59,6 +59,12 @@ export const defaultGameSettings = (game: GameKind): DatagenGameSettings => ({
 /** Writes the record of the current position (result left 0; filled in at the end). */
 export type RecordWriter = (board: SearchBoard, out: Uint8Array, off: number, score: number) => void;
 
+/**
+ * Sees every searched position of the game, recorded or not, with the search's move and score,
+ * before the move is played (policy labels: tools/data/label-policy.ts `--selfplay`).
+ */
+export type SearchObserver = (board: SearchBoard, bestMove: number, score: number) => void;
+
 export interface DatagenGameResult {
   /** `count * RECORD_BYTES[game]` bytes. */
   readonly records: Uint8Array;
@@ -104,6 +110,7 @@ export const playDatagenGame = (
   makeBoard: (o: Opening) => SearchBoard,
   search: AlphaBetaSearch,
   write: RecordWriter,
+  observe?: SearchObserver,
 ): DatagenGameResult => {
   const rng = seededRng(gameSeed(seed, index));
   rng();
@@ -155,6 +162,7 @@ export const playDatagenGame = (
     }
     drawRun = Math.abs(score) <= settings.drawCp ? drawRun + 1 : 0;
     if (ply >= settings.drawAfter && drawRun >= settings.drawPlies) break;
+    observe?.(board, r.bestMove, score);
     if (!isMateScore(score) && Math.abs(score) < settings.maxScoreCp && !board.inCheck() && board.tacticalOrder(r.bestMove) === 0) {
       if ((count + 1) * rb > buf.length) {
         const grown = new Uint8Array(buf.length * 2);

@@ -6,7 +6,8 @@ import type { GameKind } from '../../../src/core/game.js';
 import { ChessLinearEval } from '../../../src/eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../../../src/eval/linear/shogi-eval.js';
 import { chunkBytes, parseChunk } from '../../../src/learning/datagen/chunk.js';
-import { defaultGameSettings } from '../../../src/learning/datagen/datagen-game.js';
+import { defaultGameSettings, playDatagenGame } from '../../../src/learning/datagen/datagen-game.js';
+import { recordWriter } from '../../../src/learning/datagen/record-writers.js';
 import { runDatagen } from '../../../src/learning/datagen/datagen-run.js';
 import { KeySet } from '../../../src/learning/datagen/key-set.js';
 import {
@@ -176,5 +177,31 @@ describe('datagen chunks', () => {
     rmSync(join(dir, 'chess-s0of1.settings.json'));
     const r = runDatagen({ out: dir, seed: 8, shardIndex: 0, shardCount: 1, gamesPerChunk: 2, targetPositions: 10, ...s, search: new AlphaBetaSearch(new TranspositionTable(1)) });
     expect(r.isErr && r.error.message).toMatch(/seed 7, not this run \(seed 8\)/);
+  });
+});
+
+describe('datagen game observer', () => {
+  it('sees every searched position, the recorded quiet ones and the rest, without changing the records', () => {
+    for (const game of ['chess', 'shogi'] as const) {
+      const s = setup(game);
+      const settings = { ...s.settings, maxPlies: 120 };
+      const search = new AlphaBetaSearch(new TranspositionTable(1), searchOptions('tournament'));
+      const write = recordWriter(game);
+      let unrecorded = 0;
+      for (let index = 0; index < 3; index++) {
+        const plain = playDatagenGame(index, 11, settings, s.openings, s.makeBoard, search, write);
+        const seen: { tactical: boolean; check: boolean; score: number }[] = [];
+        const observed = playDatagenGame(index, 11, settings, s.openings, s.makeBoard, search, write, (b, best, score) =>
+          seen.push({ tactical: b.tacticalOrder(best) !== 0, check: b.inCheck(), score }),
+        );
+        expect(Buffer.from(observed.records).equals(Buffer.from(plain.records))).toBe(true);
+        // One observation per played ply; the records are the quiet ones out of check.
+        expect(seen.length).toBe(observed.plies);
+        const quiet = seen.filter((o) => !o.tactical && !o.check && Math.abs(o.score) < settings.maxScoreCp);
+        expect(quiet.length).toBe(observed.count);
+        unrecorded += seen.length - observed.count;
+      }
+      expect(unrecorded).toBeGreaterThan(0);
+    }
   });
 });
