@@ -35,7 +35,7 @@ import numpy as np
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 FEATURES = {"chess": 768, "shogi": 2 * 14 * 81 + 2 * 38}
 # Move keys per game (src/eval/policy/chess-policy-input.ts, shogi-policy-input.ts).
-KEYS = {"chess": 5 * 4096 + 768 + 768 + 84, "shogi": 81 * 81 * 2 + 7 * 81 + 14 * 81 * 4 + 7 * 81 * 2 + 14 * 81 * 2 + 14 + 14 * 15 * 2 + 7}
+KEYS = {"chess": 5 * 4096 + 1152 + 768 + 126, "shogi": 81 * 81 * 2 + 7 * 81 + 14 * 81 * 2 * 3 + 7 * 81 * 3 + 14 * 81 * 2 + 7 * 3 + 14 * 15 * 3 + 7}
 QA, QB = 255, 128
 MAGIC = b"KPOL"
 VERSION = 1
@@ -98,10 +98,12 @@ class Data:
         self.n = len(targets)
         self.nf = np.array([len(x) for x in feats], dtype=np.int64)
         self.foff = np.concatenate([[0], np.cumsum(self.nf)])
-        self.feats = np.concatenate(feats).astype(np.int64)
+        # uint16 as stored (both games have fewer than 65536 features and keys); widened per batch,
+        # so millions of positions fit in memory.
+        self.feats = np.concatenate(feats)
         self.nm = np.array(nmoves, dtype=np.int64)
         self.moff = np.concatenate([[0], np.cumsum(self.nm)])
-        self.keys = np.concatenate(keys).astype(np.int64)
+        self.keys = np.concatenate(keys)
         self.base = np.concatenate(bases).astype(np.float32)
         self.target = np.array(targets, dtype=np.int64)
         self.texts = texts
@@ -110,12 +112,19 @@ class Data:
         """Flattened features (with bag offsets), keys, each move's position, its index within it, targets."""
         nf = self.nf[idx]
         fo = np.concatenate([[0], np.cumsum(nf)[:-1]])
-        fi = np.concatenate([np.arange(self.foff[i], self.foff[i + 1]) for i in idx])
+        fi = spans(self.foff[idx], nf)
         nm = self.nm[idx]
-        mi = np.concatenate([np.arange(self.moff[i], self.moff[i + 1]) for i in idx])
+        mi = spans(self.moff[idx], nm)
         seg = np.repeat(np.arange(len(idx)), nm)
         within = np.arange(len(mi)) - np.repeat(np.concatenate([[0], np.cumsum(nm)[:-1]]), nm)
-        return self.feats[fi], fo, self.keys[mi], self.base[mi], seg, within, int(nm.max()), self.target[idx]
+        return (self.feats[fi].astype(np.int64), fo, self.keys[mi].astype(np.int64), self.base[mi], seg, within, int(nm.max()),
+                self.target[idx])
+
+
+def spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The indices start[i] .. start[i] + lengths[i] - 1 of every i, concatenated (no Python loop)."""
+    ends = np.cumsum(lengths)
+    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - (ends - lengths), lengths)
 
 
 def atomic_write(path: str, data: bytes) -> None:
@@ -280,15 +289,15 @@ def main() -> int:
     # References: validation positions, every move's integer logit by its UCI/USI text.
     refs = []
     for i in np.linspace(0, va.n - 1, min(args.references, va.n)).astype(np.int64):
-        fe = va.feats[va.foff[i]:va.foff[i + 1]]
-        ke = va.keys[va.moff[i]:va.moff[i + 1]]
+        fe = va.feats[va.foff[i]:va.foff[i + 1]].astype(np.int64)
+        ke = va.keys[va.moff[i]:va.moff[i + 1]].astype(np.int64)
         position, moves = va.texts[i].split("\t")
         logits = int_logits(q, fe, ke)
         refs.append({"position": position, "logits": {m: int(l) for m, l in zip(moves.split(" "), logits)}})
     # Quantised accuracy on the validation set (the float network's is in the history).
     qhit = 0
     for i in range(va.n):
-        lg = int_logits(q, va.feats[va.foff[i]:va.foff[i + 1]], va.keys[va.moff[i]:va.moff[i + 1]]) / (QA * QB)
+        lg = int_logits(q, va.feats[va.foff[i]:va.foff[i + 1]].astype(np.int64), va.keys[va.moff[i]:va.moff[i + 1]].astype(np.int64)) / (QA * QB)
         lg = lg + bw * va.base[va.moff[i]:va.moff[i + 1]]
         qhit += int(np.argmax(lg) == va.target[i])
     manifest = {

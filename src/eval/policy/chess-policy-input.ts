@@ -6,10 +6,16 @@
  *
  * - from-to: `promotion * 4096 + from * 64 + to` (promotion 0 none, 1..4 knight..queen); castling
  *   is keyed by the king's real destination (g- or c-file), not by the "king takes rook" encoding;
- * - piece-to: `20480 + ((piece - 1) * 64 + to) * 2 + to attacked` (piece 1 pawn .. 6 king);
- * - piece-from: `21248 + ((piece - 1) * 64 + from) * 2 + from attacked` (a threatened piece moving away);
- * - piece-victim: `22016 + ((piece - 1) * 7 + victim) * 2 + to attacked` (victim 0 none, 1 pawn ..
+ * - piece-to: `20480 + ((piece - 1) * 64 + to) * 3 + safety` (piece 1 pawn .. 6 king);
+ * - piece-from: `21632 + ((piece - 1) * 64 + from) * 2 + from attacked` (a threatened piece moving away);
+ * - piece-victim: `22400 + ((piece - 1) * 7 + victim) * 3 + safety` (victim 0 none, 1 pawn ..
  *   5 queen; en passant takes a pawn).
+ *
+ * `safety` is 0 when the opponent does not attack the destination, 1 when it does but the static
+ * exchange evaluation of the move is not negative, 2 when the move loses material by it: what the
+ * one-ply prior charges a move with, as three buckets, so that a network without the one-ply
+ * look-ahead still tells a defended square from a hanging piece (the attacked bit alone did not:
+ * session 10 measured both, models/README.md).
  *
  * A move's logit is the sum over its keys of `dot(hidden, W[key]) + b[key]`: the factorised policy
  * of Monty and Princhess, whose move embeddings are indexed by from/to squares, pieces and whether
@@ -18,11 +24,12 @@
  */
 import { ChessNnue } from '../nnue/chess-nnue.js';
 import type { FastChessBoard } from '../../games/chess/fast/board.js';
+import { seeGe } from '../../games/chess/fast/see.js';
 
-export const CHESS_POLICY_KEYS = 5 * 4096 + 768 + 768 + 84;
+export const CHESS_POLICY_KEYS = 5 * 4096 + 1152 + 768 + 126;
 export const CHESS_KEYS_PER_MOVE = 4;
 const PIECE_TO = 5 * 4096;
-const PIECE_FROM = PIECE_TO + 768;
+const PIECE_FROM = PIECE_TO + 1152;
 const PIECE_VICTIM = PIECE_FROM + 768;
 const KIND_CASTLE = 2;
 
@@ -69,10 +76,11 @@ export class ChessPolicyInput {
     const piece = ((m >> 20) & 7) - 1;
     const rto = to ^ flip;
     const rfrom = from ^ flip;
-    const toAtt = this.attacked(to);
+    // Castling's destination is never attacked (the king may not pass through check).
+    const safety = this.attacked(to) === 0 ? 0 : seeGe(this.board!, m, 0) ? 1 : 2;
     out[off] = (promo === 0 ? 0 : promo - 1) * 4096 + rfrom * 64 + rto;
-    out[off + 1] = PIECE_TO + (piece * 64 + rto) * 2 + toAtt;
+    out[off + 1] = PIECE_TO + (piece * 64 + rto) * 3 + safety;
     out[off + 2] = PIECE_FROM + (piece * 64 + rfrom) * 2 + this.attacked(from);
-    out[off + 3] = PIECE_VICTIM + (piece * 7 + ((m >> 17) & 7)) * 2 + toAtt;
+    out[off + 3] = PIECE_VICTIM + (piece * 7 + ((m >> 17) & 7)) * 3 + safety;
   }
 }

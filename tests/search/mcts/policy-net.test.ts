@@ -21,7 +21,9 @@ import { parsePolicy, POLICY_INPUTS, serializePolicy, type PolicyNet } from '../
 import { ChessPolicy, ShogiPolicy } from '../../../src/eval/policy/policy-network.js';
 import { SHOGI_KEYS_PER_MOVE, ShogiPolicyInput } from '../../../src/eval/policy/shogi-policy-input.js';
 import { FastChessBoard } from '../../../src/games/chess/fast/board.js';
+import { seeGe } from '../../../src/games/chess/fast/see.js';
 import { FastShogiBoard } from '../../../src/games/shogi/fast/board.js';
+import { seeGe as shogiSeeGe } from '../../../src/games/shogi/fast/see.js';
 import { checkCpuNetFiles, loadCpuEvaluator, policyPathFor } from '../../../src/player/mcts-cpu-nets.js';
 import { loadPolicyFile, policyLogitsOf, validatePolicy } from '../../../src/player/policy-file.js';
 import { ChessMctsBoard } from '../../../src/search/mcts/chess-mcts-board.js';
@@ -143,10 +145,51 @@ describe('move keys', () => {
     const promos = ['b7b8n', 'b7b8b', 'b7b8r', 'b7b8q'].map((m) => c.get(m)![0]);
     expect(new Set(promos).size).toBe(4);
     expect(c.get('e1g1')![1]).not.toBe(c.get('e1f1')![1]);
-    // The threat bits: in the check position the king's flight squares differ by whether the queen attacks them.
+    // The safety buckets (0 destination not attacked, 1 attacked but the exchange does not lose, 2 it loses):
+    // in the check position the queen on d2 attacks e2 (a losing square for the king) but not f1, and
+    // nothing defends her, so taking her is safe.
     const check = keyTuples('chess', CHESS[4]!);
-    expect(check.get('e1f1')![1]! & 1).toBe(0);
-    expect(check.get('e1d2')![3]! & 1).toBe(0); // captures the queen on d2, which nothing defends
+    const safety = (k: number, base: number): number => (k - base) % 3;
+    expect(safety(check.get('e1f1')![1]!, 20480)).toBe(0);
+    expect(check.has('e1e2')).toBe(false);
+    expect(safety(check.get('e1d2')![3]!, 22400)).toBe(0);
+    // Kiwipete: Qf3xf6 is answered by the g7 bishop (a queen for a knight), Ne5xg6 by the f7 pawn, Ne5xd7 by
+    // the queen, Bd2-h6 by the g7 bishop with nothing to take back: all lose material (bucket 2).
+    const kiwi = keyTuples('chess', CHESS[1]!);
+    const bucket = (m: string): number => safety(kiwi.get(m)![1]!, 20480);
+    for (const m of ['f3f6', 'e5g6', 'e5d7', 'd2h6']) expect(bucket(m), m).toBe(2);
+    // Every move's bucket (piece-to and piece-victim keys) is the definition's, and all three occur.
+    const board = FastChessBoard.fromFen(CHESS[1]!).unwrap();
+    const list = new Int32Array(256);
+    const n = board.generateMoves(list, false, 0);
+    const buckets = new Set<number>();
+    for (let i = 0; i < n; i++) {
+      const m = list[i]!;
+      const text = board.moveToUci(m, false);
+      const to = (m >> 6) & 63;
+      const want = !board.isSquareAttacked(to, 1) ? 0 : seeGe(board, m, 0) ? 1 : 2;
+      expect(bucket(text), text).toBe(want);
+      expect(safety(kiwi.get(text)![3]!, 22400), text).toBe(want);
+      buckets.add(want);
+    }
+    expect([...buckets].sort()).toEqual([0, 1, 2]);
+    // Shogi: the same buckets on the piece-to keys of board moves and drops, at every legal move.
+    const shogiBuckets = new Set<number>();
+    for (const p of SHOGI) {
+      const sb = FastShogiBoard.fromSfen(p).unwrap();
+      const tuples = keyTuples('shogi', p);
+      const moves = new Int32Array(600);
+      const count = sb.generateMoves(moves, false);
+      for (let i = 0; i < count; i++) {
+        const m = moves[i]!;
+        const drop = m >>> 17 !== 0;
+        const want = !sb.attacked((m >>> 8) & 0xff, sb.turn === 0 ? 32 : 16) ? 0 : shogiSeeGe(sb, m, 0) ? 1 : 2;
+        const key = tuples.get(sb.moveToUsi(m))![1]!;
+        expect(drop ? (key - 20493) % 3 : (key - 13689) % 3, `${p} ${sb.moveToUsi(m)}`).toBe(want);
+        shogiBuckets.add(want);
+      }
+    }
+    expect([...shogiBuckets].sort()).toEqual([0, 1, 2]);
     // Black's moves are keyed from black's side: b2b1q mirrors b7b8q, e8g8 mirrors e1g1.
     const black = keyTuples('chess', CHESS[3]!);
     expect(black.get('b2b1q')).toEqual(c.get('b7b8q'));
@@ -177,15 +220,15 @@ describe('files', () => {
       if (p !== 0) feats.push(((p >> 3 === 0 ? 0 : 6) + (p & 7) - 1) * 64 + sq);
     }
     const h = [...net.b1].map((x, i) => Math.min(255, Math.max(0, feats.reduce((s, f) => s + net.w1[f * 4 + i]!, x))));
-    // from-to e2e4, pawn to e4 (not attacked), pawn from e2 (not attacked), pawn takes nothing (e4 not attacked).
-    const keys = [12 * 64 + 28, 20480 + (0 * 64 + 28) * 2, 21248 + (0 * 64 + 12) * 2, 22016 + 0];
+    // from-to e2e4, pawn to e4 (not attacked: bucket 0), pawn from e2 (not attacked), pawn takes nothing (bucket 0).
+    const keys = [12 * 64 + 28, 20480 + (0 * 64 + 28) * 3, 21632 + (0 * 64 + 12) * 2, 22400 + 0];
     const want = keys.reduce((s, k) => s + net.b2[k]! + h.reduce((t, x, i) => t + x * net.w2[k * 4 + i]!, 0), 0);
     expect(policyLogitsOf(net, CHESS[0]!).unwrap().get('e2e4')).toBe(want);
   });
 
   for (const [game, file] of [
     ['chess', 'models/chess-policy.bin'],
-    ['shogi', 'models/shogi-policy-residual.bin'],
+    ['shogi', 'models/shogi-policy.bin'],
   ] as const) {
     test(`${file}: the trainer's reference logits match bit-exact`, () => {
       const loaded = loadPolicyFile(file, game);
