@@ -190,6 +190,16 @@ const addPosition = (writer: LabelWriter, text: string, fast: FastChessBoard | F
   return true;
 };
 
+/** `addPosition` for the position `text` (FEN or SFEN) and the move `want` (UCI or USI), on a fresh board. */
+const addByText = (writer: LabelWriter, text: string, want: string, score: number): boolean => {
+  if (game === 'chess') {
+    const b = FastChessBoard.fromFen(text).unwrap();
+    return addPosition(writer, text, b, b.parseUci(want), score);
+  }
+  const b = FastShogiBoard.fromSfen(text).unwrap();
+  return addPosition(writer, text, b, b.parseUsi(want) ?? 0, score);
+};
+
 /** `--relabel`: the positions of label files again with this build's inputs. */
 const relabel = (dir: string): void => {
   mkdirSync(values.out!, { recursive: true });
@@ -213,15 +223,7 @@ const relabel = (dir: string): void => {
       const [position, moveText] = new TextDecoder().decode(bytes.subarray(o, o + tl)).split('\t');
       o += tl;
       const want = moveText!.split(' ')[target]!;
-      let ok: boolean;
-      if (game === 'chess') {
-        const b = FastChessBoard.fromFen(position!).unwrap();
-        ok = addPosition(writer, position!, b, b.parseUci(want), score);
-      } else {
-        const b = FastShogiBoard.fromSfen(position!).unwrap();
-        ok = addPosition(writer, position!, b, b.parseUsi(want) ?? 0, score);
-      }
-      if (!ok) fail(`${name} record ${r}: move ${want} not generated in ${position}`);
+      if (!addByText(writer, position!, want, score)) fail(`${name} record ${r}: move ${want} not generated in ${position}`);
     }
     writeFileAtomic(join(values.out!, name), writer.bytes());
     done += writer.count;
@@ -250,15 +252,7 @@ const selfplay = (): void => {
       seen.add(text);
       // A fresh board: the searched one's piece lists, hence its move order, depend on its history.
       const want = board.moveToText(best);
-      let ok: boolean;
-      if (game === 'chess') {
-        const b = FastChessBoard.fromFen(text).unwrap();
-        ok = addPosition(writer, text, b, b.parseUci(want), score);
-      } else {
-        const b = FastShogiBoard.fromSfen(text).unwrap();
-        ok = addPosition(writer, text, b, b.parseUsi(want) ?? 0, score);
-      }
-      if (!ok) fail(`${outFile}: the search's move ${want} is not in the generated list (${text})`);
+      if (!addByText(writer, text, want, score)) fail(`${outFile}: the search's move ${want} is not in the generated list (${text})`);
     };
     for (let j = 0; j < games; j++) playDatagenGame(chunk * games + j, seed, settings, openings, makeBoard, search, () => {}, observe);
     writeFileAtomic(outFile, writer.bytes());
