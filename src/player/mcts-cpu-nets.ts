@@ -18,8 +18,9 @@
  * Tuning hook: `KISHI_MCTS_CPU` = `key=value` pairs separated by commas (or semicolons, as inside a
  * `kishi match` engine spec) overriding the evaluator's settings (`tau` prior temperature in units
  * of K, `qplies` quiescence plies, `ptau` the policy network's temperature) and the search's
- * (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` / `textend` the time shares), used by the tuning matches
- * of the MCTS notes.
+ * (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` / `textend` the time shares, `mplies` / `mnodes` /
+ * `mcands` the mate guard's length, node limit and candidates, `lmate` 1 or 0 the leaf mate
+ * check), used by the tuning matches of the MCTS notes.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -118,8 +119,20 @@ export const cpuTuningFromEnv = (
       case 'textend':
         options.extendTimeShare = v;
         break;
+      case 'mplies':
+        options.mateGuardPlies = v;
+        break;
+      case 'mnodes':
+        options.mateGuardNodes = v;
+        break;
+      case 'mcands':
+        options.mateGuardCandidates = v;
+        break;
+      case 'lmate':
+        options.leafMateCheck = v !== 0;
+        break;
       default:
-        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, cpuct, cpuctFactor, fpu, tsoft, textend)`));
+        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, lmate)`));
     }
   }
   return Result.ok({ evaluator, options });

@@ -9,7 +9,9 @@
  * request continues the previous one (same start, earlier moves a prefix); plan the time from the
  * clock (src/search/time.ts: 60% of the soft budget is the target, extended up to the soft budget
  * while the most visited move is not the best valued one, the hard budget the cap; the search stops early
- * once the most visited move cannot be overtaken); search; report `info`.
+ * once the most visited move cannot be overtaken); search; report `info`. With the mate guard on
+ * (mcts-mate-guard.ts), a short mate of our own found before the search is played at once, and
+ * the move chosen after it is replaced when the opponent then has a short mate.
  *
  * Limits: `nodes` counts playouts of this search, `movetimeMs` is a fixed time, `depth` stops once
  * the mean depth of the leaves reaches it; `infinite` and `ponder` search until `stop` (a ponder
@@ -28,7 +30,9 @@ import { defaultMctsOptions, type MctsOptions } from '../search/mcts/options.js'
 import { qToCentipawns } from '../search/mcts/score.js';
 import { MctsSearch, bestChild, type MctsLimits, type MctsProgress, type MctsResult } from '../search/mcts/search.js';
 import { ShogiMctsBoard } from '../search/mcts/shogi-mcts-board.js';
+import type { SearchBoard } from '../search/alphabeta/search-board.js';
 import { planTime } from '../search/time.js';
+import { MctsMateGuard } from './mcts-mate-guard.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
 
 /** Words of the shared control array (the same layout as the alpha-beta player's). */
@@ -57,14 +61,18 @@ export class MctsEngine {
   private readonly infoIntervalMs: number;
   /** The position of the tree's root: start text, variant and moves. */
   private rootKey: { start: string; variant: string; moves: readonly string[] } | undefined;
-  /** Statistics of the last `go`. */
+  /** Statistics of the last `go` (undefined when it answered without searching). */
   lastStats: MctsEngineStats | undefined;
+  /** The mate checks around the root (mcts-mate-guard.ts), when the options turn them on. */
+  private readonly guard: MctsMateGuard | undefined;
 
   constructor(settings: MctsEngineSettings) {
     this.game = settings.game;
     this.search = new MctsSearch(settings.evaluator, { ...defaultMctsOptions(settings.game), ...settings.options });
     this.moveOverheadMs = settings.moveOverheadMs;
     this.infoIntervalMs = settings.infoIntervalMs ?? 1000;
+    const o = this.search.options;
+    if (o.mateGuardPlies > 0) this.guard = new MctsMateGuard(this.game, { plies: o.mateGuardPlies, nodes: o.mateGuardNodes, candidates: o.mateGuardCandidates });
   }
 
   /** Forgets the tree (the NN cache stays; it is keyed by position). */
@@ -114,6 +122,12 @@ export class MctsEngine {
       return Result.ok({ move });
     }
 
+    const guard = infinite || ponder ? undefined : this.guardBoard(request);
+    if (guard !== undefined) {
+      const line = this.guard!.ownMate(guard, signal);
+      if (line !== undefined) return Result.ok(this.playMate(request, line, start));
+    }
+
     let result: MctsResult;
     const base: { -readonly [K in keyof MctsLimits]: MctsLimits[K] } = {};
     if (limits.nodes !== undefined) base.playouts = Math.max(1, limits.nodes);
@@ -145,7 +159,8 @@ export class MctsEngine {
     onInfo?.(info);
     const picked = this.search.chooseMove(this.search.options.temperature > 0 && this.pliesOf(request) < this.search.options.temperaturePlies ? this.search.options.temperature : 0);
     // Never answer with a move that is not legal here (a search that expanded nothing picks 0).
-    const chosen = list.subarray(0, legal).includes(picked) ? picked : list[0]!;
+    let chosen = list.subarray(0, legal).includes(picked) ? picked : list[0]!;
+    if (guard !== undefined) chosen = this.guarded(board, guard, chosen, signal);
     const move = board.moveToText(chosen);
     const pv = this.search.principalVariation();
     let ponderMove: string | undefined;
@@ -159,6 +174,39 @@ export class MctsEngine {
     const pvLeaf = board.toText();
     for (let i = 0; i < pvLine.length; i++) board.unmake();
     return Result.ok(ponderMove !== undefined ? { move, ponder: ponderMove, info, pvLeaf } : { move, info, pvLeaf });
+  }
+
+  /** The request's position for the mate guard, when the guard is on and the position reads. */
+  private guardBoard(request: GoRequest): SearchBoard | undefined {
+    if (this.guard === undefined) return undefined;
+    const b = this.guard.board(request.start, request.moves, request.variant === 'chess960');
+    return b.isOk ? b.value : undefined;
+  }
+
+  /** Answers with the first move of a mate the guard found before the search. */
+  private playMate(request: GoRequest, line: readonly string[], start: number): GoResult {
+    this.rootKey = { start: request.start, variant: request.variant, moves: [...request.moves] };
+    this.lastStats = undefined;
+    const timeMs = Math.round(performance.now() - start);
+    const info: SearchInfo = { depth: line.length, score: { mate: line.length }, nodes: 0, nps: 0, timeMs, pv: line };
+    return line.length >= 2 ? { move: line[0]!, ponder: line[1]!, info } : { move: line[0]!, info };
+  }
+
+  /**
+   * The search's choice `chosen`, or the next root move by visits (then prior) after which the
+   * opponent has no mate the guard finds (a proven win is kept as it is).
+   */
+  private guarded(board: MctsBoard, guardBoard: SearchBoard, chosen: number, signal: Int32Array): number {
+    const children = this.search.rootChildren();
+    if (children.some((c) => c.move === chosen && c.proven === 1)) return chosen;
+    const others = children.filter((c) => c.move !== chosen && c.proven !== -1).sort((a, b) => b.visits - a.visits || b.prior - a.prior);
+    const ranked = [chosen, ...others.map((c) => c.move)];
+    const verdict = this.guard!.check(
+      guardBoard,
+      ranked.map((m) => board.moveToText(m)),
+      signal,
+    );
+    return verdict.rejected.length === 0 ? chosen : board.parseMove(verdict.move);
   }
 
   /** Re-roots the tree when `request` continues the previous one; returns the visits kept. */

@@ -22,6 +22,10 @@ abstract class PolicyNetwork<B> {
   protected readonly feats = new Int32Array(160);
   protected readonly scratch = new Int32Array(160);
   protected readonly keys: Int32Array;
+  /** Per key: the epoch (position) its dot product `dotCache` was computed for. */
+  private readonly dotStamp: Int32Array;
+  private readonly dotCache: Float64Array;
+  private epoch = 0;
   private readonly scale: number;
   /** Weight of the one-ply prior's log probabilities added to the logits (format.ts). */
   readonly baseWeight: number;
@@ -30,6 +34,8 @@ abstract class PolicyNetwork<B> {
     this.baseWeight = net.baseWeight;
     this.hidden = new Int32Array(net.hidden);
     this.keys = new Int32Array(net.keysPerMove);
+    this.dotStamp = new Int32Array(net.keys);
+    this.dotCache = new Float64Array(net.keys);
     this.scale = 1 / (net.qa * net.qb);
   }
 
@@ -38,8 +44,12 @@ abstract class PolicyNetwork<B> {
   /** Keys of move `m` (of the board given to `features`) into `keys`. */
   protected abstract moveKeys(m: number): void;
 
-  /** Fills `hidden` from the board's features. */
+  /** Fills `hidden` from the board's features (and starts a new epoch of the dot product cache). */
   private forward(board: B): void {
+    if (++this.epoch === 0x7fffffff) {
+      this.epoch = 1;
+      this.dotStamp.fill(0);
+    }
     const { w1, b1, hidden: H, qa } = this.net;
     const h = this.hidden;
     for (let i = 0; i < H; i++) h[i] = b1[i]!;
@@ -55,17 +65,30 @@ abstract class PolicyNetwork<B> {
     }
   }
 
-  /** The integer logit of the move whose keys are in `keys` (hidden up to date). */
+  /**
+   * The integer logit of the move whose keys are in `keys` (hidden up to date). Moves of one
+   * position share many keys (the piece-from key of every move of a piece, the victim keys, a
+   * dropped piece's keys), so each key's dot product is kept for the position (`epoch`).
+   */
   private moveLogit(): number {
     const { w2, b2, hidden: H, keysPerMove } = this.net;
     const h = this.hidden;
     const keys = this.keys;
+    const stamp = this.dotStamp;
+    const cache = this.dotCache;
+    const epoch = this.epoch;
     let sum = 0;
     for (let j = 0; j < keysPerMove; j++) {
       const key = keys[j]!;
+      if (stamp[key] === epoch) {
+        sum += cache[key]!;
+        continue;
+      }
       const row = key * H;
       let dot = b2[key]!;
       for (let i = 0; i < H; i++) dot += h[i]! * w2[row + i]!;
+      stamp[key] = epoch;
+      cache[key] = dot;
       sum += dot;
     }
     return sum;

@@ -61,6 +61,22 @@ export interface MctsOptions {
    * value. The tree is the same as with both at once (false), only cheaper to grow.
    */
   readonly deferPriors: boolean;
+  /**
+   * Before valuing a new leaf, look for a mate in one of its side to move (boards that can:
+   * `MctsBoard.mateInOne`); a leaf that has one is a proven win, as a mated leaf is a proven loss.
+   * dlshogi runs such a check at its leaves: a value network is blind to mates in shogi.
+   */
+  readonly leafMateCheck: boolean;
+  /**
+   * The mate guard of the MCTS player (src/player/mcts-mate-guard.ts): the longest mate, in plies,
+   * looked for at the root before the search (ours) and after each tested move (the opponent's);
+   * 0 turns the guard off.
+   */
+  readonly mateGuardPlies: number;
+  /** Node limit of each of the guard's mate searches. */
+  readonly mateGuardNodes: number;
+  /** Root moves the guard tests after the search, most visited first. */
+  readonly mateGuardCandidates: number;
 }
 
 /** The environment variable the MCTS player reads its draw score from (`KISHI_MCTS_DRAW_SCORE`, in [-1, 1]; gates set it). */
@@ -88,6 +104,10 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   softTimeShare: 0.6,
   extendTimeShare: 1,
   deferPriors: true,
+  leafMateCheck: false,
+  mateGuardPlies: 0,
+  mateGuardNodes: 4000,
+  mateGuardCandidates: 4,
 });
 
 /** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */
