@@ -64,10 +64,6 @@ export class TrackedBoard implements MctsBoard {
   inCheck(): boolean {
     return this.inner.inCheck();
   }
-  mateInOne(moves: Int32Array, n: number): boolean {
-    // Made and taken back on the inner board: the evaluator's state need not follow.
-    return this.inner.mateInOne?.(moves, n) ?? false;
-  }
   terminalValue(legalCount: number): number {
     return this.inner.terminalValue(legalCount);
   }

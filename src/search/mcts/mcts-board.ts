@@ -25,11 +25,6 @@ export interface MctsBoard {
   unmake(): void;
   inCheck(): boolean;
   /**
-   * Whether one of `moves[0..n)`, the legal moves here, mates at once. Optional: the search's leaf
-   * mate check (`leafMateCheck`) asks it of the boards that have it; the board is left as it was.
-   */
-  mateInOne?(moves: Int32Array, n: number): boolean;
-  /**
    * The game-theoretic value of the current position for the side to move when the rules end the
    * game here (1 win, 0 draw, -1 loss), else NaN. `legalCount` is the number of legal moves.
    */

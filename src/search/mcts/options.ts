@@ -62,12 +62,6 @@ export interface MctsOptions {
    */
   readonly deferPriors: boolean;
   /**
-   * Before valuing a new leaf, look for a mate in one of its side to move (boards that can:
-   * `MctsBoard.mateInOne`); a leaf that has one is a proven win, as a mated leaf is a proven loss.
-   * dlshogi runs such a check at its leaves: a value network is blind to mates in shogi.
-   */
-  readonly leafMateCheck: boolean;
-  /**
    * The mate guard of the MCTS player (src/player/mcts-mate-guard.ts): the longest mate, in plies,
    * looked for at the root before the search (ours) and after each tested move (the opponent's);
    * 0 turns the guard off.
@@ -104,7 +98,6 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   softTimeShare: 0.6,
   extendTimeShare: 1,
   deferPriors: true,
-  leafMateCheck: false,
   mateGuardPlies: 0,
   mateGuardNodes: 4000,
   mateGuardCandidates: 4,

@@ -423,12 +423,6 @@ export class MctsSearch {
           }
           this.backup(path, depth, tv, 0, tv === 0);
           terminals++;
-        } else if (o.leafMateCheck && board.mateInOne?.(moves, n) === true) {
-          // The side to move mates at once: a proven win (the one-ply solver, one ply deeper).
-          t.flags[node] = FLAG_TERMINAL;
-          t.termValue[node] = 1;
-          this.backup(path, depth, 1);
-          terminals++;
         } else if (defer) {
           // Valued and backed up at once, on the board at the leaf; expanded on the next visit.
           this.depthSum += depth;

@@ -19,8 +19,6 @@ export class ShogiMctsBoard implements MctsBoard {
   readonly spec = SHOGI_ENCODING;
   readonly maxMoves = MAX_MOVES;
   private readonly filter = new Uint16Array(FILTER_SIZE);
-  /** The replies `mateInOne` generates. */
-  private readonly replies = new Int32Array(MAX_MOVES);
   /** Plies played before `board`'s set-up position (SFEN move number - 1). */
   private readonly startPlies: number;
 
@@ -67,20 +65,6 @@ export class ShogiMctsBoard implements MctsBoard {
 
   inCheck(): boolean {
     return this.board.inCheck();
-  }
-
-  mateInOne(moves: Int32Array, n: number): boolean {
-    // On the game board alone: a mate ends the game before any repetition counts. Pawn-drop mate
-    // is not among the legal moves (the generator leaves it out), so every mate found is legal.
-    const b = this.board;
-    const replies = this.replies;
-    for (let i = 0; i < n; i++) {
-      b.makeMove(moves[i]!);
-      const mate = b.inCheck() && b.generateMoves(replies) === 0;
-      b.unmakeMove();
-      if (mate) return true;
-    }
-    return false;
   }
 
   private maybeRepeated(): boolean {

@@ -4,7 +4,6 @@
  * repetition, shogi perpetual check; and cache keys that separate equal boards with different
  * net inputs.
  */
-import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { ChessMctsBoard } from '../../../src/search/mcts/chess-mcts-board.js';
 import type { MctsBoard } from '../../../src/search/mcts/mcts-board.js';
@@ -54,19 +53,4 @@ test('cache keys differ when only the repetition count or the counters differ', 
   const s1 = ShogiMctsBoard.fromText('startpos', ['7g7f', '3c3d', '2g2f']).unwrap();
   const s2 = ShogiMctsBoard.fromText('startpos', ['2g2f', '3c3d', '7g7f']).unwrap();
   expect(s1.cacheKey()).toBe(s2.cacheKey());
-});
-
-test('shogi mateInOne: true on the 1-ply tsume suite, false on its no-mate twin, board unchanged', () => {
-  const suite = (file: string): string[] => readFileSync(new URL(`../../../data/suites/${file}`, import.meta.url), 'utf8').split('\n').filter(Boolean);
-  const mateIn1 = (sfen: string): boolean => {
-    const b = ShogiMctsBoard.fromText(sfen, []).unwrap();
-    const list = new Int32Array(b.maxMoves);
-    const found = b.mateInOne(list, b.generate(list));
-    expect(b.toText()).toBe(ShogiMctsBoard.fromText(sfen, []).unwrap().toText());
-    return found;
-  };
-  for (const sfen of suite('tsume_mate-1-ply.sfen')) expect(mateIn1(sfen), sfen).toBe(true);
-  for (const sfen of suite('tsume_no-mate-1-ply.sfen')) expect(mateIn1(sfen), sfen).toBe(false);
-  // Pawn-drop mate is not a mate: the generator leaves the drop out.
-  expect(mateIn1('7nk/7p1/7G1/9/9/9/9/9/4K4 b P 1')).toBe(false);
 });
