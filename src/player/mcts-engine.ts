@@ -23,6 +23,7 @@ import { KishiError, Result } from '../core/result.js';
 import { canDeclare } from '../games/shogi/entering-king.js';
 import { parseShogiSfen } from '../games/shogi/sfen.js';
 import type { Evaluator } from '../nn/evaluator.js';
+import type { SearchBoard } from '../search/alphabeta/search-board.js';
 import { ChessMctsBoard } from '../search/mcts/chess-mcts-board.js';
 import type { LeafEvaluator } from '../search/mcts/leaf-evaluator.js';
 import type { MctsBoard } from '../search/mcts/mcts-board.js';
@@ -30,7 +31,6 @@ import { defaultMctsOptions, type MctsOptions } from '../search/mcts/options.js'
 import { qToCentipawns } from '../search/mcts/score.js';
 import { MctsSearch, bestChild, type MctsLimits, type MctsProgress, type MctsResult } from '../search/mcts/search.js';
 import { ShogiMctsBoard } from '../search/mcts/shogi-mcts-board.js';
-import type { SearchBoard } from '../search/alphabeta/search-board.js';
 import { planTime } from '../search/time.js';
 import { MctsMateGuard } from './mcts-mate-guard.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
@@ -122,9 +122,11 @@ export class MctsEngine {
       return Result.ok({ move });
     }
 
+    const timed = this.timeLimits(request, board, limits);
     const guard = infinite || ponder ? undefined : this.guardBoard(request);
     if (guard !== undefined) {
-      const line = this.guard!.ownMate(guard, signal);
+      // A quarter of the target time at most for our own mate (the node limit usually ends it first).
+      const line = this.guard!.ownMate(guard, signal, timed.softMs !== undefined ? timed.softMs / 4 : undefined);
       if (line !== undefined) return Result.ok(this.playMate(request, line, start));
     }
 
@@ -147,7 +149,7 @@ export class MctsEngine {
     } else {
       result = await this.search.run(
         board,
-        { ...base, ...this.timeLimits(request, board, limits), shouldStop: stopped },
+        { ...base, ...timed, shouldStop: stopped },
         onProgress,
         this.infoIntervalMs,
       );
@@ -160,7 +162,10 @@ export class MctsEngine {
     const picked = this.search.chooseMove(this.search.options.temperature > 0 && this.pliesOf(request) < this.search.options.temperaturePlies ? this.search.options.temperature : 0);
     // Never answer with a move that is not legal here (a search that expanded nothing picks 0).
     let chosen = list.subarray(0, legal).includes(picked) ? picked : list[0]!;
-    if (guard !== undefined) chosen = this.guarded(board, guard, chosen, signal);
+    if (guard !== undefined) {
+      const left = timed.hardMs !== undefined ? timed.hardMs - (performance.now() - start) : undefined;
+      chosen = this.guarded(board, guard, chosen, signal, left);
+    }
     const move = board.moveToText(chosen);
     const pv = this.search.principalVariation();
     let ponderMove: string | undefined;
@@ -194,9 +199,9 @@ export class MctsEngine {
 
   /**
    * The search's choice `chosen`, or the next root move by visits (then prior) after which the
-   * opponent has no mate the guard finds (a proven win is kept as it is).
+   * opponent has no mate the guard finds (a proven win is kept as it is), within `hardMs`.
    */
-  private guarded(board: MctsBoard, guardBoard: SearchBoard, chosen: number, signal: Int32Array): number {
+  private guarded(board: MctsBoard, guardBoard: SearchBoard, chosen: number, signal: Int32Array, hardMs: number | undefined): number {
     const children = this.search.rootChildren();
     if (children.some((c) => c.move === chosen && c.proven === 1)) return chosen;
     const others = children.filter((c) => c.move !== chosen && c.proven !== -1).sort((a, b) => b.visits - a.visits || b.prior - a.prior);
@@ -205,6 +210,7 @@ export class MctsEngine {
       guardBoard,
       ranked.map((m) => board.moveToText(m)),
       signal,
+      hardMs,
     );
     return verdict.rejected.length === 0 ? chosen : board.parseMove(verdict.move);
   }

@@ -19,7 +19,7 @@ import { FastChessBoard } from '../../../src/games/chess/fast/board.js';
 import { SEE_VALUE, see as chessSee } from '../../../src/games/chess/fast/see.js';
 import { FastShogiBoard } from '../../../src/games/shogi/fast/board.js';
 import { SEE_BOARD_VALUE, SEE_CAPTURE_VALUE, see as shogiSee } from '../../../src/games/shogi/fast/see.js';
-import { cpuTuningFromEnv, loadCpuEvaluator } from '../../../src/player/mcts-cpu-nets.js';
+import { cpuNetMctsOptions, cpuTuningFromEnv, loadCpuEvaluator } from '../../../src/player/mcts-cpu-nets.js';
 import { createMctsPlayer } from '../../../src/player/mcts-factory.js';
 import { nnueOutputOf } from '../../../src/player/nnue-file.js';
 import { ChessCpuEvaluator } from '../../../src/search/mcts/chess-cpu-evaluator.js';
@@ -362,6 +362,15 @@ describe('network files and tuning', () => {
     const time = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'tsoft=1;textend=2;tau=0.5' }).unwrap();
     expect(time.options).toEqual({ softTimeShare: 1, extendTimeShare: 2 });
     expect(time.evaluator).toEqual({ priorTemperature: 0.5 });
+    // The mate guard (mcts-mate-guard.ts): length, node limit, candidates; mplies=0 turns it off.
+    expect(cpuTuningFromEnv({ KISHI_MCTS_CPU: 'mplies=9;mnodes=16000;mcands=2' }).unwrap().options).toEqual({
+      mateGuardPlies: 9,
+      mateGuardNodes: 16000,
+      mateGuardCandidates: 2,
+    });
+    expect(cpuTuningFromEnv({ KISHI_MCTS_CPU: 'mplies=0' }).unwrap().options).toEqual({ mateGuardPlies: 0 });
+    expect(cpuNetMctsOptions('shogi').mateGuardPlies).toBe(7);
+    expect(cpuNetMctsOptions('chess').mateGuardPlies).toBeUndefined();
     const bad = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'speed=3' });
     expect(bad.isErr && bad.error.message).toMatch(/unknown key "speed"/);
     const nan = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'tau=abc' });
