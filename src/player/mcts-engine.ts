@@ -122,8 +122,8 @@ export class MctsEngine {
       return Result.ok({ move });
     }
 
-    const timed = this.timeLimits(request, board, limits);
-    const guard = infinite || ponder ? undefined : this.guardBoard(request);
+    let timed = this.timeLimits(request, board, limits);
+    let guard = infinite || ponder ? undefined : this.guardBoard(request);
     if (guard !== undefined) {
       // A quarter of the target time at most for our own mate (the node limit usually ends it first).
       const line = this.guard!.ownMate(guard, signal, timed.softMs !== undefined ? timed.softMs / 4 : undefined);
@@ -141,8 +141,12 @@ export class MctsEngine {
       const hit = (): boolean => Atomics.load(signal, MCTS_SIGNAL_PONDERHIT) !== 0;
       result = await this.search.run(board, { ...base, shouldStop: () => stopped() || (ponder && hit()) }, onProgress, this.infoIntervalMs);
       if (ponder && !stopped() && hit()) {
-        // Phase 2: the pondered move was played; think on our own clock now.
-        result = await this.search.run(board, { ...base, ...this.timeLimits(request, board, limits), shouldStop: stopped }, onProgress, this.infoIntervalMs);
+        // Phase 2: the pondered move was played; think on our own clock now (the guard follows).
+        timed = this.timeLimits(request, board, limits);
+        const phase2 = performance.now();
+        result = await this.search.run(board, { ...base, ...timed, shouldStop: stopped }, onProgress, this.infoIntervalMs);
+        guard = this.guardBoard(request);
+        if (timed.hardMs !== undefined) timed = { ...timed, hardMs: timed.hardMs + (phase2 - start) };
       }
       // UCI/USI: answer only after stop (or ponderhit) even when the search ended by itself.
       while (!stopped() && !(ponder && hit())) Atomics.wait(signal, MCTS_SIGNAL_STOP, 0, 5);

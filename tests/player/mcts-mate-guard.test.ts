@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 import { CHESS_ENCODING } from '../../src/nn/chess-encoding.js';
 import { MockEvaluator } from '../../src/nn/mock-evaluator.js';
 import { SHOGI_ENCODING } from '../../src/nn/shogi-encoding.js';
-import { MctsEngine } from '../../src/player/mcts-engine.js';
+import { MCTS_SIGNAL_PONDERHIT, MctsEngine } from '../../src/player/mcts-engine.js';
 import { MctsMateGuard } from '../../src/player/mcts-mate-guard.js';
 import type { GoRequest } from '../../src/player/player.js';
 
@@ -62,10 +62,20 @@ test('the engine plays a mate found before the search, and steers away from a ma
   // Chess: a net that favours the sixth move everywhere (a1a2 at the root, in the generator's
   // order) makes the search choose it; the guard answers with the most visited move that keeps the
   // back rank covered.
-  const favour = (k: number): MockEvaluator => new MockEvaluator(CHESS_ENCODING, (input) => ({ weights: Array.from({ length: input.moveCount }, (_, i) => (i === k ? 1000 : 1)) }));
+  // (The net yields to the event loop on each call, so that the ponderhit timer below can fire.)
+  const favour = (k: number): MockEvaluator =>
+    new MockEvaluator(CHESS_ENCODING, (input) => ({ weights: Array.from({ length: input.moveCount }, (_, i) => (i === k ? 1000 : 1)) }), 256, true);
   const chess = (plies: number): MctsEngine => new MctsEngine({ game: 'chess', evaluator: favour(5), moveOverheadMs: 0, options: { mateGuardPlies: plies, batchSize: 8 } });
   const backRank: GoRequest = { game: 'chess', variant: 'standard', start: BACK_RANK, moves: [], limits: { nodes: 30 } };
   expect((await chess(0).go(backRank, signal())).unwrap().move).toBe('a1a2');
   const guarded = (await chess(3).go(backRank, signal())).unwrap().move;
   expect(['a1a2', 'a1a3', 'a1a4', 'a1a5', 'a1a6', 'a1a7', 'a1a8']).not.toContain(guarded);
+
+  // Pondering: no guard while the opponent thinks; after ponderhit the answer is guarded too.
+  const clock = { firstMs: 500, secondMs: 500, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 0 };
+  const pondering: GoRequest = { game: 'chess', variant: 'standard', start: BACK_RANK, moves: [], clock, ponder: true };
+  const hit = signal();
+  setTimeout(() => Atomics.store(hit, MCTS_SIGNAL_PONDERHIT, 1), 30);
+  const afterHit = (await chess(3).go(pondering, hit)).unwrap().move;
+  expect(['a1a2', 'a1a3', 'a1a4', 'a1a5', 'a1a6', 'a1a7', 'a1a8']).not.toContain(afterHit);
 });
