@@ -108,6 +108,11 @@ class Data:
         self.target = np.array(targets, dtype=np.int64)
         self.texts = texts
 
+    def position(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Position i alone: its features and its moves' keys (widened to int64), and their base logits."""
+        moves = slice(self.moff[i], self.moff[i + 1])
+        return self.feats[self.foff[i]:self.foff[i + 1]].astype(np.int64), self.keys[moves].astype(np.int64), self.base[moves]
+
     def batch(self, idx: np.ndarray):
         """Flattened features (with bag offsets), keys, each move's position, its index within it, targets."""
         nf = self.nf[idx]
@@ -289,16 +294,15 @@ def main() -> int:
     # References: validation positions, every move's integer logit by its UCI/USI text.
     refs = []
     for i in np.linspace(0, va.n - 1, min(args.references, va.n)).astype(np.int64):
-        fe = va.feats[va.foff[i]:va.foff[i + 1]].astype(np.int64)
-        ke = va.keys[va.moff[i]:va.moff[i + 1]].astype(np.int64)
+        fe, ke, _ = va.position(i)
         position, moves = va.texts[i].split("\t")
         logits = int_logits(q, fe, ke)
         refs.append({"position": position, "logits": {m: int(l) for m, l in zip(moves.split(" "), logits)}})
     # Quantised accuracy on the validation set (the float network's is in the history).
     qhit = 0
     for i in range(va.n):
-        lg = int_logits(q, va.feats[va.foff[i]:va.foff[i + 1]].astype(np.int64), va.keys[va.moff[i]:va.moff[i + 1]].astype(np.int64)) / (QA * QB)
-        lg = lg + bw * va.base[va.moff[i]:va.moff[i + 1]]
+        fe, ke, base = va.position(i)
+        lg = int_logits(q, fe, ke) / (QA * QB) + bw * base
         qhit += int(np.argmax(lg) == va.target[i])
     manifest = {
         "format": "kishi-policy",

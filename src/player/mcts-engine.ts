@@ -123,6 +123,8 @@ export class MctsEngine {
     }
 
     let timed = this.timeLimits(request, board, limits);
+    // When the clock of `timed` started (the search's own clock starts at ponderhit).
+    let clockStart = start;
     let guard = infinite || ponder ? undefined : this.guardBoard(request);
     if (guard !== undefined) {
       // A quarter of the target time at most for our own mate (the node limit usually ends it first).
@@ -143,10 +145,9 @@ export class MctsEngine {
       if (ponder && !stopped() && hit()) {
         // Phase 2: the pondered move was played; think on our own clock now (the guard follows).
         timed = this.timeLimits(request, board, limits);
-        const phase2 = performance.now();
+        clockStart = performance.now();
         result = await this.search.run(board, { ...base, ...timed, shouldStop: stopped }, onProgress, this.infoIntervalMs);
         guard = this.guardBoard(request);
-        if (timed.hardMs !== undefined) timed = { ...timed, hardMs: timed.hardMs + (phase2 - start) };
       }
       // UCI/USI: answer only after stop (or ponderhit) even when the search ended by itself.
       while (!stopped() && !(ponder && hit())) Atomics.wait(signal, MCTS_SIGNAL_STOP, 0, 5);
@@ -167,7 +168,7 @@ export class MctsEngine {
     // Never answer with a move that is not legal here (a search that expanded nothing picks 0).
     let chosen = list.subarray(0, legal).includes(picked) ? picked : list[0]!;
     if (guard !== undefined) {
-      const left = timed.hardMs !== undefined ? timed.hardMs - (performance.now() - start) : undefined;
+      const left = timed.hardMs !== undefined ? timed.hardMs - (performance.now() - clockStart) : undefined;
       chosen = this.guarded(board, guard, chosen, signal, left);
     }
     const move = board.moveToText(chosen);
