@@ -17,7 +17,8 @@
  *
  * Tuning hook: `KISHI_MCTS_CPU` = `key=value` pairs separated by commas (or semicolons, as inside a
  * `kishi match` engine spec) overriding the evaluator's settings (`tau` prior temperature in units
- * of K, `qplies` quiescence plies, `ptau` the policy network's temperature) and the search's
+ * of K, `qplies` quiescence plies, `ptau` the policy network's temperature, `k` the value's sigmoid
+ * scale in centipawns instead of the manifest's) and the search's
  * (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` / `textend` the time shares, `mplies` / `mnodes` /
  * `mcands` the mate guard's length, node limit and candidates), used by the tuning matches of the
  * MCTS notes.
@@ -105,6 +106,9 @@ export const cpuTuningFromEnv = (
       case 'ptau':
         evaluator.policyTemperature = v;
         break;
+      case 'k':
+        evaluator.k = v;
+        break;
       case 'cpuct':
         options.cpuctInit = v;
         break;
@@ -131,7 +135,7 @@ export const cpuTuningFromEnv = (
         options.mateGuardCandidates = v;
         break;
       default:
-        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands)`));
+        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands)`));
     }
   }
   return Result.ok({ evaluator, options });
@@ -177,7 +181,7 @@ export const loadCpuEvaluator = (
   const policy = policyPath !== undefined ? loadPolicyFile(policyPath, game) : undefined;
   const temperature = policy?.isOk ? { policyTemperature: policy.value.manifest.temperature ?? 1 } : {};
   const settings: CpuEvaluatorSettings = { k: k.value, ...DEFAULT_CPU_EVALUATOR, ...temperature, ...overrides };
-  if (!(settings.priorTemperature > 0) || !(settings.qsearchPlies >= 0) || !(settings.policyTemperature > 0)) {
+  if (!(settings.k > 0) || !(settings.priorTemperature > 0) || !(settings.qsearchPlies >= 0) || !(settings.policyTemperature > 0)) {
     return Result.err(new KishiError('ERR_CONFIG', `CPU evaluator settings out of range: ${JSON.stringify(settings)}`));
   }
   const net = loaded.value.net;

@@ -375,6 +375,13 @@ describe('network files and tuning', () => {
     expect(bad.isErr && bad.error.message).toMatch(/unknown key "speed"/);
     const nan = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'tau=abc' });
     expect(nan.isErr && nan.error.code).toBe('ERR_CONFIG');
+    // `k` replaces the manifest's sigmoid scale; it must be positive.
+    const k = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'k=600' }).unwrap().evaluator;
+    expect(k).toEqual({ k: 600 });
+    const scaled = loadCpuEvaluator('models/shogi-nnue.bin', 'shogi', k);
+    expect(scaled.isOk && scaled.value.settings.k).toBe(600);
+    const zero = loadCpuEvaluator('models/shogi-nnue.bin', 'shogi', { k: 0 });
+    expect(zero.isErr && zero.error.code).toBe('ERR_CONFIG');
     const range = loadCpuEvaluator('models/chess-nnue.bin', 'chess', { priorTemperature: 0 });
     expect(range.isErr && range.error.code).toBe('ERR_CONFIG');
   });
