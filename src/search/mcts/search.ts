@@ -17,7 +17,8 @@
  * most visited root move can no longer be overtaken in the time left.
  *
  * Mates: a leaf whose side to move is mated is a terminal loss; its parent then has a mating move
- * and is marked as a terminal win (a one-ply solver), so the tree stops exploring it. The root's
+ * and is marked as a terminal win, and a node all of whose moves lead to such wins is a terminal
+ * loss, up the path (MCTS-Solver), so the tree stops exploring them. The root's
  * children are checked for terminal positions when the root is expanded, so a mate in one is
  * played even from a uniform prior.
  *
@@ -415,12 +416,8 @@ export class MctsSearch {
         if (!Number.isNaN(tv)) {
           t.flags[node] = FLAG_TERMINAL;
           t.termValue[node] = tv;
-          // One-ply solver: the parent of a mated leaf has a mating move; the root is never marked.
-          if (tv === -1 && depth >= 2) {
-            const parent = path[depth - 1]!;
-            t.flags[parent] = (t.flags[parent]! & ~FLAG_PENDING) | FLAG_TERMINAL;
-            t.termValue[parent] = 1;
-          }
+          // Solver: the parent of a mated leaf has a mating move; the root is never marked.
+          if (tv === -1 && depth >= 2) this.proveWin(path, depth - 1);
           this.backup(path, depth, tv, 0, tv === 0);
           terminals++;
         } else if (defer) {
@@ -515,6 +512,39 @@ export class MctsSearch {
       if (best < 0 || score > bestScore || (score === bestScore && fresh < best)) best = fresh;
     }
     return best;
+  }
+
+  /**
+   * MCTS-Solver (Winands, Björnsson and Saito, "Monte-Carlo Tree Search Solver", 2008): the side to
+   * move at `path[d]` has a move to a proven loss (a mate, first): `path[d]` is a proven win. Its
+   * parent, once every one of its moves leads to a proven win for the opponent, is a proven loss,
+   * which makes the grandparent a proven win, and so on up the path. A proven node is terminal:
+   * the descent stops there and backs up its exact value. The root is never marked; its children's
+   * marks choose the move (`bestChild`).
+   */
+  private proveWin(path: Int32Array, d: number): void {
+    const t = this.tree;
+    for (; d >= 1; d -= 2) {
+      const node = path[d]!;
+      t.flags[node] = (t.flags[node]! & ~FLAG_PENDING) | FLAG_TERMINAL;
+      t.termValue[node] = 1;
+      const parent = path[d - 1]!;
+      if (d - 1 < 1 || !this.allMovesLose(parent)) return;
+      t.flags[parent] = (t.flags[parent]! & ~FLAG_PENDING) | FLAG_TERMINAL;
+      t.termValue[parent] = -1;
+    }
+  }
+
+  /** Whether `node` is expanded and every move of it leads to a proven win for the opponent. */
+  private allMovesLose(node: number): boolean {
+    const t = this.tree;
+    const first = t.firstEdge[node]!;
+    if (first < 0) return false;
+    for (let e = first; e < first + t.edgeCount[node]!; e++) {
+      const c = t.edgeChild[e]!;
+      if (c < 0 || (t.flags[c]! & FLAG_TERMINAL) === 0 || t.termValue[c] !== 1) return false;
+    }
+    return true;
   }
 
   /**
@@ -701,15 +731,19 @@ export class MctsSearch {
   }
 }
 
-/** The most visited child; ties by Q, then prior. */
+/** A proven win first, a proven loss last (the solver's marks), the rest between. */
+const provenRank = (c: RootChild): number => (c.proven === 1 ? 2 : c.proven === -1 ? 0 : 1);
+
+/** The most visited proven win, else the most visited child that is not a proven loss; ties by Q, then prior. */
 export const bestChild = (children: readonly RootChild[]): RootChild => {
   let best = children[0]!;
   for (const c of children) {
-    if (c.proven === 1 && best.proven !== 1) {
-      best = c;
+    const rank = provenRank(c);
+    const bestRank = provenRank(best);
+    if (rank !== bestRank) {
+      if (rank > bestRank) best = c;
       continue;
     }
-    if (best.proven === 1) continue;
     if (c.visits > best.visits || (c.visits === best.visits && (c.q > best.q || (c.q === best.q && c.prior > best.prior)))) best = c;
   }
   return best;

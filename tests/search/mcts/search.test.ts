@@ -10,7 +10,7 @@ import { CachedEvaluator } from '../../../src/nn/nn-cache.js';
 import { ChessMctsBoard } from '../../../src/search/mcts/chess-mcts-board.js';
 import type { MctsBoard } from '../../../src/search/mcts/mcts-board.js';
 import { defaultMctsOptions, selfPlayMctsOptions, type MctsOptions } from '../../../src/search/mcts/options.js';
-import { MctsSearch } from '../../../src/search/mcts/search.js';
+import { bestChild, MctsSearch, type RootChild } from '../../../src/search/mcts/search.js';
 import { ShogiMctsBoard } from '../../../src/search/mcts/shogi-mcts-board.js';
 
 const chess = (fen: string, moves: string[] = []): ChessMctsBoard => ChessMctsBoard.fromText(fen, moves).unwrap();
@@ -80,6 +80,29 @@ describe('mate in one from a uniform prior', () => {
     expect(byText.get('b1e1')!.proven).toBe(-1); // ...Rxe1#
     expect(['b1b2', 'b1b3', 'b1b4', 'b1b5', 'b1b6', 'b1b7']).not.toContain(text(board, search.chooseMove()));
   });
+
+  test('MCTS-Solver: a mate in two is proven at the root through the defender\'s only reply', async () => {
+    // 1.Ra7 (or Rb7) Kg8 2.Rb8# (Ra8#): after Ra7 black's only move leads to a position where white
+    // mates, so that position is a proven win for white and the one after Ra7 a proven loss for black.
+    const board = chess('7k/8/8/8/8/8/R7/1R4K1 w - - 0 1');
+    const { search } = searcher(board);
+    await search.run(board, { playouts: 5000 });
+    const proven = Object.fromEntries(search.rootChildren().flatMap((c) => (c.proven !== undefined ? [[text(board, c.move), c.proven]] : [])));
+    expect(Object.keys(proven).length).toBeGreaterThan(0);
+    for (const [move, v] of Object.entries(proven)) {
+      expect(['a2a7', 'b1b7'], move).toContain(move);
+      expect(v).toBe(1);
+    }
+    expect(proven[text(board, search.chooseMove())]).toBe(1);
+  });
+});
+
+test('the move chosen: a proven win first, never a proven loss while another move is not one', () => {
+  const child = (move: number, visits: number, proven?: number): RootChild => ({ move, prior: 0.1, visits, q: 0, proven });
+  expect(bestChild([child(1, 500, -1), child(2, 20), child(3, 30)]).move).toBe(3);
+  expect(bestChild([child(1, 500), child(2, 2, 1), child(3, 3, 1)]).move).toBe(3);
+  expect(bestChild([child(1, 50, -1), child(2, 70, -1)]).move).toBe(2);
+  expect(bestChild([child(1, 50, 0), child(2, 40)]).move).toBe(1);
 });
 
 test('visit counts follow the priors when every value is equal', async () => {
