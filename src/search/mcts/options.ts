@@ -71,6 +71,12 @@ export interface MctsOptions {
   readonly mateGuardNodes: number;
   /** Root moves the guard tests after the search, most visited first. */
   readonly mateGuardCandidates: number;
+  /**
+   * Leaf evaluator only: a new leaf whose position (the board's cache key) was already valued at
+   * another node since the tree was last re-rooted takes that node's mean value instead of a new
+   * evaluation: the same evaluation, plus what the other node's subtree has found since.
+   */
+  readonly transpositionValues: boolean;
 }
 
 /** The environment variable the MCTS player reads its draw score from (`KISHI_MCTS_DRAW_SCORE`, in [-1, 1]; gates set it). */
@@ -101,6 +107,7 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   mateGuardPlies: 0,
   mateGuardNodes: 4000,
   mateGuardCandidates: 4,
+  transpositionValues: false,
 });
 
 /** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */

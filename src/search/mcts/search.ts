@@ -44,6 +44,8 @@ const MAX_PATH = 512;
  * times that on a loaded machine: 64 overran the clock by milliseconds in 5 s + 0.05 s games).
  */
 const LEAF_CHUNK = 16;
+/** Most positions `transpositionValues` remembers between re-rootings (a few tens of MB). */
+const MAX_TRANSPOSITIONS = 1 << 21;
 
 export interface MctsLimits {
   /** Stop after this many playouts in this run (a playout is one visit added at the root). */
@@ -128,6 +130,8 @@ export class MctsSearch {
   private readonly path = new Int32Array(MAX_PATH);
   /** Priors of the leaf being expanded (leaf evaluator). */
   private leafPriors = new Float32Array(0);
+  /** `transpositionValues`: position key -> the first node valued there (cleared when node indices change). */
+  private transpositions = new Map<number, number>();
 
   // Statistics of the current run.
   private depthSum = 0;
@@ -156,6 +160,7 @@ export class MctsSearch {
   /** Forgets the tree. */
   reset(): void {
     this.tree = new Tree(this.options.maxEdges);
+    this.transpositions.clear();
     this.full = false;
   }
 
@@ -174,7 +179,10 @@ export class MctsSearch {
       }
       node = c;
     }
-    if (node !== this.tree.root) this.tree = this.tree.extract(node);
+    if (node !== this.tree.root) {
+      this.tree = this.tree.extract(node);
+      this.transpositions.clear();
+    }
     // The root is where a move must be found: what ended the game at this node inside the tree
     // (the first repetition scored as a draw, the solver's "has a mating move") does not end the
     // real game there. A root left terminal would never be expanded and the search would choose
@@ -424,8 +432,7 @@ export class MctsSearch {
           // Valued and backed up at once, on the board at the leaf; expanded on the next visit.
           this.depthSum += depth;
           this.depthCount++;
-          this.evaluations++;
-          this.backup(path, depth, this.leaf!.value(moves, n));
+          this.backup(path, depth, this.leafValue(board, node, moves, n));
           terminals++;
         } else {
           t.flags[node]! |= FLAG_PENDING;
@@ -512,6 +519,26 @@ export class MctsSearch {
       if (best < 0 || score > bestScore || (score === bestScore && fresh < best)) best = fresh;
     }
     return best;
+  }
+
+  /**
+   * The value of a new leaf for its side to move (deferPriors): the leaf evaluator's, or with
+   * `transpositionValues` the mean value of another node of the same position.
+   */
+  private leafValue(board: MctsBoard, node: number, moves: Int32Array, n: number): number {
+    if (this.options.transpositionValues) {
+      const t = this.tree;
+      const key = board.cacheKey();
+      const other = this.transpositions.get(key);
+      if (other === undefined) {
+        if (this.transpositions.size < MAX_TRANSPOSITIONS) this.transpositions.set(key, node);
+      } else if (other !== node && t.visits[other]! > 0 && (t.flags[other]! & FLAG_TERMINAL) === 0) {
+        // W is from the view of the player who moved into the node.
+        return -t.valueSum[other]! / t.visits[other]!;
+      }
+    }
+    this.evaluations++;
+    return this.leaf!.value(moves, n);
   }
 
   /**
