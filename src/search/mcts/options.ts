@@ -77,6 +77,13 @@ export interface MctsOptions {
    * evaluation: the same evaluation, plus what the other node's subtree has found since.
    */
   readonly transpositionValues: boolean;
+  /**
+   * Searches with a playout limit: the root samples this many moves by Gumbel-top-k and shares the
+   * playouts among them by Sequential Halving (gumbel.ts; Danihelka et al. 2022), instead of PUCT.
+   * Gumbel noise is drawn when `temperature` > 0 (self-play), else the search stays deterministic.
+   * 0: PUCT at the root.
+   */
+  readonly gumbelActions: number;
 }
 
 /** The environment variable the MCTS player reads its draw score from (`KISHI_MCTS_DRAW_SCORE`, in [-1, 1]; gates set it). */
@@ -108,6 +115,7 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   mateGuardNodes: 4000,
   mateGuardCandidates: 4,
   transpositionValues: false,
+  gumbelActions: 0,
 });
 
 /** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */

@@ -31,6 +31,7 @@
  * at once but skips the priors of the leaves never revisited.
  */
 import type { Evaluator, NnInput, NnOutput } from '../../nn/evaluator.js';
+import { gumbelSample, SequentialHalving, type RootStats } from './gumbel.js';
 import { isLeafEvaluator, type LeafEvaluator } from './leaf-evaluator.js';
 import type { MctsBoard } from './mcts-board.js';
 import { cpuct, type MctsOptions } from './options.js';
@@ -132,6 +133,25 @@ export class MctsSearch {
   private leafPriors = new Float32Array(0);
   /** `transpositionValues`: position key -> the first node valued there (cleared when node indices change). */
   private transpositions = new Map<number, number>();
+  /** The root's Sequential Halving schedule of the last run (`gumbelActions`), if it had one. */
+  private halving: SequentialHalving | undefined;
+  /** The root's moves as Sequential Halving reads them (edge indices of the root). */
+  private readonly rootStats: RootStats = {
+    visits: (e) => {
+      const c = this.tree.edgeChild[e]!;
+      return c >= 0 ? this.tree.visits[c]! + this.tree.virtual[c]! : 0;
+    },
+    q: (e) => {
+      const c = this.tree.edgeChild[e]!;
+      return c >= 0 && this.tree.visits[c]! > 0 ? this.rootChildQ(c) : 0;
+    },
+    maxVisits: () => {
+      const t = this.tree;
+      let most = 0;
+      for (let e = t.firstEdge[0]!; e < t.firstEdge[0]! + t.edgeCount[0]!; e++) most = Math.max(most, this.rootStats.visits(e));
+      return most;
+    },
+  };
 
   // Statistics of the current run.
   private depthSum = 0;
@@ -231,9 +251,12 @@ export class MctsSearch {
       visitsAtStart = t.visits[0]!;
     }
     this.markTerminalChildren(board);
-    if (this.options.noiseEpsilon > 0) this.addNoise();
-
     const playoutLimit = limits.playouts ?? Infinity;
+    const gumbel = this.options.gumbelActions > 0 && Number.isFinite(playoutLimit);
+    // Gumbel sampling replaces the root's Dirichlet noise.
+    if (this.options.noiseEpsilon > 0 && !gumbel) this.addNoise();
+    this.halving = gumbel ? this.newHalving(playoutLimit) : undefined;
+
     const visitLimit = limits.rootVisits ?? Infinity;
     const softMs = limits.softMs ?? Infinity;
     const hardMs = limits.hardMs ?? Infinity;
@@ -294,6 +317,8 @@ export class MctsSearch {
     if (children.length === 0) return 0;
     const win = children.find((c) => c.proven === 1);
     if (win !== undefined) return win.move;
+    // Sequential Halving's choice (its Gumbel noise, when drawn, is the sampling).
+    if (this.halving !== undefined) return this.tree.edgeMove[this.halving.choice(this.rootStats)]!;
     if (temperature > 0) {
       const weights = children.map((c) => Math.pow(c.visits, 1 / temperature));
       const sum = weights.reduce((a, b) => a + b, 0);
@@ -392,7 +417,7 @@ export class MctsSearch {
         // A node valued on an earlier visit without its priors (deferPriors) gets them now and the
         // descent goes on through it, as if it had been expanded then.
         if (t.firstEdge[node]! < 0 && !(defer && t.visits[node]! > 0 && this.expandDeferred(board, node))) break;
-        const e = this.selectEdge(node, depth);
+        const e = depth === 0 && this.halving !== undefined ? this.halving.next(this.rootStats) : this.selectEdge(node, depth);
         const child = t.childOf(e);
         board.make(t.edgeMove[e]!);
         node = child;
@@ -695,6 +720,22 @@ export class MctsSearch {
       t.flags[child] = FLAG_TERMINAL;
       t.termValue[child] = tv;
     }
+  }
+
+  /** Sequential Halving over `gumbelActions` root moves for a budget of `playouts`. */
+  private newHalving(playouts: number): SequentialHalving {
+    const t = this.tree;
+    const first = t.firstEdge[0]!;
+    const n = t.edgeCount[0]!;
+    const edges: number[] = [];
+    const logits: number[] = [];
+    const noise: number[] = [];
+    for (let e = first; e < first + n; e++) {
+      edges.push(e);
+      logits.push(Math.log(Math.max(t.edgePrior[e]!, 1e-30)));
+      noise.push(this.options.temperature > 0 ? gumbelSample(this.rng.next()) : 0);
+    }
+    return new SequentialHalving(edges, logits, noise, this.options.gumbelActions, playouts, this.rootStats);
   }
 
   /** Mixes Dirichlet noise into the root priors: `(1 - ε) P + ε Dir(α)`. */
