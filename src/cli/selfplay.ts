@@ -36,6 +36,7 @@ export interface SelfplayCliOptions {
   temperatureMoves?: number;
   dirichletAlpha?: number;
   dirichletFrac?: number;
+  gumbel?: number;
   resign?: number;
   resignCheck?: number;
   maxPlies?: number;
@@ -132,6 +133,7 @@ export async function runSelfplayCli(o: SelfplayCliOptions): Promise<number> {
     temperatureMoves: o.temperatureMoves ?? (o.game === 'chess' ? 30 : 40),
     ...(o.dirichletAlpha !== undefined ? { dirichletAlpha: o.dirichletAlpha } : {}),
     ...(o.dirichletFrac !== undefined ? { dirichletFrac: o.dirichletFrac } : {}),
+    ...(o.gumbel !== undefined ? { gumbelActions: o.gumbel } : {}),
     ...(o.resign !== undefined ? { resignValue: o.resign } : {}),
     ...(o.resignCheck !== undefined ? { resignPlayoutShare: o.resignCheck } : {}),
     ...(o.maxPlies !== undefined ? { maxPlies: o.maxPlies } : {}),
@@ -186,6 +188,7 @@ export function register(program: Command): void {
     .option('--temperature-moves <n>', 'plies whose move is drawn by visit count (default 30 chess, 40 shogi)', int('--temperature-moves', 0))
     .option('--dirichlet-alpha <x>', 'root noise concentration (default 0.3 chess, 0.15 shogi)', real('--dirichlet-alpha', 0.001, 100))
     .option('--dirichlet-frac <x>', 'root noise weight (default 0.25)', real('--dirichlet-frac', 0, 1))
+    .option('--gumbel <m>', 'Gumbel AlphaZero: m root moves by Sequential Halving, improved-policy targets (default 0: PUCT, Dirichlet noise)', int('--gumbel', 0))
     .option('--resign <v>', 'resign when both sides agree the value is beyond v (0 < v < 1; default: never)', real('--resign', 0.001, 0.999))
     .option('--resign-check <x>', 'share of would-resign games played out as false-positive checks (default 0.1)', real('--resign-check', 0, 1))
     .option('--max-plies <n>', 'plies after which a game is a draw (default 400 chess, 320 shogi)', int('--max-plies', 1))

@@ -62,6 +62,7 @@ interface AlphaZeroCliOptions {
   gateOpenings?: string;
   drawScore: string;
   selfplayDrawScore: string;
+  selfplayGumbel: string;
   bootstrapGames: string;
   bootstrapNodes: string;
   bootstrapSteps: string;
@@ -183,6 +184,7 @@ export function register(train: Command): void {
     // chess gate games repetitions (models/README.md, issue 10; `training.loop.drawScoreGates` in the manifests).
     .option('--draw-score <x>', 'MCTS draw score of both gate engines in [-1, 1] (Lc0 DrawScore: negative avoids repetition draws; 0 plain)', '-0.5')
     .option('--selfplay-draw-score <x>', 'MCTS draw score in self-play, in [-1, 1] (0: plain; the recorded root values stay raw)', '0')
+    .option('--selfplay-gumbel <m>', 'Gumbel AlphaZero self-play: m root moves by Sequential Halving, improved-policy targets (0: PUCT)', '0')
     .option('--gate-openings <file>', 'gate opening file (default chess data/openings/chess-balanced.epd, shogi data/openings/taya36.sfen)')
     .option('--bootstrap-games <n>', 'bootstrap phase: alpha-beta self-play games (Giraffe-style labels) before training the first net', '0')
     .option('--bootstrap-nodes <n>', 'alpha-beta nodes per bootstrap move', '4000')
@@ -244,6 +246,7 @@ export function register(train: Command): void {
             generations: int(opts.generations, '--generations'),
             signal: abort.signal,
             selfplayDrawScore: real(opts.selfplayDrawScore, '--selfplay-draw-score', (x) => x >= -1 && x <= 1),
+            selfplayGumbel: int(opts.selfplayGumbel, '--selfplay-gumbel'),
             command: ['kishi', ...process.argv.slice(2)].map((a) => (/[\s,]/.test(a) ? JSON.stringify(a) : a)).join(' '),
           },
           {

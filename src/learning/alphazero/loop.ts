@@ -76,6 +76,8 @@ export interface LoopOptions {
   readonly command?: string;
   /** MCTS draw score of self-play (default 0: draws worth 0; the gates' own is `settings.gate.drawScore`). */
   readonly selfplayDrawScore?: number;
+  /** Gumbel AlphaZero's root moves in self-play (`SelfplayGameSettings.gumbelActions`; default 0: PUCT). */
+  readonly selfplayGumbel?: number;
 }
 
 export interface LoopResult {
@@ -381,6 +383,7 @@ export async function runLoop(o: LoopOptions, deps: LoopDeps): Promise<Result<Lo
               gamesPerChunk: s().gamesPerChunk,
               seed: s().seed,
               ...(o.selfplayDrawScore !== undefined && o.selfplayDrawScore !== 0 ? { drawScore: o.selfplayDrawScore } : {}),
+              ...(o.selfplayGumbel !== undefined && o.selfplayGumbel !== 0 ? { gumbelActions: o.selfplayGumbel } : {}),
               phase: 'selfplay',
               meta: { generation: g, bestGeneration: best.generation, loop: 'kishi train alphazero' },
               ...(o.signal !== undefined ? { signal: o.signal } : {}),

@@ -9,16 +9,19 @@
  *   Step 2. Playout-cap randomisation (KataGo, Wu 2019): with `fastPlayouts` set, a move is searched
  *           fully (`playouts`, with root noise) with probability `fullSearchShare`, otherwise fast
  *           (`fastPlayouts`, no noise). Only fully searched positions become records: the policy
- *           target is the root visit distribution over the legal moves, the value target the root
- *           Q (side to move's view). A position with one legal move is played at once, unrecorded.
+ *           target is the root visit distribution over the legal moves (with `gumbelActions`, Gumbel
+ *           AlphaZero's improved policy), the value target the root Q (side to move's view). A
+ *           position with one legal move is played at once, unrecorded.
  *   Step 3. Resignation: when the side to move's root Q is below `-resignValue` and the opponent's
  *           root Q one ply earlier was above `resignValue` (both sides agree), the side to move
  *           resigns. In a game drawn for a false-positive check (probability `resignPlayoutShare`,
  *           decided at the start) the game goes on instead; if the side that would have resigned
  *           then does not lose, the resignation would have been a false positive.
  *   Step 4. The move: drawn with probability proportional to visits for the first
- *           `temperatureMoves` plies, else the most visited (a proven win first). The tree is kept
- *           for the next ply (re-rooted at the new position, tree-reuse.ts).
+ *           `temperatureMoves` plies, else the most visited (a proven win first); with
+ *           `gumbelActions`, Sequential Halving's choice after a full search (its Gumbel noise is the
+ *           sampling) and after a fast one past the opening plies. The tree is kept for the next ply
+ *           (re-rooted at the new position, tree-reuse.ts).
  *
  * Every random choice comes from seeds derived from (`seed`, game index), so a game is
  * reproducible given the net's outputs.
@@ -52,6 +55,13 @@ export interface SelfplayGameSettings {
   readonly seed: number;
   /** MCTS draw score (`MctsOptions.drawScore`; undefined: 0). The records' root values stay raw W/N. */
   readonly drawScore?: number;
+  /**
+   * Gumbel AlphaZero (`MctsOptions.gumbelActions`, src/search/mcts/gumbel.ts): the root samples this
+   * many moves and shares the playouts by Sequential Halving; the policy target is the improved
+   * policy, and a fully searched move is Sequential Halving's choice. Undefined or 0: PUCT with
+   * Dirichlet noise.
+   */
+  readonly gumbelActions?: number;
 }
 
 /** What happened in one game (`result` from the first player's view). */
@@ -104,6 +114,7 @@ export const selfplaySearchOptions = (s: SelfplayGameSettings, seed: number, ful
   noiseEpsilon: full ? s.dirichletFrac : 0,
   noiseAlpha: s.dirichletAlpha,
   drawScore: s.drawScore ?? 0,
+  gumbelActions: s.gumbelActions ?? 0,
   seed: (seed ^ (full ? 0x5bd1e995 : 0x1b873593)) >>> 0,
 });
 
@@ -205,7 +216,10 @@ export async function playSelfplayGame(index: number, s: SelfplayGameSettings, e
       if (children.length === 0) throw new Error(`self-play game ${index}: the search found no move in ${board.toText()}`);
     }
     const q = search.tree.visits[0]! > 0 ? -search.tree.q(0) : 0;
-    if (isFull) recordPosition(board, children, q, ply, records, moves, indices);
+    // Gumbel: the improved policy is the target, and Sequential Halving (with its noise in a full
+    // search) picks the move.
+    const improved = search.improvedPolicy();
+    if (isFull) recordPosition(board, children, q, ply, records, moves, indices, improved);
     // Step 3.
     if (s.resignValue !== undefined && q < -s.resignValue && prevQ > s.resignValue) {
       if (!checkGame) {
@@ -218,7 +232,12 @@ export async function playSelfplayGame(index: number, s: SelfplayGameSettings, e
     }
     prevQ = q;
     // Step 4.
-    const move = ply < s.temperatureMoves ? sampleByVisits(children, rng) : bestChild(children).move;
+    const move =
+      improved !== undefined && (isFull || ply >= s.temperatureMoves)
+        ? search.chooseMove()
+        : ply < s.temperatureMoves
+          ? sampleByVisits(children, rng)
+          : bestChild(children).move;
     full.tree = fast.tree = trees.reroot(search.tree, move);
     board.make(move);
   }
@@ -267,6 +286,7 @@ const recordPosition = (
   out: RecordBuffer,
   moves: Int32Array,
   indices: Int32Array,
+  policy?: Float32Array,
 ): void => {
   const n = children.length;
   let total = 0;
@@ -279,7 +299,7 @@ const recordPosition = (
   board.encode(out.planes, at);
   for (let i = 0; i < n; i++) {
     out.polIndex.push(indices[i]!);
-    out.polProb.push(total > 0 ? children[i]!.visits / total : 1 / n);
+    out.polProb.push(policy !== undefined ? policy[i]! : total > 0 ? children[i]!.visits / total : 1 / n);
   }
   out.polStart.push(out.polIndex.length);
   out.value.push(q);

@@ -62,6 +62,8 @@ export interface SelfplayOptions {
   readonly dirichletFrac?: number;
   /** MCTS draw score of both sides in [-1, 1] (`MctsOptions.drawScore`, default 0). */
   readonly drawScore?: number;
+  /** Gumbel AlphaZero's root moves (`SelfplayGameSettings.gumbelActions`; default 0: PUCT). */
+  readonly gumbelActions?: number;
   /** Resign when the side to move's root Q < -resignValue and the opponent's was > resignValue one ply before. Unset: never. */
   readonly resignValue?: number;
   /** Share of would-resign games played out as false-positive checks (default 0.1). */
@@ -155,6 +157,8 @@ export const resolveSelfplaySettings = (o: SelfplayOptions): Result<SelfplayGame
   if (!(alpha > 0)) return usage(`dirichletAlpha must be > 0, not ${alpha}`);
   const drawScore = o.drawScore ?? 0;
   if (!(drawScore >= -1 && drawScore <= 1)) return usage(`drawScore must be in [-1, 1], not ${drawScore}`);
+  const gumbel = o.gumbelActions ?? 0;
+  if (!int(gumbel, 0)) return usage(`gumbelActions must be a whole number >= 0, not ${gumbel}`);
   if (o.resignValue !== undefined && !(o.resignValue > 0 && o.resignValue < 1)) return usage(`resignValue must be in (0, 1), not ${o.resignValue}`);
   const check = o.resignPlayoutShare ?? 0.1;
   if (!(check >= 0 && check <= 1)) return usage(`resignPlayoutShare must be in [0, 1], not ${check}`);
@@ -178,6 +182,7 @@ export const resolveSelfplaySettings = (o: SelfplayOptions): Result<SelfplayGame
     searchBatch,
     seed: o.seed >>> 0,
     ...(drawScore !== 0 ? { drawScore } : {}),
+    ...(gumbel !== 0 ? { gumbelActions: gumbel } : {}),
   });
 };
 
@@ -347,6 +352,7 @@ export async function runSelfplay(o: SelfplayOptions): Promise<Result<SelfplayRe
     searchBatch: settings.searchBatch,
     seed: settings.seed,
     ...(settings.drawScore !== undefined ? { drawScore: settings.drawScore } : {}),
+    ...(settings.gumbelActions !== undefined ? { gumbelActions: settings.gumbelActions } : {}),
     ...(o.meta ?? {}),
   };
   const done = new Map<number, SelfplayGameRecord>();

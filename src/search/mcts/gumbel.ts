@@ -101,8 +101,7 @@ export class SequentialHalving {
 
   /** `g + logit + sigma(q)` of a visited candidate. */
   score(edge: number, stats: RootStats): number {
-    const q01 = (stats.q(edge) + 1) / 2;
-    return this.base.get(edge)! + (C_VISIT + stats.maxVisits()) * C_SCALE * q01;
+    return this.base.get(edge)! + sigma(stats.q(edge), stats.maxVisits());
   }
 
   /** Ends a phase: keeps the better half (once one is left, it gets every remaining playout). */
@@ -126,6 +125,23 @@ export class SequentialHalving {
     this.target += Math.max(1, Math.floor(left / (phases * n)));
   }
 }
+
+/** `sigma(q)` for a value q in [-1, 1] (mapped to [0, 1]) when the most visited root move has `maxVisits`. */
+export const sigma = (q: number, maxVisits: number): number => (C_VISIT + maxVisits) * C_SCALE * ((q + 1) / 2);
+
+/**
+ * Gumbel AlphaZero's policy target: `softmax(logit + sigma(completed q))` over all root moves, into
+ * `out`. `completed[i]` is move i's Q where it was visited and an estimate of the root's value
+ * where it was not (the paper's completed Q-values).
+ */
+export const improvedPolicy = (logits: ArrayLike<number>, completed: ArrayLike<number>, maxVisits: number, out: Float32Array): void => {
+  const n = logits.length;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) max = Math.max(max, logits[i]! + sigma(completed[i]!, maxVisits));
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += out[i] = Math.exp(logits[i]! + sigma(completed[i]!, maxVisits) - max);
+  for (let i = 0; i < n; i++) out[i]! /= sum;
+};
 
 /** A Gumbel(0, 1) sample from a uniform `u` in (0, 1). */
 export const gumbelSample = (u: number): number => -Math.log(-Math.log(Math.min(Math.max(u, 1e-12), 1 - 1e-12)));

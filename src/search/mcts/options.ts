@@ -80,7 +80,8 @@ export interface MctsOptions {
   /**
    * Searches with a playout limit: the root samples this many moves by Gumbel-top-k and shares the
    * playouts among them by Sequential Halving (gumbel.ts; Danihelka et al. 2022), instead of PUCT.
-   * Gumbel noise is drawn when `temperature` > 0 (self-play), else the search stays deterministic.
+   * Gumbel noise is drawn when `temperature` or `noiseEpsilon` is above 0 (self-play), else the
+   * search stays deterministic; it replaces the root's Dirichlet noise.
    * 0: PUCT at the root.
    */
   readonly gumbelActions: number;

@@ -31,7 +31,7 @@
  * at once but skips the priors of the leaves never revisited.
  */
 import type { Evaluator, NnInput, NnOutput } from '../../nn/evaluator.js';
-import { gumbelSample, SequentialHalving, type RootStats } from './gumbel.js';
+import { gumbelSample, improvedPolicy, SequentialHalving, type RootStats } from './gumbel.js';
 import { isLeafEvaluator, type LeafEvaluator } from './leaf-evaluator.js';
 import type { MctsBoard } from './mcts-board.js';
 import { cpuct, type MctsOptions } from './options.js';
@@ -748,6 +748,29 @@ export class MctsSearch {
     }
   }
 
+  /**
+   * After a run with Sequential Halving (`gumbelActions`): Gumbel AlphaZero's policy target over
+   * the root's moves in edge order (rootChildren's order), with the root's Q as the completed value
+   * of the moves never visited. Undefined after a PUCT run.
+   */
+  improvedPolicy(): Float32Array | undefined {
+    if (this.halving === undefined) return undefined;
+    const t = this.tree;
+    const first = t.firstEdge[0]!;
+    const n = t.edgeCount[0]!;
+    const rootQ = t.visits[0]! > 0 ? -t.q(0) : 0;
+    const logits: number[] = [];
+    const completed: number[] = [];
+    for (let e = first; e < first + n; e++) {
+      const c = t.edgeChild[e]!;
+      logits.push(Math.log(Math.max(t.edgePrior[e]!, 1e-30)));
+      completed.push(c >= 0 && t.visits[c]! > 0 ? this.rootChildQ(c) : rootQ);
+    }
+    const out = new Float32Array(n);
+    improvedPolicy(logits, completed, this.rootStats.maxVisits(), out);
+    return out;
+  }
+
   /** Sequential Halving over `gumbelActions` root moves for a budget of `playouts`. */
   private newHalving(playouts: number): SequentialHalving {
     const t = this.tree;
@@ -759,7 +782,7 @@ export class MctsSearch {
     for (let e = first; e < first + n; e++) {
       edges.push(e);
       logits.push(Math.log(Math.max(t.edgePrior[e]!, 1e-30)));
-      noise.push(this.options.temperature > 0 ? gumbelSample(this.rng.next()) : 0);
+      noise.push(this.options.temperature > 0 || this.options.noiseEpsilon > 0 ? gumbelSample(this.rng.next()) : 0);
     }
     return new SequentialHalving(edges, logits, noise, this.options.gumbelActions, playouts, this.rootStats);
   }

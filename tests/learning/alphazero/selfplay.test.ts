@@ -131,6 +131,28 @@ describe('self-play chunks', () => {
     expect(recs[0]!.value).toBe(Math.fround(-search.tree.q(0)));
   });
 
+  it('Gumbel: the improved policy is the target, and the game is reproducible', async () => {
+    const dir = tmp();
+    const o = base('shogi', dir, { games: 1, playouts: 16, gamesPerChunk: 1, gumbelActions: 8 });
+    const r = (await runSelfplay(o)).unwrap();
+    const c = load(r.files[0]!);
+    expect((c.header.meta as Record<string, unknown>)['gumbelActions']).toBe(8);
+    const recs = records(c);
+    for (const rec of recs) {
+      expect(Math.abs(rec.prob.reduce((a, p) => a + p, 0) - 1)).toBeLessThan(1e-5);
+      // Every legal move keeps some probability (its logit), unlike a visit distribution of 16 playouts.
+      expect(rec.prob.every((p) => p > 0)).toBe(true);
+    }
+    // The first position's search on its own: its improved policy is the target.
+    const settings = resolveSelfplaySettings(o).unwrap();
+    const board = startBoard('shogi');
+    const search = new MctsSearch(new MockEvaluator(board.spec), selfplaySearchOptions(settings, gameSeed(settings.seed, 0), true));
+    await search.run(board, { playouts: 16 });
+    expect(recs[0]!.prob).toEqual(Array.from(search.improvedPolicy()!));
+    expect(search.rootChildren().filter((ch) => ch.visits > 0).length).toBe(8);
+    expect(resolveSelfplaySettings({ ...o, gumbelActions: -1 }).isErr).toBe(true);
+  });
+
   it('consecutive calls write disjoint files, count games on disk and refuse overlaps', async () => {
     const dir = tmp();
     const a = (await runSelfplay(base('chess', dir, { games: 3, firstGameIndex: 0 }))).unwrap();

@@ -6,7 +6,7 @@
 import { expect, test } from 'vitest';
 import { MockEvaluator } from '../../../src/nn/mock-evaluator.js';
 import { ChessMctsBoard } from '../../../src/search/mcts/chess-mcts-board.js';
-import { gumbelSample, SequentialHalving, type RootStats } from '../../../src/search/mcts/gumbel.js';
+import { gumbelSample, improvedPolicy, SequentialHalving, sigma, type RootStats } from '../../../src/search/mcts/gumbel.js';
 import { defaultMctsOptions } from '../../../src/search/mcts/options.js';
 import { MctsSearch } from '../../../src/search/mcts/search.js';
 
@@ -72,4 +72,16 @@ test('with 32 playouts Gumbel finds the move the prior neglects; PUCT plays the 
   };
   expect(await run(0)).not.toBe('e2e4');
   expect(await run(20)).toBe('e2e4');
+});
+
+test('the improved policy: softmax of logit + sigma(completed q)', () => {
+  const out = new Float32Array(3);
+  improvedPolicy([Math.log(0.5), Math.log(0.3), Math.log(0.2)], [0, 0, 0], 10, out);
+  // Equal values: the prior comes back.
+  expect(Array.from(out).map((p) => +p.toFixed(6))).toEqual([0.5, 0.3, 0.2]);
+  improvedPolicy([0, 0, 0], [0.1, -0.1, 0], 10, out);
+  // sigma(0.1) - sigma(0) = (50 + 10) * 0.05 = 3: move 0 takes e^3 times move 2's share.
+  expect(sigma(0.1, 10) - sigma(0, 10)).toBeCloseTo(3, 9);
+  expect(out[0]! / out[2]!).toBeCloseTo(Math.exp(3), 3);
+  expect(out[1]! / out[2]!).toBeCloseTo(Math.exp(-3), 3);
 });
