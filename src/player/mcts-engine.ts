@@ -282,11 +282,12 @@ export class MctsEngine {
     const timeMs = Math.round(elapsedMs);
     const best = children.length > 0 ? bestChild(children) : undefined;
     const pv = this.search.principalVariation();
-    // A proven move's PV follows the solver's proof to the mated leaf, so its length is the mate's.
+    // A proven move's PV follows the solver's proof to the mated leaf, so its length is the mate's
+    // distance in plies (as SearchInfo counts it).
     let score: SearchInfo['score'] = { cp: 0 };
     if (best !== undefined) {
-      if (best.proven === 1) score = { mate: Math.max(1, Math.ceil(pv.length / 2)) };
-      else if (best.proven === -1) score = { mate: -Math.max(1, Math.floor(pv.length / 2)) };
+      if (best.proven === 1) score = { mate: Math.max(1, pv.length) };
+      else if (best.proven === -1) score = { mate: -Math.max(2, pv.length) };
       else if (best.visits > 0) score = { cp: qToCentipawns(best.q) };
     }
     const pvText: string[] = [];

@@ -41,12 +41,13 @@ test('a mate the solver proves is reported with its length, for the winner and f
   const start = '7k/8/8/8/8/8/R7/1R4K1 w - - 0 1';
   const win = (await engine().go({ ...chessRequest([], { limits: { nodes: 5000 } }), start }, signal())).unwrap();
   expect(['a2a7', 'b1b7']).toContain(win.move);
-  expect(win.info!.score).toEqual({ mate: 2 });
+  // SearchInfo counts plies (UCI prints `mate 2`, USI would print `mate 3`).
+  expect(win.info!.score).toEqual({ mate: 3 });
   expect(win.info!.pv.length).toBe(3);
   // Black after 1.Ra7 Kg8 2.Kf1: both king moves are mated next move (Rb8#).
   const lose = (await engine().go({ ...chessRequest(['a2a7', 'h8g8', 'g1f1'], { limits: { nodes: 500 } }), start }, signal())).unwrap();
   expect(['g8h8', 'g8f8']).toContain(lose.move);
-  expect(lose.info!.score).toEqual({ mate: -1 });
+  expect(lose.info!.score).toEqual({ mate: -2 });
 });
 
 test('the tree is reused when the next request continues the game', async () => {
