@@ -181,6 +181,7 @@ export class MctsSearch {
   reset(): void {
     this.tree = new Tree(this.options.maxEdges);
     this.transpositions.clear();
+    this.halving = undefined;
     this.full = false;
   }
 
@@ -203,6 +204,8 @@ export class MctsSearch {
       this.tree = this.tree.extract(node);
       this.transpositions.clear();
     }
+    // The schedule named the old root's edges.
+    this.halving = undefined;
     // The root is where a move must be found: what ended the game at this node inside the tree
     // (the first repetition scored as a draw, the solver's "has a mating move") does not end the
     // real game there. A root left terminal would never be expanded and the search would choose
