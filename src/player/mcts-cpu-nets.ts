@@ -21,8 +21,8 @@
  * scale in centipawns instead of the manifest's) and the search's
  * (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` / `textend` the time shares, `mplies` / `mnodes` /
  * `mcands` the mate guard's length, node limit and candidates, `tt=1` transposition values,
- * `gumbel` the root's Gumbel moves in node-limited searches, `mmw` the implicit minimax weight),
- * used by the tuning matches of the MCTS notes.
+ * `gumbel` the root's Gumbel moves in node-limited searches), used by the tuning matches of the
+ * MCTS notes.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -141,11 +141,8 @@ export const cpuTuningFromEnv = (
       case 'gumbel':
         options.gumbelActions = v;
         break;
-      case 'mmw':
-        options.minimaxWeight = v;
-        break;
       default:
-        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, tt, gumbel, mmw)`));
+        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, tt, gumbel)`));
     }
   }
   return Result.ok({ evaluator, options });

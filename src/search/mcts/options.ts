@@ -85,13 +85,6 @@ export interface MctsOptions {
    * 0: PUCT at the root.
    */
   readonly gumbelActions: number;
-  /**
-   * Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, "Monte Carlo Tree Search with
-   * Heuristic Evaluations using Implicit Minimax Backups", 2014): each node also keeps the minimax
-   * value of the evaluations below it, and selection reads `(1 - w) Q + w minimax` for a visited
-   * child. 0: plain averages.
-   */
-  readonly minimaxWeight: number;
 }
 
 /** The environment variable the MCTS player reads its draw score from (`KISHI_MCTS_DRAW_SCORE`, in [-1, 1]; gates set it). */
@@ -124,7 +117,6 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   mateGuardCandidates: 4,
   transpositionValues: false,
   gumbelActions: 0,
-  minimaxWeight: 0,
 });
 
 /** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */

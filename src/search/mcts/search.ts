@@ -507,8 +507,6 @@ export class MctsSearch {
     const children = t.edgeChild;
     const priors = t.edgePrior;
     const draws = t.draws;
-    const minimax = t.minimax;
-    const mmw = o.minimaxWeight;
     // The draw score of the side to move at `node` (it moves into the children): the root side's
     // `drawScore` at even depths, its negation at odd ones.
     const ds = depth % 2 === 0 ? o.drawScore : -o.drawScore;
@@ -526,10 +524,8 @@ export class MctsSearch {
       let n = 0;
       if (c >= 0) n = visits[c]! + virtual[c]!;
       if (c >= 0 && (flags[c]! & FLAG_TERMINAL) !== 0) q = t.termValue[c] === 0 ? ds : -t.termValue[c]!;
-      else if (n > 0) {
-        q = (ds === 0 ? valueSum[c]! - virtual[c]! : valueSum[c]! - virtual[c]! + ds * draws[c]!) / n;
-        if (mmw > 0 && visits[c]! > 0) q += mmw * (minimax[c]! - q);
-      } else {
+      else if (n > 0) q = (ds === 0 ? valueSum[c]! - virtual[c]! : valueSum[c]! - virtual[c]! + ds * draws[c]!) / n;
+      else {
         if (p > freshPrior) {
           freshPrior = p;
           fresh = e;
@@ -620,28 +616,6 @@ export class MctsSearch {
       t.virtual[node]!--;
       if (draw) t.draws[node]!++;
       s = -s;
-    }
-    if (this.options.minimaxWeight > 0) this.backupMinimax(path, depth, v, offset);
-  }
-
-  /**
-   * Implicit minimax: the leaf's value, then each node above it the best of its visited children's
-   * minimax for its side to move (negated: W's view is the mover's).
-   */
-  private backupMinimax(path: Int32Array, depth: number, v: number, offset: number): void {
-    const t = this.tree;
-    for (let d = depth; d >= 0; d--) {
-      const node = path[offset + d]!;
-      let best = -Infinity;
-      // A terminal (by the rules or proven) is exact; a node no child of which was visited yet has its own value.
-      if (d < depth || (t.flags[node]! & FLAG_TERMINAL) === 0) {
-        const first = t.firstEdge[node]!;
-        for (let e = first; first >= 0 && e < first + t.edgeCount[node]!; e++) {
-          const c = t.edgeChild[e]!;
-          if (c >= 0 && t.visits[c]! > 0 && t.minimax[c]! > best) best = t.minimax[c]!;
-        }
-      }
-      t.minimax[node] = best === -Infinity ? -v : -best;
     }
   }
 

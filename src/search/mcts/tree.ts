@@ -12,8 +12,7 @@
  * Per node: visits N, value sum W (from the view of the player who made the move into the node,
  * i.e. the parent's side to move, so a parent maximises W/N over its children), virtual visits in
  * flight, the edge range, flags (terminal with its value, waiting for the net), and the number of
- * terminal draws among its visits (W counts them as 0; the draw score is added when Q is read),
- * and its implicit minimax value.
+ * terminal draws among its visits (W counts them as 0; the draw score is added when Q is read).
  */
 
 /** Node flag: the rules end the game here; `termValue` holds the value for the side to move. */
@@ -35,11 +34,6 @@ export class Tree {
   termValue = new Float32Array(INITIAL_NODES);
   /** Terminal draws (by the rules) backed up through the node, for the draw score (see MctsOptions.drawScore). */
   draws = new Float64Array(INITIAL_NODES);
-  /**
-   * Implicit minimax value (MctsOptions.minimaxWeight), from the same view as W: the leaf's value
-   * when first evaluated, then the best of its visited children's for the side to move.
-   */
-  minimax = new Float32Array(INITIAL_NODES);
   nodeCount = 0;
   // Edges.
   edgeMove = new Int32Array(INITIAL_EDGES);
@@ -71,7 +65,6 @@ export class Tree {
     this.flags[i] = 0;
     this.termValue[i] = 0;
     this.draws[i] = 0;
-    this.minimax[i] = 0;
     return i;
   }
 
@@ -122,7 +115,7 @@ export class Tree {
 
   /** Bytes held by the arrays (for `hashfull`-like reporting). */
   get bytes(): number {
-    return this.visits.length * 41 + this.edgeMove.length * 12;
+    return this.visits.length * 37 + this.edgeMove.length * 12;
   }
 
   /**
@@ -141,7 +134,6 @@ export class Tree {
       t.flags[to] = this.flags[from]! & FLAG_TERMINAL;
       t.termValue[to] = this.termValue[from]!;
       t.draws[to] = this.draws[from]!;
-      t.minimax[to] = this.minimax[from]!;
       const first = this.firstEdge[from]!;
       if (first < 0) continue;
       const count = this.edgeCount[from]!;
@@ -175,7 +167,6 @@ export class Tree {
     this.flags = grow(this.flags, (k) => new Uint8Array(k));
     this.termValue = grow(this.termValue, (k) => new Float32Array(k));
     this.draws = grow(this.draws, (k) => new Float64Array(k));
-    this.minimax = grow(this.minimax, (k) => new Float32Array(k));
   }
 
   private growEdges(): void {
