@@ -20,9 +20,8 @@
  * of K, `qplies` quiescence plies, `ptau` the policy network's temperature, `k` the value's sigmoid
  * scale in centipawns instead of the manifest's) and the search's
  * (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` / `textend` the time shares, `mplies` / `mnodes` /
- * `mcands` the mate guard's length, node limit and candidates, `tt=1` transposition values,
- * `gumbel` the root's Gumbel moves in node-limited searches), used by the tuning matches of the
- * MCTS notes.
+ * `mcands` the mate guard's length, node limit and candidates, `gumbel` the root's Gumbel moves in
+ * node-limited searches), used by the tuning matches of the MCTS notes.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -135,14 +134,11 @@ export const cpuTuningFromEnv = (
       case 'mcands':
         options.mateGuardCandidates = v;
         break;
-      case 'tt':
-        options.transpositionValues = v !== 0;
-        break;
       case 'gumbel':
         options.gumbelActions = v;
         break;
       default:
-        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, tt, gumbel)`));
+        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, gumbel)`));
     }
   }
   return Result.ok({ evaluator, options });

@@ -72,12 +72,6 @@ export interface MctsOptions {
   /** Root moves the guard tests after the search, most visited first. */
   readonly mateGuardCandidates: number;
   /**
-   * Leaf evaluator only: a new leaf whose position (the board's cache key) was already valued at
-   * another node since the tree was last re-rooted takes that node's mean value instead of a new
-   * evaluation: the same evaluation, plus what the other node's subtree has found since.
-   */
-  readonly transpositionValues: boolean;
-  /**
    * Searches with a playout limit: the root samples this many moves by Gumbel-top-k and shares the
    * playouts among them by Sequential Halving (gumbel.ts; Danihelka et al. 2022), instead of PUCT.
    * Gumbel noise is drawn when `temperature` or `noiseEpsilon` is above 0 (self-play), else the
@@ -115,7 +109,6 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   mateGuardPlies: 0,
   mateGuardNodes: 4000,
   mateGuardCandidates: 4,
-  transpositionValues: false,
   gumbelActions: 0,
 });
 

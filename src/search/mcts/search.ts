@@ -45,8 +45,6 @@ const MAX_PATH = 512;
  * times that on a loaded machine: 64 overran the clock by milliseconds in 5 s + 0.05 s games).
  */
 const LEAF_CHUNK = 16;
-/** Most positions `transpositionValues` remembers between re-rootings (a few tens of MB). */
-const MAX_TRANSPOSITIONS = 1 << 21;
 
 export interface MctsLimits {
   /** Stop after this many playouts in this run (a playout is one visit added at the root). */
@@ -131,8 +129,6 @@ export class MctsSearch {
   private readonly path = new Int32Array(MAX_PATH);
   /** Priors of the leaf being expanded (leaf evaluator). */
   private leafPriors = new Float32Array(0);
-  /** `transpositionValues`: position key -> the first node valued there (cleared when node indices change). */
-  private transpositions = new Map<number, number>();
   /** The root's Sequential Halving schedule of the last run (`gumbelActions`), if it had one. */
   private halving: SequentialHalving | undefined;
   /** The root's moves as Sequential Halving reads them (edge indices of the root). */
@@ -180,7 +176,6 @@ export class MctsSearch {
   /** Forgets the tree. */
   reset(): void {
     this.tree = new Tree(this.options.maxEdges);
-    this.transpositions.clear();
     this.halving = undefined;
     this.full = false;
   }
@@ -200,10 +195,7 @@ export class MctsSearch {
       }
       node = c;
     }
-    if (node !== this.tree.root) {
-      this.tree = this.tree.extract(node);
-      this.transpositions.clear();
-    }
+    if (node !== this.tree.root) this.tree = this.tree.extract(node);
     // The schedule named the old root's edges.
     this.halving = undefined;
     // The root is where a move must be found: what ended the game at this node inside the tree
@@ -460,7 +452,8 @@ export class MctsSearch {
           // Valued and backed up at once, on the board at the leaf; expanded on the next visit.
           this.depthSum += depth;
           this.depthCount++;
-          this.backup(path, depth, this.leafValue(board, node, moves, n));
+          this.evaluations++;
+          this.backup(path, depth, this.leaf!.value(moves, n));
           terminals++;
         } else {
           t.flags[node]! |= FLAG_PENDING;
@@ -547,26 +540,6 @@ export class MctsSearch {
       if (best < 0 || score > bestScore || (score === bestScore && fresh < best)) best = fresh;
     }
     return best;
-  }
-
-  /**
-   * The value of a new leaf for its side to move (deferPriors): the leaf evaluator's, or with
-   * `transpositionValues` the mean value of another node of the same position.
-   */
-  private leafValue(board: MctsBoard, node: number, moves: Int32Array, n: number): number {
-    if (this.options.transpositionValues) {
-      const t = this.tree;
-      const key = board.cacheKey();
-      const other = this.transpositions.get(key);
-      if (other === undefined) {
-        if (this.transpositions.size < MAX_TRANSPOSITIONS) this.transpositions.set(key, node);
-      } else if (other !== node && t.visits[other]! > 0 && (t.flags[other]! & FLAG_TERMINAL) === 0) {
-        // W is from the view of the player who moved into the node.
-        return -t.valueSum[other]! / t.visits[other]!;
-      }
-    }
-    this.evaluations++;
-    return this.leaf!.value(moves, n);
   }
 
   /**

@@ -369,7 +369,6 @@ describe('network files and tuning', () => {
       mateGuardCandidates: 2,
     });
     expect(cpuTuningFromEnv({ KISHI_MCTS_CPU: 'mplies=0' }).unwrap().options).toEqual({ mateGuardPlies: 0 });
-    expect(cpuTuningFromEnv({ KISHI_MCTS_CPU: 'tt=1' }).unwrap().options).toEqual({ transpositionValues: true });
     expect(cpuNetMctsOptions('shogi').mateGuardPlies).toBe(7);
     expect(cpuNetMctsOptions('chess').mateGuardPlies).toBeUndefined();
     const bad = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'speed=3' });
