@@ -131,7 +131,7 @@ describe('self-play chunks', () => {
     expect(recs[0]!.value).toBe(Math.fround(-search.tree.q(0)));
   });
 
-  it('Gumbel: the improved policy is the target, and the game is reproducible', async () => {
+  it('Gumbel: the search\'s improved policy is the policy target', async () => {
     const dir = tmp();
     const o = base('shogi', dir, { games: 1, playouts: 16, gamesPerChunk: 1, gumbelActions: 8 });
     const r = (await runSelfplay(o)).unwrap();
