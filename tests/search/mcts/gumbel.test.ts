@@ -40,7 +40,7 @@ test('Sequential Halving: equal shares per phase, the better half kept, the best
   expect(sh.choice(stats)).toBe(2);
 });
 
-test('the Gumbel-top-k sample: only the m best by g + logit run, and a large prior gap is not overturned by a small value gap', () => {
+test('the Gumbel-top-k sample: only the m best by g + logit run, and the choice weighs the value gap (sigma) against the logit gap', () => {
   const stats = fakeRoot([0, 0.05, 0.9, 0]);
   // Move 2 has the best value but the lowest logit: with m = 2 it is never sampled.
   const sh = new SequentialHalving([0, 1, 2, 3], [3, 2, -5, 1], [0, 0, 0, 0], 2, 20, stats);
