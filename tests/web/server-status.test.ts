@@ -54,7 +54,9 @@ describe('lichess challenge queue', () => {
     const first = h.server.challenge({ from: 'First', color: 'white', opponent: { script: [{ type: 'pause', ms: 3000 }, { type: 'resign' }] } });
     await h.server.waitFor(() => h!.server.challengeStatus(first)?.status === 'accepted');
     const quick = { script: [{ type: 'resign' as const }] };
-    h.server.challenge({ from: 'BotHigh', title: 'BOT', rating: 2500, color: 'white', opponent: quick });
+    // The bot's game is counted when its gameFull is read; an opponent that resigned at once could end the
+    // game (gameFinish on the event stream) before that on a loaded machine, so this one waits a second.
+    h.server.challenge({ from: 'BotHigh', title: 'BOT', rating: 2500, color: 'white', opponent: { script: [{ type: 'pause', ms: 1000 }, { type: 'resign' }] } });
     h.server.challenge({ from: 'HumanLow', rating: 1200, color: 'white', opponent: quick });
     h.server.challenge({ from: 'HumanHigh', rating: 1800, color: 'white', opponent: quick });
     await until(() => h!.bot.status().queue.length === 3 && h!.bot.status().gamesInProgress === 1);
