@@ -709,15 +709,13 @@ export class MctsSearch {
     const first = t.firstEdge[0]!;
     const n = t.edgeCount[0]!;
     const rootQ = t.visits[0]! > 0 ? -t.q(0) : 0;
-    const logits: number[] = [];
     const completed: number[] = [];
     for (let e = first; e < first + n; e++) {
       const c = t.edgeChild[e]!;
-      logits.push(Math.log(Math.max(t.edgePrior[e]!, 1e-30)));
       completed.push(c >= 0 && t.visits[c]! > 0 ? this.rootChildQ(c) : rootQ);
     }
     const out = new Float32Array(n);
-    improvedPolicy(logits, completed, this.rootStats.maxVisits(), out);
+    improvedPolicy(this.rootLogPriors(), completed, this.rootStats.maxVisits(), out);
     return out;
   }
 
@@ -727,14 +725,21 @@ export class MctsSearch {
     const first = t.firstEdge[0]!;
     const n = t.edgeCount[0]!;
     const edges: number[] = [];
-    const logits: number[] = [];
     const noise: number[] = [];
     for (let e = first; e < first + n; e++) {
       edges.push(e);
-      logits.push(Math.log(Math.max(t.edgePrior[e]!, 1e-30)));
       noise.push(this.options.temperature > 0 || this.options.noiseEpsilon > 0 ? gumbelSample(this.rng.next()) : 0);
     }
-    return new SequentialHalving(edges, logits, noise, this.options.gumbelActions, playouts, this.rootStats);
+    return new SequentialHalving(edges, this.rootLogPriors(), noise, this.options.gumbelActions, playouts, this.rootStats);
+  }
+
+  /** The log priors of the root's moves, in edge order (Gumbel's logits). */
+  private rootLogPriors(): number[] {
+    const t = this.tree;
+    const first = t.firstEdge[0]!;
+    const logits: number[] = [];
+    for (let e = first; e < first + t.edgeCount[0]!; e++) logits.push(Math.log(Math.max(t.edgePrior[e]!, 1e-30)));
+    return logits;
   }
 
   /** Mixes Dirichlet noise into the root priors: `(1 - ε) P + ε Dir(α)`. */
