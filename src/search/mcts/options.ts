@@ -80,6 +80,12 @@ export interface MctsOptions {
    * moves gained at 64 playouts a move (+117 [+5, +262]) and lost at 200 and 1000.
    */
   readonly gumbelActions: number;
+  /**
+   * Before a leaf is valued: whether the side to move there has a mate in one (dlshogi's
+   * `mateMoveIn1Ply` at every leaf). Such a leaf is a proven win for the MCTS-Solver and backs up
+   * 1; the checks are found by `givesCheck` and only they are made.
+   */
+  readonly leafMateCheck: boolean;
 }
 
 /** The environment variable the MCTS player reads its draw score from (`KISHI_MCTS_DRAW_SCORE`, in [-1, 1]; gates set it). */
@@ -111,6 +117,7 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   mateGuardNodes: 4000,
   mateGuardCandidates: 4,
   gumbelActions: 0,
+  leafMateCheck: false,
 });
 
 /** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */

@@ -448,6 +448,11 @@ export class MctsSearch {
           if (tv === -1 && depth >= 2) this.proveWin(path, depth - 1);
           this.backup(path, depth, tv, 0, tv === 0);
           terminals++;
+        } else if (o.leafMateCheck && board.mateMove(moves, n) >= 0) {
+          // The side to move mates in one: a proven win, found before the mating edge is ever tried.
+          this.proveWin(path, depth);
+          this.backup(path, depth, 1);
+          terminals++;
         } else if (defer) {
           // Valued and backed up at once, on the board at the leaf; expanded on the next visit.
           this.depthSum += depth;
