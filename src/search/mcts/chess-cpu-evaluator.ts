@@ -31,6 +31,11 @@ export class ChessCpuEvaluator extends CpuEvaluator<FastChessBoard, ChessNnue> {
     return this.board!.generateMoves(list, true, 0);
   }
 
+  protected isCapture(m: number): boolean {
+    // A victim, a promotion (captures-only generation writes every promotion), or en passant.
+    return ((m >> 17) & 7) !== 0 || ((m >> 12) & 7) !== 0 || ((m >> 15) & 3) === 3;
+  }
+
   protected order(m: number): number {
     // Victim (promotions count as winning a queen's worth less a pawn), then the cheaper attacker.
     const victim = (m >> 17) & 7;

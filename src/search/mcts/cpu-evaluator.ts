@@ -111,6 +111,8 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
   protected abstract gameBoard(board: MctsBoard): B;
   /** Captures (and chess promotions) into `list`; returns their count. */
   protected abstract captures(list: Int32Array): number;
+  /** Whether legal move `m` is one `captures` generates. */
+  protected abstract isCapture(m: number): boolean;
   /** Quiescence ordering key of a capture (most valuable victim, least valuable attacker). */
   protected abstract order(m: number): number;
   /** Whether the static exchange value of capture `m` is at least 0 (bounds decide most without the exchange). */
@@ -163,7 +165,7 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
     let cp: number;
     if (s.qsearchPlies === 0) cp = this.staticEval();
     else if (this.inCheck()) cp = this.evasions(moves, n);
-    else cp = this.qsearch(-1e9, 1e9, 0);
+    else cp = this.qsearch(-1e9, 1e9, 0, moves, n);
     return Math.tanh(cp / (2 * s.k));
   }
 
@@ -233,8 +235,12 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
     return best;
   }
 
-  /** Fail-soft quiescence search over non-losing captures, in centipawns for the side to move. */
-  private qsearch(alpha: number, beta: number, ply: number): number {
+  /**
+   * Fail-soft quiescence search over non-losing captures, in centipawns for the side to move. At the
+   * leaf, the captures are picked out of its legal moves `legal[0..count)` instead of generated
+   * again; the order they are tried in may differ, the value (full window) does not.
+   */
+  private qsearch(alpha: number, beta: number, ply: number, legal?: Int32Array, count = 0): number {
     this.qnodes++;
     const stand = this.staticEval();
     if (stand >= beta || ply >= this.settings.qsearchPlies || ply >= MAX_QPLY) return stand;
@@ -243,7 +249,9 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
     const b = this.board!;
     const list = this.lists[ply]!;
     const keys = this.keys[ply]!;
-    const n = this.captures(list);
+    let n = 0;
+    if (legal === undefined) n = this.captures(list);
+    else for (let i = 0; i < count; i++) if (this.isCapture(legal[i]!)) list[n++] = legal[i]!;
     for (let i = 0; i < n; i++) keys[i] = this.order(list[i]!);
     // Selection by key, written out as in the alpha-beta and TreeStrap quiescence searches: a hot loop.
     for (let i = 0; i < n; i++) {

@@ -36,6 +36,10 @@ export class ShogiCpuEvaluator extends CpuEvaluator<FastShogiBoard, ShogiNnue> {
     return this.board!.generateMoves(list, true);
   }
 
+  protected isCapture(m: number): boolean {
+    return m >>> 17 === 0 && this.board!.board[(m >>> 8) & 255]! !== 0;
+  }
+
   protected order(m: number): number {
     const b = this.board!.board;
     const victim = b[(m >>> 8) & 255]! & 15;

@@ -181,6 +181,75 @@ describe('value', () => {
   });
 });
 
+describe('the leaf\'s captures, picked out of its legal moves', () => {
+  /** The evaluator's two routes to a position's captures: generated, and filtered from the legal moves. */
+  const routes = <B extends { generateMoves(list: Int32Array, capturesOnly?: boolean): number }>(
+    board: B,
+    generated: () => number[],
+    isCapture: (m: number) => boolean,
+  ): [number[], number[]] => {
+    const legal = new Int32Array(1024);
+    const n = board.generateMoves(legal);
+    return [generated().sort((a, b) => a - b), Array.from(legal.subarray(0, n)).filter(isCapture).sort((a, b) => a - b)];
+  };
+  class ChessProbe extends ChessCpuEvaluator {
+    both(b: FastChessBoard): [number[], number[]] {
+      this.board = b;
+      const list = new Int32Array(256);
+      return routes(b, () => Array.from(list.subarray(0, this.captures(list))), (m) => this.isCapture(m));
+    }
+  }
+  class ShogiProbe extends ShogiCpuEvaluator {
+    both(b: FastShogiBoard): [number[], number[]] {
+      this.board = b;
+      const list = new Int32Array(1024);
+      return routes(b, () => Array.from(list.subarray(0, this.captures(list))), (m) => this.isCapture(m));
+    }
+  }
+  /** Walks `plies` random legal moves (a fixed LCG), calling `visit` at each position. */
+  const walk = (generate: (l: Int32Array) => number, make: (m: number) => void, plies: number, seed: number, visit: () => void): void => {
+    const list = new Int32Array(1024);
+    let x = seed;
+    for (let i = 0; i < plies; i++) {
+      visit();
+      const n = generate(list);
+      if (n === 0) return;
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      make(list[x % n]!);
+    }
+  };
+
+  test('chess: the same moves as the captures-only generation (en passant and every promotion included)', () => {
+    const probe = new ChessProbe(randomNetwork('chess', 16, 'screlu', 7), settings);
+    let checked = 0;
+    for (const fen of ['startpos', '4k3/P7/8/3pP3/8/8/1p6/R3K3 w - d6 0 1', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1']) {
+      for (let seed = 1; seed <= 4; seed++) {
+        const b = ChessMctsBoard.fromText(fen, []).unwrap().board;
+        walk((l) => b.generateMoves(l), (m) => b.makeMove(m), 120, seed, () => {
+          const [generated, filtered] = probe.both(b);
+          expect(filtered, b.toFen()).toEqual(generated);
+          checked += generated.length;
+        });
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+
+  test('shogi: the same moves as the captures-only generation (each promotion option, no drops)', () => {
+    const probe = new ShogiProbe(randomNetwork('shogi', 16, 'screlu', 7), settings);
+    let checked = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const b = ShogiMctsBoard.fromText('startpos', []).unwrap().board;
+      walk((l) => b.generateMoves(l), (m) => b.makeMove(m), 200, seed, () => {
+        const [generated, filtered] = probe.both(b);
+        expect(filtered, b.toSfen()).toEqual(generated);
+        checked += generated.length;
+      });
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+});
+
 /**
  * Wraps `ev.value` and `ev.priors` to compare the incremental evaluation with a fresh one wherever
  * the search asks for either (a leaf's value on its first visit, its priors on the next).
