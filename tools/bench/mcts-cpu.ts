@@ -4,7 +4,7 @@
  * INT8 ResNet (onnxruntime, batch 16, no NN cache) on the same positions. Also the CPU nets with
  * the static value (no quiescence) to show what the tactical guard costs, and with the trained
  * policy network as prior (src/eval/policy/; the file `KISHI_MCTS_POLICY` or models/<game>-policy.bin
- * names) against the one-ply prior. Target (issue 19):
+ * names) against the one-ply prior, and with the leaves' mate-in-one check against without. Target (issue 19):
  * 100k playouts/s in chess on one thread. A network that is missing or invalid gets no row (logged).
  */
 import { existsSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { resolveModelPath } from '../../src/player/weights-file.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import type { LeafEvaluator } from '../../src/search/mcts/leaf-evaluator.js';
 import type { MctsBoard } from '../../src/search/mcts/mcts-board.js';
-import { defaultMctsOptions } from '../../src/search/mcts/options.js';
+import { defaultMctsOptions, type MctsOptions } from '../../src/search/mcts/options.js';
 import { MctsSearch } from '../../src/search/mcts/search.js';
 import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
@@ -31,13 +31,16 @@ const boardOf = (game: GameKind, rep: number): MctsBoard => {
 };
 
 /** Playouts/s of one search of `playouts` from the rep's position, fresh tree. */
-const rate = async (game: GameKind, ev: LeafEvaluator | NetEvaluator, playouts: number, rep: number): Promise<number> => {
+const rate = async (game: GameKind, ev: LeafEvaluator | NetEvaluator, playouts: number, rep: number, options: Partial<MctsOptions> = {}): Promise<number> => {
   const board = boardOf(game, rep);
-  const search = new MctsSearch(ev, { ...defaultMctsOptions(game), batchSize: 16 });
+  const search = new MctsSearch(ev, { ...defaultMctsOptions(game), batchSize: 16, ...options });
   const t0 = performance.now();
   const r = await search.run(board, { playouts });
   return (r.playouts * 1000) / (performance.now() - t0);
 };
+
+/** The leaves' mate-in-one check (options.ts `leafMateCheck`), for its cost. */
+const MATE_CHECK: Partial<MctsOptions> = { leafMateCheck: true };
 
 export const bench: BenchModule = {
   name: 'mcts-cpu',
@@ -69,22 +72,26 @@ export const bench: BenchModule = {
         await rate(game, cpu.value, playouts / 4, i);
         await rate(game, stat.value, playouts / 4, i);
         if (pol !== undefined) await rate(game, pol, playouts / 4, i);
+        await rate(game, cpu.value, playouts / 4, i, MATE_CHECK);
         if (resnet !== undefined) await rate(game, resnet, 200, i);
       }
       const ours: number[] = [];
       const noQ: number[] = [];
       const base: number[] = [];
       const withNet: number[] = [];
+      const mateCheck: number[] = [];
       for (let i = 0; i < reps; i++) {
         ctx.log(`mcts-cpu ${game}: rep ${i + 1}/${reps}`);
         ours.push(await rate(game, cpu.value, playouts, i));
         noQ.push(await rate(game, stat.value, playouts, i));
         if (pol !== undefined) withNet.push(await rate(game, pol, playouts, i));
+        mateCheck.push(await rate(game, cpu.value, playouts, i, MATE_CHECK));
         if (resnet !== undefined) base.push(await rate(game, resnet, ctx.quick ? 200 : 2000, i));
       }
       const note = 'one thread; positions alternate between an opening and a middlegame';
       rows.push(rateRow(`${game} MCTS CPU nets playouts/s`, 'kplayouts/s', 1e-3, ours, resnet !== undefined ? base : undefined, resnet !== undefined ? 'INT8 ResNet (ORT batch 16)' : undefined, note));
       rows.push(rateRow(`${game} MCTS CPU nets, static value (no quiescence)`, 'kplayouts/s', 1e-3, noQ, ours, 'with quiescence', note));
+      rows.push(rateRow(`${game} MCTS CPU nets, mate-in-one check at leaves`, 'kplayouts/s', 1e-3, mateCheck, ours, 'without', note));
       if (pol !== undefined) rows.push(rateRow(`${game} MCTS CPU nets, policy network prior`, 'kplayouts/s', 1e-3, withNet, ours, 'one-ply prior', note));
       await resnet?.close();
     }
