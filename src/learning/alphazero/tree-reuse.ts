@@ -24,9 +24,7 @@ export class TreeRecycler {
     const e = tree.findEdge(tree.root, move);
     const node = e < 0 ? -1 : tree.edgeChild[e]!;
     const t = this.spare;
-    t.nodeCount = 0;
-    t.edgeTotal = 0;
-    t.newNode();
+    t.clear();
     if (node >= 0) copySubtree(tree, node, t);
     // As `MctsSearch.advance`: what ended the game at this node inside the tree (a first repetition,
     // the solver's mate mark) does not end the real game there; the root must be searched.

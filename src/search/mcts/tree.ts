@@ -23,29 +23,82 @@ export const FLAG_PENDING = 2;
 const INITIAL_NODES = 1 << 15;
 const INITIAL_EDGES = 1 << 18;
 
+/** The arrays of a tree (fresh growable ones, or views of a shared tree's memory: shared-tree.ts). */
+export interface TreeArrays {
+  readonly visits: Int32Array;
+  readonly valueSum: Float64Array;
+  readonly virtual: Int32Array;
+  readonly firstEdge: Int32Array;
+  readonly edgeCount: Int32Array;
+  readonly flags: Uint8Array;
+  readonly termValue: Float32Array;
+  readonly draws: Float64Array;
+  readonly edgeMove: Int32Array;
+  readonly edgePrior: Float32Array;
+  readonly edgeChild: Int32Array;
+}
+
 export class Tree {
   // Nodes.
-  visits = new Int32Array(INITIAL_NODES);
-  valueSum = new Float64Array(INITIAL_NODES);
-  virtual = new Int32Array(INITIAL_NODES);
-  firstEdge = new Int32Array(INITIAL_NODES);
-  edgeCount = new Int32Array(INITIAL_NODES);
-  flags = new Uint8Array(INITIAL_NODES);
-  termValue = new Float32Array(INITIAL_NODES);
+  visits: Int32Array;
+  valueSum: Float64Array;
+  virtual: Int32Array;
+  firstEdge: Int32Array;
+  edgeCount: Int32Array;
+  flags: Uint8Array;
+  termValue: Float32Array;
   /** Terminal draws (by the rules) backed up through the node, for the draw score (see MctsOptions.drawScore). */
-  draws = new Float64Array(INITIAL_NODES);
-  nodeCount = 0;
+  draws: Float64Array;
+  protected nodes = 0;
   // Edges.
-  edgeMove = new Int32Array(INITIAL_EDGES);
-  edgePrior = new Float32Array(INITIAL_EDGES);
-  edgeChild = new Int32Array(INITIAL_EDGES);
-  edgeTotal = 0;
+  edgeMove: Int32Array;
+  edgePrior: Float32Array;
+  edgeChild: Int32Array;
+  protected edges = 0;
   /** Most edges this tree may hold. */
   readonly maxEdges: number;
 
-  constructor(maxEdges: number) {
+  /**
+   * A tree holding only the root, in growable arrays; or, with `arrays` (a shared tree's views),
+   * a tree over those arrays whose nodes the subclass counts (no root added here).
+   */
+  constructor(maxEdges: number, arrays?: TreeArrays) {
     this.maxEdges = maxEdges;
-    this.newNode();
+    const a = arrays ?? {
+      visits: new Int32Array(INITIAL_NODES),
+      valueSum: new Float64Array(INITIAL_NODES),
+      virtual: new Int32Array(INITIAL_NODES),
+      firstEdge: new Int32Array(INITIAL_NODES),
+      edgeCount: new Int32Array(INITIAL_NODES),
+      flags: new Uint8Array(INITIAL_NODES),
+      termValue: new Float32Array(INITIAL_NODES),
+      draws: new Float64Array(INITIAL_NODES),
+      edgeMove: new Int32Array(INITIAL_EDGES),
+      edgePrior: new Float32Array(INITIAL_EDGES),
+      edgeChild: new Int32Array(INITIAL_EDGES),
+    };
+    this.visits = a.visits;
+    this.valueSum = a.valueSum;
+    this.virtual = a.virtual;
+    this.firstEdge = a.firstEdge;
+    this.edgeCount = a.edgeCount;
+    this.flags = a.flags;
+    this.termValue = a.termValue;
+    this.draws = a.draws;
+    this.edgeMove = a.edgeMove;
+    this.edgePrior = a.edgePrior;
+    this.edgeChild = a.edgeChild;
+    if (arrays === undefined) this.newNode();
+  }
+
+  /** Nodes in the tree. */
+  get nodeCount(): number {
+    return this.nodes;
+  }
+
+  /** Edges in the tree. */
+  get edgeTotal(): number {
+    return this.edges;
   }
 
   /** The root is always node 0. */
@@ -53,10 +106,17 @@ export class Tree {
     return 0;
   }
 
+  /** Empties the tree down to a fresh root, keeping its arrays (self-play's TreeRecycler). */
+  clear(): void {
+    this.nodes = 0;
+    this.edges = 0;
+    this.newNode();
+  }
+
   /** Adds an unexpanded node and returns its index. */
   newNode(): number {
-    if (this.nodeCount === this.visits.length) this.growNodes();
-    const i = this.nodeCount++;
+    if (this.nodes === this.visits.length) this.growNodes();
+    const i = this.nodes++;
     this.visits[i] = 0;
     this.valueSum[i] = 0;
     this.virtual[i] = 0;
@@ -70,14 +130,14 @@ export class Tree {
 
   /** Whether `count` more edges fit. */
   hasRoomFor(count: number): boolean {
-    return this.edgeTotal + count <= this.maxEdges;
+    return this.edges + count <= this.maxEdges;
   }
 
   /** Gives `node` `count` edges (moves and priors to be filled by the caller); returns the first edge. */
   expand(node: number, count: number): number {
-    while (this.edgeTotal + count > this.edgeMove.length) this.growEdges();
-    const first = this.edgeTotal;
-    this.edgeTotal += count;
+    while (this.edges + count > this.edgeMove.length) this.growEdges();
+    const first = this.edges;
+    this.edges += count;
     this.firstEdge[node] = first;
     this.edgeCount[node] = count;
     this.edgeChild.fill(-1, first, first + count);
@@ -123,7 +183,7 @@ export class Tree {
    * values and priors; everything else is dropped. Pending and virtual counts are cleared.
    */
   extract(node: number): Tree {
-    const t = new Tree(this.maxEdges);
+    const t = this.emptyLike();
     const queue: number[] = [node];
     const map: number[] = [0];
     for (let qi = 0; qi < queue.length; qi++) {
@@ -150,6 +210,11 @@ export class Tree {
       }
     }
     return t;
+  }
+
+  /** A tree of the same kind and capacity holding only the root (extract's target). */
+  protected emptyLike(): Tree {
+    return new Tree(this.maxEdges);
   }
 
   private growNodes(): void {
