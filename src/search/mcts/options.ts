@@ -86,6 +86,13 @@ export interface MctsOptions {
    * 1; the checks are found by `givesCheck` and only they are made.
    */
   readonly leafMateCheck: boolean;
+  /**
+   * Search threads over one tree with the CPU networks (threads.ts): the main search and
+   * `threads - 1` helpers (the player starts them, src/player/mcts-helpers.ts). The ResNet's
+   * batched search, Sequential Halving (`gumbelActions` in node-limited searches) and the runs
+   * that are not given the root's position search on one thread whatever this says.
+   */
+  readonly threads: number;
 }
 
 /** The environment variable the MCTS player reads its draw score from (`KISHI_MCTS_DRAW_SCORE`, in [-1, 1]; gates set it). */
@@ -118,6 +125,7 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   mateGuardCandidates: 4,
   gumbelActions: 0,
   leafMateCheck: false,
+  threads: 1,
 });
 
 /** Self-play: AlphaZero's root noise (ε 0.25, α 0.3 chess / 0.15 shogi) and temperature 1 for the opening. */

@@ -29,6 +29,14 @@
  * attached (its accumulators follow the descent's make/unmake). Its priors are computed when a
  * later descent comes back through it (`deferPriors`), which grows the same tree as expanding it
  * at once but skips the priors of the leaves never revisited.
+ *
+ * Threads (issue 19): with helpers (threads.ts) and a leaf evaluator, the tree lives in shared
+ * memory (shared-tree.ts) and the main search and its helper threads all play on it
+ * (`gatherShared`, its protocol in shared-tree.ts): virtual loss added on the way down with
+ * `Atomics`, a node valued or expanded by the one thread that took its `FLAG_PENDING` (a thread
+ * that finds it taken backs off, a collision, as with a leaf waiting for the net), visits and
+ * values added under a per-node lock. The main thread keeps the clock and the limits and chooses
+ * the move; Sequential Halving (`gumbelActions`) and the batched evaluator search on one thread.
  */
 import type { Evaluator, NnInput, NnOutput } from '../../nn/evaluator.js';
 import { gumbelSample, improvedPolicy, SequentialHalving, type RootStats } from './gumbel.js';
@@ -36,6 +44,20 @@ import { isLeafEvaluator, type LeafEvaluator } from './leaf-evaluator.js';
 import type { MctsBoard } from './mcts-board.js';
 import { cpuct, type MctsOptions } from './options.js';
 import { Rng } from './rng.js';
+import { SharedTree, type SharedTreeMemory } from './shared-tree.js';
+import {
+  CONTROL_STOP,
+  CONTROL_TARGET,
+  STAT_DEPTH_COUNT,
+  STAT_DEPTH_SUM,
+  STAT_EVALUATIONS,
+  STAT_SELDEPTH,
+  controlStatus,
+  HELPER_FAILED,
+  type MctsControl,
+  type MctsHelpers,
+  type RootPosition,
+} from './threads.js';
 import { FLAG_PENDING, FLAG_TERMINAL, Tree } from './tree.js';
 
 /** Longest path from the root the search follows. */
@@ -45,6 +67,8 @@ const MAX_PATH = 512;
  * times that on a loaded machine: 64 overran the clock by milliseconds in 5 s + 0.05 s games).
  */
 const LEAF_CHUNK = 16;
+/** How long the main thread waits for its helpers to stop before it gives them up. */
+const JOIN_TIMEOUT_MS = 2000;
 
 export interface MctsLimits {
   /** Stop after this many playouts in this run (a playout is one visit added at the root). */
@@ -101,6 +125,10 @@ export interface RootChild {
 
 export class MctsSearch {
   tree: Tree;
+  /** The helper threads of a threaded search (undefined: one thread). */
+  readonly helpers: MctsHelpers | undefined;
+  /** `tree` when it is shared with helper threads. */
+  private shared: SharedTree | undefined;
   /** The batched evaluator (undefined with a leaf evaluator). */
   readonly evaluator: Evaluator | undefined;
   /** The synchronous CPU evaluator (undefined with a batched one). */
@@ -156,11 +184,16 @@ export class MctsSearch {
   private evaluations = 0;
   private evalMs = 0;
 
-  constructor(evaluator: Evaluator | LeafEvaluator, options: MctsOptions) {
+  /**
+   * `helpers`: the helper threads of threaded searches, used with a leaf evaluator only (the tree
+   * is then shared from the start); a batched evaluator searches on one thread whatever is given.
+   */
+  constructor(evaluator: Evaluator | LeafEvaluator, options: MctsOptions, helpers?: MctsHelpers) {
     this.evaluator = isLeafEvaluator(evaluator) ? undefined : evaluator;
     this.leaf = isLeafEvaluator(evaluator) ? evaluator : undefined;
     this.options = options;
-    this.tree = new Tree(options.maxEdges);
+    this.helpers = this.leaf !== undefined ? helpers : undefined;
+    this.tree = this.newTree();
     this.rng = new Rng(options.seed);
     this.slots = this.evaluator === undefined ? 1 : Math.max(1, Math.min(options.batchSize, this.evaluator.maxBatch));
     this.planes = new Float32Array(this.evaluator === undefined ? 0 : this.slots * this.evaluator.spec.inputSize);
@@ -173,9 +206,16 @@ export class MctsSearch {
     this.probe = new Int32Array(600);
   }
 
+  /** An empty tree: in shared memory when there are helper threads. */
+  private newTree(): Tree {
+    if (this.helpers === undefined) return new Tree(this.options.maxEdges);
+    this.shared = SharedTree.create(this.options.maxEdges);
+    return this.shared;
+  }
+
   /** Forgets the tree. */
   reset(): void {
-    this.tree = new Tree(this.options.maxEdges);
+    this.tree = this.newTree();
     this.halving = undefined;
     this.full = false;
   }
@@ -195,7 +235,11 @@ export class MctsSearch {
       }
       node = c;
     }
-    if (node !== this.tree.root) this.tree = this.tree.extract(node);
+    if (node !== this.tree.root) {
+      this.tree = this.tree.extract(node);
+      // The extract of a shared tree is a new shared tree (new memory: the helpers get it at the next run).
+      if (this.shared !== undefined) this.shared = this.tree as SharedTree;
+    }
     // The schedule named the old root's edges.
     this.halving = undefined;
     // The root is where a move must be found: what ended the game at this node inside the tree
@@ -216,8 +260,20 @@ export class MctsSearch {
   /**
    * Searches from `board`'s current position, which must be the tree's root position and have a
    * legal move. Resolves when a limit is reached; the board is back at the root position then.
+   *
+   * Threaded (helpers given at construction, `position` the root as text for them, no Sequential
+   * Halving this run): the helpers play from the start of the playouts to the end of the run, and
+   * have stopped, their playouts in flight finished, when it resolves. A playout or visit limit
+   * is then reached or passed by at most one playout per helper (each checks the limit before it
+   * starts a playout, not after), and the playouts the helpers completed count as this run's.
    */
-  async run(root: MctsBoard, limits: MctsLimits, onProgress?: (p: MctsProgress) => void, progressMs = 1000): Promise<MctsResult> {
+  async run(
+    root: MctsBoard,
+    limits: MctsLimits,
+    onProgress?: (p: MctsProgress) => void,
+    progressMs = 1000,
+    position?: RootPosition,
+  ): Promise<MctsResult> {
     const start = performance.now();
     const t = this.tree;
     const leaf = this.leaf;
@@ -256,30 +312,132 @@ export class MctsSearch {
     const softMs = limits.softMs ?? Infinity;
     const hardMs = limits.hardMs ?? Infinity;
     const earlyStop = limits.earlyStop !== false && Number.isFinite(softMs);
+    // Threads: the helpers start now, on the expanded root; no thread starts a playout once the
+    // root's visits, completed and in flight, reach `target`.
+    const control = this.shared !== undefined && position !== undefined && !gumbel && this.helpers!.count > 0 ? this.helpers!.control : undefined;
+    const target = Math.min(visitsAtStart + playoutLimit, visitLimit);
+    const targetReason: StopReason = visitsAtStart + playoutLimit <= visitLimit ? 'playouts' : 'visits';
+    if (control !== undefined) {
+      Atomics.store(control.words, CONTROL_TARGET, Math.min(target, 0x7fffffff));
+      Atomics.store(control.words, CONTROL_STOP, 0);
+      this.helpers!.start(this.shared!.memory, position!);
+    }
+    let reason: StopReason;
     for (;;) {
       const playouts = t.visits[0]! - visitsAtStart;
-      if (playouts >= playoutLimit) return this.result('playouts', start, visitsAtStart);
-      if (t.visits[0]! >= visitLimit) return this.result('visits', start, visitsAtStart);
-      if (limits.depth !== undefined && this.depthCount > 0 && this.depthSum / this.depthCount >= limits.depth) return this.result('depth', start, visitsAtStart);
-      const elapsed = performance.now() - start;
-      if (elapsed >= hardMs) return this.result('time', start, visitsAtStart);
-      if (elapsed >= softMs && !(elapsed < (limits.extendMs ?? 0) && this.unsettled())) return this.result('time', start, visitsAtStart);
-      if (limits.shouldStop?.() === true) return this.result('stopped', start, visitsAtStart);
-      if (this.full) return this.result('full', start, visitsAtStart);
-      if (earlyStop && playouts >= 32 && elapsed > 20 && this.cannotChange((playouts / elapsed) * (softMs - elapsed))) {
-        return this.result('early', start, visitsAtStart);
+      if (playouts >= playoutLimit) {
+        reason = 'playouts';
+        break;
       }
-      // Never gather past the playout limit, so that node-limited searches are exact.
-      const room = Math.min(this.slots, playoutLimit - playouts, visitLimit - t.visits[0]!);
-      if (leaf === undefined) {
-        const batch = this.gather(board, room);
-        if (batch > 0) await this.evaluateBatch(batch);
-      } else this.gather(board, Math.min(room, LEAF_CHUNK));
+      if (t.visits[0]! >= visitLimit) {
+        reason = 'visits';
+        break;
+      }
+      if (limits.depth !== undefined && this.depthCount > 0 && this.depthSum / this.depthCount >= limits.depth) {
+        reason = 'depth';
+        break;
+      }
+      const elapsed = performance.now() - start;
+      if (elapsed >= hardMs || (elapsed >= softMs && !(elapsed < (limits.extendMs ?? 0) && this.unsettled()))) {
+        reason = 'time';
+        break;
+      }
+      if (limits.shouldStop?.() === true) {
+        reason = 'stopped';
+        break;
+      }
+      if (this.full || (control !== undefined && this.shared!.full)) {
+        reason = 'full';
+        break;
+      }
+      if (earlyStop && playouts >= 32 && elapsed > 20 && this.cannotChange((playouts / elapsed) * (softMs - elapsed))) {
+        reason = 'early';
+        break;
+      }
+      if (control !== undefined) {
+        // The helpers' playouts in flight will reach the limit: stop here and let them finish.
+        if (t.visits[0]! + t.virtual[0]! >= target) {
+          reason = targetReason;
+          break;
+        }
+        this.gatherShared(board, LEAF_CHUNK, target);
+      } else {
+        // Never gather past the playout limit, so that node-limited searches are exact.
+        const room = Math.min(this.slots, playoutLimit - playouts, visitLimit - t.visits[0]!);
+        if (leaf === undefined) {
+          const batch = this.gather(board, room);
+          if (batch > 0) await this.evaluateBatch(batch);
+        } else this.gather(board, Math.min(room, LEAF_CHUNK));
+      }
       if (onProgress !== undefined && performance.now() >= nextProgress) {
         nextProgress = performance.now() + progressMs;
         onProgress(this.progress(start, visitsAtStart));
       }
     }
+    if (control !== undefined) this.stopHelpers(board, control, reason === targetReason ? target : -Infinity);
+    return this.result(reason, start, visitsAtStart);
+  }
+
+  /**
+   * Ends the helpers' part of a threaded run: sets the stop word, waits for them, adds their
+   * statistics to this run's. A helper lost on the way (failed, or silent past the timeout) may
+   * have left its last playout's virtual visits and flags in the tree: they are cleared
+   * (`SharedTree.recover`). With `target` (the run stopped
+   * at its playout or visit limit counting the playouts in flight), a playout in flight that
+   * ended as a collision is no visit: this thread plays the few missing ones alone.
+   */
+  private stopHelpers(board: MctsBoard, control: MctsControl, target: number): void {
+    Atomics.store(control.words, CONTROL_STOP, 1);
+    Atomics.notify(control.words, CONTROL_STOP);
+    const lost = this.helpers!.join(JOIN_TIMEOUT_MS);
+    if (lost > 0) this.shared!.recover();
+    const stats = control.stats;
+    for (let id = 1; id <= control.count; id++) {
+      if (Atomics.load(control.words, controlStatus(id)) === HELPER_FAILED) continue;
+      this.evaluations += stats[control.stat(id, STAT_EVALUATIONS)]!;
+      this.depthSum += stats[control.stat(id, STAT_DEPTH_SUM)]!;
+      this.depthCount += stats[control.stat(id, STAT_DEPTH_COUNT)]!;
+      this.seldepth = Math.max(this.seldepth, stats[control.stat(id, STAT_SELDEPTH)]!);
+    }
+    const t = this.tree;
+    while (t.visits[0]! < target && !this.shared!.full) {
+      if (this.gatherShared(board, target - t.visits[0]!, target) === 0) break;
+    }
+  }
+
+  /**
+   * A helper thread's part of a threaded search (threads.ts): plays on the shared tree `memory`
+   * from `root` (the main search's root position, already expanded there) until the control's
+   * stop word is set or the tree is full, then writes its statistics into its slot `id` of
+   * `control`. The board is back at the root position after.
+   */
+  help(root: MctsBoard, memory: SharedTreeMemory, control: MctsControl, id: number): void {
+    if (this.shared === undefined || this.shared.memory.buffer !== memory.buffer) {
+      this.shared = SharedTree.attach(memory);
+      this.tree = this.shared;
+    }
+    const t = this.shared;
+    const board = this.leaf!.attach(root);
+    this.ensureBuffers(board.maxMoves);
+    this.depthSum = 0;
+    this.depthCount = 0;
+    this.seldepth = 0;
+    this.evaluations = 0;
+    this.full = false;
+    const words = control.words;
+    while (Atomics.load(words, CONTROL_STOP) === 0 && !t.full) {
+      const target = Atomics.load(words, CONTROL_TARGET);
+      // Two playouts between the stop checks: a helper stops within two playouts of the word.
+      if (this.gatherShared(board, 2, target) === 0 && t.visits[0]! + Atomics.load(t.virtual, 0) >= target) {
+        // At the limit with playouts in flight: wait for the stop (or for a collision to leave room).
+        Atomics.wait(words, CONTROL_STOP, 0, 1);
+      }
+    }
+    const stats = control.stats;
+    stats[control.stat(id, STAT_EVALUATIONS)] = this.evaluations;
+    stats[control.stat(id, STAT_DEPTH_SUM)] = this.depthSum;
+    stats[control.stat(id, STAT_DEPTH_COUNT)] = this.depthCount;
+    stats[control.stat(id, STAT_SELDEPTH)] = this.seldepth;
   }
 
   /** Statistics of the root's moves, in edge order. */
@@ -488,6 +646,121 @@ export class MctsSearch {
   }
 
   /**
+   * `gather` on a tree shared with other search threads, with the leaf evaluator (its protocol in
+   * shared-tree.ts): up to `room` playouts, each valued and backed up at once, none started once
+   * the root's visits, completed and in flight, reach `target`. A node is valued (first visit)
+   * or expanded (`deferPriors`' second visit) by the thread that took its `FLAG_PENDING`, and
+   * only after that thread has read its state again; a thread that finds the flag taken, or an
+   * edge whose child is being created, undoes its virtual visits (a collision). A valued leaf
+   * keeps its flag until its visit is backed up, so the next thread through it sees the visit and
+   * expands it. Returns the playouts completed.
+   */
+  private gatherShared(board: MctsBoard, room: number, target: number): number {
+    const t = this.shared!;
+    const o = this.options;
+    const leaf = this.leaf!;
+    const path = this.path;
+    const defer = o.deferPriors;
+    const flags = t.flags;
+    const firstEdge = t.firstEdge;
+    const visits = t.visits;
+    const virtual = t.virtual;
+    const moves = this.moveViews[0]!;
+    let done = 0;
+    let collisions = 0;
+    while (done < room && collisions < o.maxCollisions && visits[0]! + Atomics.load(virtual, 0) < target && !this.full) {
+      let node = 0;
+      let depth = 0;
+      path[0] = 0;
+      // Virtual loss on the way down, so that the other threads see it at once.
+      Atomics.add(virtual, 0, 1);
+      // Descend to a terminal node, to a node to value with its flag taken (`held`), or collide.
+      let held = false;
+      let collided = false;
+      while ((Atomics.load(flags, node) & FLAG_TERMINAL) === 0 && depth < MAX_PATH - 1) {
+        if (Atomics.load(firstEdge, node) < 0) {
+          if ((Atomics.or(flags, node, FLAG_PENDING) & FLAG_PENDING) !== 0) {
+            collided = true;
+            break;
+          }
+          // Its state again, under the flag: another thread may have valued, expanded or proven it since.
+          if ((Atomics.load(flags, node) & FLAG_TERMINAL) !== 0) {
+            Atomics.and(flags, node, ~FLAG_PENDING);
+            break;
+          }
+          if (Atomics.load(firstEdge, node) < 0) {
+            if (!defer || visits[node] === 0) {
+              held = true;
+              break;
+            }
+            if (!this.expandShared(board, node)) {
+              Atomics.and(flags, node, ~FLAG_PENDING);
+              collided = true;
+              break;
+            }
+          }
+          Atomics.and(flags, node, ~FLAG_PENDING);
+        }
+        const e = this.selectEdge(node, depth);
+        const child = t.childOf(e);
+        if (child < 0) {
+          collided = true;
+          break;
+        }
+        board.make(t.edgeMove[e]!);
+        node = child;
+        path[++depth] = node;
+        Atomics.add(virtual, node, 1);
+      }
+      if (depth > this.seldepth) this.seldepth = depth;
+
+      if (collided) {
+        for (let d = 0; d <= depth; d++) Atomics.sub(virtual, path[d]!, 1);
+        collisions++;
+      } else if (!held) {
+        // A terminal node (by the rules or proven), or the end of the path buffer.
+        if ((Atomics.load(flags, node) & FLAG_TERMINAL) !== 0) {
+          const tv = t.termValue[node]!;
+          this.backupShared(path, depth, tv, tv === 0);
+        } else this.backupShared(path, depth, 0, false);
+        done++;
+      } else {
+        const n = board.generate(moves);
+        const tv = board.terminalValue(n);
+        if (!Number.isNaN(tv)) {
+          t.termValue[node] = tv;
+          Atomics.or(flags, node, FLAG_TERMINAL);
+          // Solver: the parent of a mated leaf has a mating move; the root is never marked.
+          if (tv === -1 && depth >= 2) this.proveWinShared(path, depth - 1);
+          this.backupShared(path, depth, tv, tv === 0);
+        } else if (o.leafMateCheck && board.mateMove(moves, n) >= 0) {
+          this.proveWinShared(path, depth);
+          this.backupShared(path, depth, 1, false);
+        } else {
+          this.depthSum += depth;
+          this.depthCount++;
+          this.evaluations++;
+          if (defer) this.backupShared(path, depth, leaf.value(moves, n), false);
+          else {
+            const v = leaf.evaluate(moves, n, this.leafPriors);
+            const first = t.reserveEdges(n);
+            if (first >= 0) {
+              this.writeEdges(first, moves, n, this.leafPriors);
+              t.publishEdges(node, first, n);
+            } else this.full = true;
+            this.backupShared(path, depth, v, false);
+          }
+        }
+        // Released after the backup: the next thread here finds the visit (and expands the node).
+        Atomics.and(flags, node, ~FLAG_PENDING);
+        done++;
+      }
+      for (let d = 0; d < depth; d++) board.unmake();
+    }
+    return done;
+  }
+
+  /**
    * The edge of `node` with the highest Q + U. One pass: every never-visited edge has the same Q
    * (first-play urgency) and no visits, so the best of them is the one with the highest prior
    * (the first such in edge order); its score is computed once the visited policy is known.
@@ -597,6 +870,50 @@ export class MctsSearch {
     }
   }
 
+  /**
+   * `proveWin` on a shared tree: the value first, then the flag (a thread that reads the flag
+   * finds the value). Marks are only ever added, and two threads never disagree on one (a node
+   * with a mating move cannot have only losing moves).
+   */
+  private proveWinShared(path: Int32Array, d: number): void {
+    const t = this.shared!;
+    for (; d >= 1; d -= 2) {
+      const node = path[d]!;
+      t.termValue[node] = 1;
+      Atomics.or(t.flags, node, FLAG_TERMINAL);
+      const parent = path[d - 1]!;
+      if (d - 1 < 1 || !this.allMovesLose(parent)) return;
+      t.termValue[parent] = -1;
+      Atomics.or(t.flags, parent, FLAG_TERMINAL);
+    }
+  }
+
+  /**
+   * `backup` on a shared tree: each node's visits, value sum and draws under its lock (a Float64
+   * sum cannot be added to atomically), then its virtual visit removed (visit first, so the
+   * root's visits in flight plus done never dip under the truth).
+   */
+  private backupShared(path: Int32Array, depth: number, v: number, draw: boolean): void {
+    const t = this.shared!;
+    const lock = t.lock;
+    const visits = t.visits;
+    const valueSum = t.valueSum;
+    const draws = t.draws;
+    const virtual = t.virtual;
+    let s = -v;
+    for (let d = depth; d >= 0; d--) {
+      const node = path[d]!;
+      // Spin: the lock is held for three additions.
+      while (Atomics.compareExchange(lock, node, 0, 1) !== 0) continue;
+      visits[node]!++;
+      valueSum[node]! += s;
+      if (draw) draws[node]!++;
+      Atomics.store(lock, node, 0);
+      Atomics.sub(virtual, node, 1);
+      s = -s;
+    }
+  }
+
   /** Q of a root child from the root side's view, with the draw score (what the search maximises). */
   private rootChildQ(c: number): number {
     const t = this.tree;
@@ -653,8 +970,12 @@ export class MctsSearch {
 
   /** Gives `node` one edge per move of `moves[0..n)` with its prior (at the policy temperature). */
   private addEdges(node: number, moves: Int32Array, n: number, priors: Float32Array): void {
+    this.writeEdges(this.tree.expand(node, n), moves, n, priors);
+  }
+
+  /** Writes the moves `moves[0..n)` and their priors (at the policy temperature) into the edges from `first`. */
+  private writeEdges(first: number, moves: Int32Array, n: number, priors: Float32Array): void {
     const t = this.tree;
-    const first = t.expand(node, n);
     const edgeMove = t.edgeMove;
     for (let i = 0; i < n; i++) edgeMove[first + i] = moves[i]!;
     const temp = this.options.policyTemperature;
@@ -681,6 +1002,25 @@ export class MctsSearch {
     }
     this.leaf!.priors(moves, n, this.leafPriors);
     this.addEdges(node, moves, n, this.leafPriors);
+    return true;
+  }
+
+  /**
+   * `expandDeferred` on a shared tree, the caller holding `node`'s `FLAG_PENDING`: the edges are
+   * written, then published. False (the tree full) when they do not fit.
+   */
+  private expandShared(board: MctsBoard, node: number): boolean {
+    const t = this.shared!;
+    const moves = this.moveViews[0]!;
+    const n = board.generate(moves);
+    const first = t.reserveEdges(n);
+    if (first < 0) {
+      this.full = true;
+      return false;
+    }
+    this.leaf!.priors(moves, n, this.leafPriors);
+    this.writeEdges(first, moves, n, this.leafPriors);
+    t.publishEdges(node, first, n);
     return true;
   }
 
