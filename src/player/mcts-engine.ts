@@ -31,6 +31,7 @@ import { defaultMctsOptions, type MctsOptions } from '../search/mcts/options.js'
 import { qToCentipawns } from '../search/mcts/score.js';
 import { MctsSearch, bestChild, type MctsLimits, type MctsProgress, type MctsResult } from '../search/mcts/search.js';
 import { ShogiMctsBoard } from '../search/mcts/shogi-mcts-board.js';
+import type { MctsHelpers, RootPosition } from '../search/mcts/threads.js';
 import { planTime } from '../search/time.js';
 import { MctsMateGuard } from './mcts-mate-guard.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
@@ -47,6 +48,8 @@ export interface MctsEngineSettings {
   readonly options?: Partial<MctsOptions>;
   /** Milliseconds between progress `info` reports (default 1000). */
   readonly infoIntervalMs?: number;
+  /** Helper search threads (CPU networks, `threads` > 1): the searches share their tree with them. */
+  readonly helpers?: MctsHelpers;
 }
 
 /** Statistics of the last search, for benchmarks and self-play. */
@@ -68,7 +71,7 @@ export class MctsEngine {
 
   constructor(settings: MctsEngineSettings) {
     this.game = settings.game;
-    this.search = new MctsSearch(settings.evaluator, { ...defaultMctsOptions(settings.game), ...settings.options });
+    this.search = new MctsSearch(settings.evaluator, { ...defaultMctsOptions(settings.game), ...settings.options }, settings.helpers);
     this.moveOverheadMs = settings.moveOverheadMs;
     this.infoIntervalMs = settings.infoIntervalMs ?? 1000;
     const o = this.search.options;
@@ -137,16 +140,18 @@ export class MctsEngine {
     if (limits.nodes !== undefined) base.playouts = Math.max(1, limits.nodes);
     if (limits.depth !== undefined) base.depth = Math.max(1, limits.depth);
     const onProgress = report;
+    // For helper threads: the root as text, with the moves that lead to it (repetitions).
+    const position: RootPosition = { start: request.start, moves: request.moves, chess960: request.variant === 'chess960' };
 
     if (infinite || ponder) {
       // Phase 1: until stop (or, pondering, ponderhit).
       const hit = (): boolean => Atomics.load(signal, MCTS_SIGNAL_PONDERHIT) !== 0;
-      result = await this.search.run(board, { ...base, shouldStop: () => stopped() || (ponder && hit()) }, onProgress, this.infoIntervalMs);
+      result = await this.search.run(board, { ...base, shouldStop: () => stopped() || (ponder && hit()) }, onProgress, this.infoIntervalMs, position);
       if (ponder && !stopped() && hit()) {
         // Phase 2: the pondered move was played; think on our own clock now (the guard follows).
         timed = this.timeLimits(request, board, limits);
         clockStart = performance.now();
-        result = await this.search.run(board, { ...base, ...timed, shouldStop: stopped }, onProgress, this.infoIntervalMs);
+        result = await this.search.run(board, { ...base, ...timed, shouldStop: stopped }, onProgress, this.infoIntervalMs, position);
         guard = this.guardBoard(request);
       }
       // UCI/USI: answer only after stop (or ponderhit) even when the search ended by itself.
@@ -157,6 +162,7 @@ export class MctsEngine {
         { ...base, ...timed, shouldStop: stopped },
         onProgress,
         this.infoIntervalMs,
+        position,
       );
     }
     this.lastStats = { ...result, reused };

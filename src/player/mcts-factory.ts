@@ -22,7 +22,8 @@ import type { Player } from './player.js';
 import { resolveModelPath } from './weights-file.js';
 
 /** What the net-based players read of the engine config; model settings default to the config schema's defaults. */
-export type NnPlayerConfig = Pick<EngineConfig, 'moveOverheadMs'> & Partial<Pick<EngineConfig, 'chessModel' | 'shogiModel' | 'mctsMinClockMs' | 'mctsDrawScore'>>;
+export type NnPlayerConfig = Pick<EngineConfig, 'moveOverheadMs'> &
+  Partial<Pick<EngineConfig, 'chessModel' | 'shogiModel' | 'mctsMinClockMs' | 'mctsDrawScore' | 'threads'>>;
 
 /**
  * The environment variable naming the net when the config names none (`KISHI_MCTS_MODEL`; the
@@ -63,6 +64,8 @@ export const drawScoreFromEnv = (env: NodeJS.ProcessEnv = process.env): Result<n
 /**
  * `search: mcts`. The draw score: `KISHI_MCTS_DRAW_SCORE` (in [-1, 1]) when set, as the gate matches
  * set it for both engines, else `mctsDrawScore` (per cent, the config key and UCI/USI `DrawScore`).
+ * `threads` (UCI/USI `Threads`): search threads over one tree with the CPU networks (the ResNet
+ * searches on one).
  */
 export const createMctsPlayer = (config: NnPlayerConfig, game: GameKind): Result<MctsPlayer, KishiError> => {
   const path = modelPathOf(config, game);
@@ -79,7 +82,9 @@ export const createMctsPlayer = (config: NnPlayerConfig, game: GameKind): Result
   const fromEnv = drawScoreFromEnv();
   if (fromEnv.isErr) return Result.err(fromEnv.error);
   const drawScore = fromEnv.value ?? (config.mctsDrawScore ?? 0) / 100;
-  const options = drawScore !== 0 ? { options: { drawScore } } : {};
+  const threads = Math.max(1, Math.floor(config.threads ?? 1));
+  const set = { ...(drawScore !== 0 ? { drawScore } : {}), ...(threads > 1 ? { threads } : {}) };
+  const options = Object.keys(set).length > 0 ? { options: set } : {};
   return Result.ok(new MctsPlayer({ game, modelPath: path, moveOverheadMs: config.moveOverheadMs, ...options }));
 };
 

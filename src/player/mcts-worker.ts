@@ -7,6 +7,9 @@
  *
  * Start-up: the first reply is `ready` (id 0) when the model loaded, or `error` (id 0) with
  * `ERR_MODEL` when it did not; the player then stops using this worker.
+ *
+ * With the CPU networks and `threads` > 1 it also starts `threads - 1` search helpers
+ * (mcts-helpers.ts) that share its tree while each search runs; they end with this worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { GameKind } from '../core/game.js';
@@ -14,9 +17,10 @@ import { KishiError, Result } from '../core/result.js';
 import type { Evaluator } from '../nn/evaluator.js';
 import { loadModel } from '../nn/model-file.js';
 import type { LeafEvaluator } from '../search/mcts/leaf-evaluator.js';
-import type { MctsOptions } from '../search/mcts/options.js';
+import { defaultMctsOptions, type MctsOptions } from '../search/mcts/options.js';
 import { cpuNetMctsOptions, cpuTuningFromEnv, isCpuNetPath, loadCpuEvaluator, policyPathFor } from './mcts-cpu-nets.js';
 import { MctsEngine } from './mcts-engine.js';
+import { MctsHelperPool, type MctsHelperSettings } from './mcts-helpers.js';
 import type { WorkerReply } from './worker-protocol.js';
 import { serveWorker } from './worker-entry.js';
 
@@ -37,14 +41,27 @@ const port = parentPort!;
 const reply = (r: WorkerReply): void => port.postMessage(r);
 const signal = new Int32Array(init.signal);
 
-/** The evaluator: the CPU networks for an NNUE `.bin` path (mcts-cpu-nets.ts), else the ONNX model. */
-const load = async (): Promise<Result<{ evaluator: Evaluator | LeafEvaluator; options: Partial<MctsOptions> }, KishiError>> => {
+/**
+ * The evaluator: the CPU networks for an NNUE `.bin` path (mcts-cpu-nets.ts), with what helper
+ * threads need to load the same, else the ONNX model.
+ */
+const load = async (): Promise<
+  Result<{ evaluator: Evaluator | LeafEvaluator; options: Partial<MctsOptions>; helpers?: Omit<MctsHelperSettings, 'options'> }, KishiError>
+> => {
   if (isCpuNetPath(init.modelPath)) {
     const tuning = cpuTuningFromEnv();
     if (tuning.isErr) return Result.err(tuning.error);
     // A policy file that does not load leaves the one-ply prior; the player logged why (mcts-factory.ts).
-    const ev = loadCpuEvaluator(init.modelPath, init.game, tuning.value.evaluator, policyPathFor(init.modelPath, init.game));
-    return ev.isErr ? Result.err(ev.error) : Result.ok({ evaluator: ev.value, options: { ...cpuNetMctsOptions(init.game), ...init.options, ...tuning.value.options } });
+    const policyPath = policyPathFor(init.modelPath, init.game);
+    const ev = loadCpuEvaluator(init.modelPath, init.game, tuning.value.evaluator, policyPath);
+    if (ev.isErr) return Result.err(ev.error);
+    // Helpers load the policy file only when the main search's did load.
+    const helperPolicy = policyPath !== undefined && ev.value.policyError === undefined ? { policyPath } : {};
+    return Result.ok({
+      evaluator: ev.value,
+      options: { ...cpuNetMctsOptions(init.game), ...init.options, ...tuning.value.options },
+      helpers: { game: init.game, modelPath: init.modelPath, evaluator: tuning.value.evaluator, ...helperPolicy },
+    });
   }
   const model = await loadModel(init.modelPath, init.game, {
     maxBatch: Math.max(1, init.options?.batchSize ?? 16),
@@ -57,7 +74,15 @@ const loaded = await load();
 if (loaded.isErr) {
   reply({ type: 'error', id: 0, code: loaded.error.code, message: loaded.error.message });
 } else {
-  const engine = new MctsEngine({ game: init.game, evaluator: loaded.value.evaluator, moveOverheadMs: init.moveOverheadMs, options: loaded.value.options });
+  const options: MctsOptions = { ...defaultMctsOptions(init.game), ...loaded.value.options };
+  const h = loaded.value.helpers;
+  const helpers =
+    h !== undefined && options.threads > 1
+      ? new MctsHelperPool(Math.floor(options.threads) - 1, { ...h, options }, (message) =>
+          reply({ type: 'error', id: -1, code: 'ERR_ENGINE', message: `search helper: ${message}` }),
+        )
+      : undefined;
+  const engine = new MctsEngine({ game: init.game, evaluator: loaded.value.evaluator, moveOverheadMs: init.moveOverheadMs, options, ...(helpers !== undefined ? { helpers } : {}) });
   serveWorker(port, {
     go: (request, onInfo) => engine.go(request, signal, onInfo),
     newGame: () => engine.newGame(),

@@ -28,7 +28,7 @@ export interface EngineSettings {
   chess960: boolean;
   /** MultiPV: principal variations the alpha-beta search reports (1 = the usual single line). */
   multiPv: number;
-  /** Search threads of the alpha-beta player (Lazy SMP; config `engine.threads`). */
+  /** Search threads of the alpha-beta player (Lazy SMP) and of MCTS on the CPU networks (config `engine.threads`). */
   threads: number;
 }
 

@@ -6,8 +6,8 @@
  * rights may name rook files (Shredder-FEN) or KQkq (X-FEN). Without it, castling is written king
  * two squares (`e1g1`); either form is accepted on input.
  *
- * There is no `Threads` option: the alpha-beta search runs on one worker thread, so the option would
- * mean nothing (MCTS, when it comes, is where it will).
+ * `Threads`: search threads, of alpha-beta (Lazy SMP) or of MCTS on the CPU networks (several threads
+ * over one tree, src/search/mcts/threads.ts).
  */
 import { KishiError, Result } from '../../core/result.js';
 import { FastChessBoard } from '../../games/chess/fast/index.js';
