@@ -67,6 +67,12 @@ const MAX_PATH = 512;
  * times that on a loaded machine: 64 overran the clock by milliseconds in 5 s + 0.05 s games).
  */
 const LEAF_CHUNK = 16;
+/**
+ * Milliseconds a thread of a threaded search sleeps after a round of descents that all collided
+ * (on a machine with fewer free cores than threads, the thread holding the node may be waiting
+ * for this one's core).
+ */
+const COLLISION_WAIT_MS = 0.05;
 /** How long the main thread waits for its helpers to stop before it gives them up. */
 const JOIN_TIMEOUT_MS = 2000;
 
@@ -155,6 +161,8 @@ export class MctsSearch {
   private inputs: { planes: Float32Array; moveIndices: Int32Array; moveCount: number; key: number }[] = [];
   private readonly probe: Int32Array;
   private readonly path = new Int32Array(MAX_PATH);
+  /** The paths of this gathering's collisions on a shared tree, root first, one after the other. */
+  private collided = new Int32Array(0);
   /** Priors of the leaf being expanded (leaf evaluator). */
   private leafPriors = new Float32Array(0);
   /** The root's Sequential Halving schedule of the last run (`gumbelActions`), if it had one. */
@@ -360,7 +368,8 @@ export class MctsSearch {
           reason = targetReason;
           break;
         }
-        this.gatherShared(board, LEAF_CHUNK, target);
+        // Only collisions: the threads holding those nodes may be waiting for this core.
+        if (this.gatherShared(board, LEAF_CHUNK, target) === 0) Atomics.wait(control.words, CONTROL_STOP, 0, COLLISION_WAIT_MS);
       } else {
         // Never gather past the playout limit, so that node-limited searches are exact.
         const room = Math.min(this.slots, playoutLimit - playouts, visitLimit - t.visits[0]!);
@@ -427,11 +436,11 @@ export class MctsSearch {
     const words = control.words;
     while (Atomics.load(words, CONTROL_STOP) === 0 && !t.full) {
       const target = Atomics.load(words, CONTROL_TARGET);
-      // Two playouts between the stop checks: a helper stops within two playouts of the word.
-      if (this.gatherShared(board, 2, target) === 0 && t.visits[0]! + Atomics.load(t.virtual, 0) >= target) {
-        // At the limit with playouts in flight: wait for the stop (or for a collision to leave room).
-        Atomics.wait(words, CONTROL_STOP, 0, 1);
-      }
+      // The stop word is read before each playout: a helper stops within one playout of it.
+      if (this.gatherShared(board, LEAF_CHUNK, target, words) > 0) continue;
+      // At the limit with playouts in flight: wait for the stop (or for a collision to leave room).
+      // Only collisions: let the threads holding those nodes have the core.
+      Atomics.wait(words, CONTROL_STOP, 0, t.visits[0]! + Atomics.load(t.virtual, 0) >= target ? 1 : COLLISION_WAIT_MS);
     }
     const stats = control.stats;
     stats[control.stat(id, STAT_EVALUATIONS)] = this.evaluations;
@@ -651,11 +660,14 @@ export class MctsSearch {
    * the root's visits, completed and in flight, reach `target`. A node is valued (first visit)
    * or expanded (`deferPriors`' second visit) by the thread that took its `FLAG_PENDING`, and
    * only after that thread has read its state again; a thread that finds the flag taken, or an
-   * edge whose child is being created, undoes its virtual visits (a collision). A valued leaf
-   * keeps its flag until its visit is backed up, so the next thread through it sees the visit and
-   * expands it. Returns the playouts completed.
+   * edge whose child is being created, collides: its virtual visits stay until the end of the
+   * call (Lc0 keeps a collision's virtual loss until its batch is out), so that the next descents
+   * turn away from the path another thread holds instead of finding it again at once. A valued
+   * leaf keeps its flag until its visit is backed up, so the next thread through it sees the
+   * visit and expands it. `stop`: control words whose stop word ends the call (helpers). Returns
+   * the playouts completed.
    */
-  private gatherShared(board: MctsBoard, room: number, target: number): number {
+  private gatherShared(board: MctsBoard, room: number, target: number, stop?: Int32Array): number {
     const t = this.shared!;
     const o = this.options;
     const leaf = this.leaf!;
@@ -666,9 +678,18 @@ export class MctsSearch {
     const visits = t.visits;
     const virtual = t.virtual;
     const moves = this.moveViews[0]!;
+    if (this.collided.length < o.maxCollisions * MAX_PATH) this.collided = new Int32Array(o.maxCollisions * MAX_PATH);
+    const collided = this.collided;
+    let kept = 0;
     let done = 0;
     let collisions = 0;
-    while (done < room && collisions < o.maxCollisions && visits[0]! + Atomics.load(virtual, 0) < target && !this.full) {
+    while (
+      done < room &&
+      collisions < o.maxCollisions &&
+      visits[0]! + Atomics.load(virtual, 0) < target &&
+      !this.full &&
+      (stop === undefined || Atomics.load(stop, CONTROL_STOP) === 0)
+    ) {
       let node = 0;
       let depth = 0;
       path[0] = 0;
@@ -676,11 +697,11 @@ export class MctsSearch {
       Atomics.add(virtual, 0, 1);
       // Descend to a terminal node, to a node to value with its flag taken (`held`), or collide.
       let held = false;
-      let collided = false;
+      let collision = false;
       while ((Atomics.load(flags, node) & FLAG_TERMINAL) === 0 && depth < MAX_PATH - 1) {
         if (Atomics.load(firstEdge, node) < 0) {
           if ((Atomics.or(flags, node, FLAG_PENDING) & FLAG_PENDING) !== 0) {
-            collided = true;
+            collision = true;
             break;
           }
           // Its state again, under the flag: another thread may have valued, expanded or proven it since.
@@ -695,7 +716,7 @@ export class MctsSearch {
             }
             if (!this.expandShared(board, node)) {
               Atomics.and(flags, node, ~FLAG_PENDING);
-              collided = true;
+              collision = true;
               break;
             }
           }
@@ -704,7 +725,7 @@ export class MctsSearch {
         const e = this.selectEdge(node, depth);
         const child = t.childOf(e);
         if (child < 0) {
-          collided = true;
+          collision = true;
           break;
         }
         board.make(t.edgeMove[e]!);
@@ -714,8 +735,8 @@ export class MctsSearch {
       }
       if (depth > this.seldepth) this.seldepth = depth;
 
-      if (collided) {
-        for (let d = 0; d <= depth; d++) Atomics.sub(virtual, path[d]!, 1);
+      if (collision) {
+        for (let d = 0; d <= depth; d++) collided[kept++] = path[d]!;
         collisions++;
       } else if (!held) {
         // A terminal node (by the rules or proven), or the end of the path buffer.
@@ -757,6 +778,7 @@ export class MctsSearch {
       }
       for (let d = 0; d < depth; d++) board.unmake();
     }
+    for (let i = 0; i < kept; i++) Atomics.sub(virtual, collided[i]!, 1);
     return done;
   }
 
