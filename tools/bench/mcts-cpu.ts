@@ -4,7 +4,10 @@
  * INT8 ResNet (onnxruntime, batch 16, no NN cache) on the same positions. Also the CPU nets with
  * the static value (no quiescence) to show what the tactical guard costs, and with the trained
  * policy network as prior (src/eval/policy/; the file `KISHI_MCTS_POLICY` or models/<game>-policy.bin
- * names) against the one-ply prior, and with the leaves' mate-in-one check against without. Target (issue 19):
+ * names) against the one-ply prior, and with the leaves' mate-in-one check against without; and two
+ * search threads over one tree (src/search/mcts/threads.ts: the main search and one helper worker
+ * thread, started once) against one, measured in turns in the same reps (on a machine whose other
+ * work takes cores, the second thread gains only what is left of them). Target (issue 19):
  * 100k playouts/s in chess on one thread. A network that is missing or invalid gets no row (logged).
  */
 import { existsSync } from 'node:fs';
@@ -14,10 +17,12 @@ import { NetEvaluator } from '../../src/nn/evaluator.js';
 import { encodingOf } from '../../src/nn/manifest.js';
 import { OnnxRunner } from '../../src/nn/onnx-runner.js';
 import { loadCpuEvaluator, policyPathFor } from '../../src/player/mcts-cpu-nets.js';
+import { MctsHelperPool } from '../../src/player/mcts-helpers.js';
 import { resolveModelPath } from '../../src/player/weights-file.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import type { LeafEvaluator } from '../../src/search/mcts/leaf-evaluator.js';
 import type { MctsBoard } from '../../src/search/mcts/mcts-board.js';
+import type { MctsHelpers, RootPosition } from '../../src/search/mcts/threads.js';
 import { defaultMctsOptions, type MctsOptions } from '../../src/search/mcts/options.js';
 import { MctsSearch } from '../../src/search/mcts/search.js';
 import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
@@ -25,17 +30,19 @@ import type { BenchModule, BenchRow } from './lib/measure.js';
 import { rateRow } from './lib/measure.js';
 import { MCTS_POSITIONS } from './lib/mcts-positions.js';
 
+const positionOf = (game: GameKind, rep: number): RootPosition => MCTS_POSITIONS[game][rep % MCTS_POSITIONS[game].length]!;
+
 const boardOf = (game: GameKind, rep: number): MctsBoard => {
-  const p = MCTS_POSITIONS[game][rep % MCTS_POSITIONS[game].length]!;
-  return game === 'chess' ? ChessMctsBoard.fromText(p.start, p.moves).unwrap() : ShogiMctsBoard.fromText(p.start, p.moves).unwrap();
+  const p = positionOf(game, rep);
+  return game === 'chess' ? ChessMctsBoard.fromText(p.start, [...p.moves]).unwrap() : ShogiMctsBoard.fromText(p.start, [...p.moves]).unwrap();
 };
 
-/** Playouts/s of one search of `playouts` from the rep's position, fresh tree. */
-const rate = async (game: GameKind, ev: LeafEvaluator | NetEvaluator, playouts: number, rep: number, options: Partial<MctsOptions> = {}): Promise<number> => {
+/** Playouts/s of one search of `playouts` from the rep's position, fresh tree (shared with `helpers` when given). */
+const rate = async (game: GameKind, ev: LeafEvaluator | NetEvaluator, playouts: number, rep: number, options: Partial<MctsOptions> = {}, helpers?: MctsHelpers): Promise<number> => {
   const board = boardOf(game, rep);
-  const search = new MctsSearch(ev, { ...defaultMctsOptions(game), batchSize: 16, ...options });
+  const search = new MctsSearch(ev, { ...defaultMctsOptions(game), batchSize: 16, ...options }, helpers);
   const t0 = performance.now();
-  const r = await search.run(board, { playouts });
+  const r = await search.run(board, { playouts }, undefined, 1000, positionOf(game, rep));
   return (r.playouts * 1000) / (performance.now() - t0);
 };
 
@@ -67,9 +74,13 @@ export const bench: BenchModule = {
         if (runner.isOk) resnet = new NetEvaluator(runner.value, 64);
         else ctx.log(`mcts-cpu ${game}: ${runner.error.message}`);
       }
+      // One helper thread over the same network (the one-ply prior, as `cpu`), started once.
+      const threads = { ...defaultMctsOptions(game), batchSize: 16, threads: 2 };
+      const pool = new MctsHelperPool(1, { game, modelPath: resolveModelPath(`models/${game}-nnue.bin`), evaluator: {}, options: threads }, (m) => ctx.log(`mcts-cpu ${game}: ${m}`));
       ctx.log(`mcts-cpu ${game}: warm-up`);
       for (let i = 0; i < MCTS_POSITIONS[game].length; i++) {
         await rate(game, cpu.value, playouts / 4, i);
+        await rate(game, cpu.value, playouts / 4, i, threads, pool);
         await rate(game, stat.value, playouts / 4, i);
         if (pol !== undefined) await rate(game, pol, playouts / 4, i);
         await rate(game, cpu.value, playouts / 4, i, MATE_CHECK);
@@ -80,9 +91,11 @@ export const bench: BenchModule = {
       const base: number[] = [];
       const withNet: number[] = [];
       const mateCheck: number[] = [];
+      const two: number[] = [];
       for (let i = 0; i < reps; i++) {
         ctx.log(`mcts-cpu ${game}: rep ${i + 1}/${reps}`);
         ours.push(await rate(game, cpu.value, playouts, i));
+        two.push(await rate(game, cpu.value, playouts, i, threads, pool));
         noQ.push(await rate(game, stat.value, playouts, i));
         if (pol !== undefined) withNet.push(await rate(game, pol, playouts, i));
         mateCheck.push(await rate(game, cpu.value, playouts, i, MATE_CHECK));
@@ -90,9 +103,11 @@ export const bench: BenchModule = {
       }
       const note = 'one thread; positions alternate between an opening and a middlegame';
       rows.push(rateRow(`${game} MCTS CPU nets playouts/s`, 'kplayouts/s', 1e-3, ours, resnet !== undefined ? base : undefined, resnet !== undefined ? 'INT8 ResNet (ORT batch 16)' : undefined, note));
+      rows.push(rateRow(`${game} MCTS CPU nets, 2 threads`, 'kplayouts/s', 1e-3, two, ours, 'one thread', `${note}; the main search and one helper thread over one tree`));
       rows.push(rateRow(`${game} MCTS CPU nets, static value (no quiescence)`, 'kplayouts/s', 1e-3, noQ, ours, 'with quiescence', note));
       rows.push(rateRow(`${game} MCTS CPU nets, mate-in-one check at leaves`, 'kplayouts/s', 1e-3, mateCheck, ours, 'without', note));
       if (pol !== undefined) rows.push(rateRow(`${game} MCTS CPU nets, policy network prior`, 'kplayouts/s', 1e-3, withNet, ours, 'one-ply prior', note));
+      await pool.close();
       await resnet?.close();
     }
     return rows;
