@@ -1,9 +1,10 @@
 /**
  * Worker-thread entry of an MCTS helper (mcts-helpers.ts starts it when Threads > 1): loads the CPU
- * networks as the main search did, then, for each `go`, sets up its own board at the root position
- * and plays on the main search's shared tree (`MctsSearch.help`) until the stop word. Its status
- * word says when it is done: `HELPER_IDLE`, or `HELPER_FAILED` (with an `error` message) when the
- * networks did not load or the run threw.
+ * networks as the main search did and says so in its status word (`HELPER_IDLE`, or
+ * `HELPER_FAILED` with an `error` message when they did not load); then, for each `go`, sets up
+ * its own board at the root position and plays on the main search's shared tree
+ * (`MctsSearch.help`) until the stop word, and says when it is done: `HELPER_IDLE`, or
+ * `HELPER_FAILED` (with an `error` message) when the run threw.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChessMctsBoard } from '../search/mcts/chess-mcts-board.js';
@@ -20,6 +21,8 @@ const status = controlStatus(init.id);
 const evaluator = loadCpuEvaluator(init.modelPath, init.game, init.evaluator, init.policyPath);
 // Its own search object for its buffers and statistics; its tree is the shared one from the first `go`.
 const search = evaluator.isOk ? new MctsSearch(evaluator.value, init.options) : undefined;
+if (evaluator.isErr) port.postMessage({ type: 'error', message: evaluator.error.message } satisfies MctsHelperReply);
+Atomics.store(control.words, status, search !== undefined ? HELPER_IDLE : HELPER_FAILED);
 
 port.on('message', (msg: MctsHelperRequest) => {
   let ok = false;

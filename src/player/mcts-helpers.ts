@@ -5,7 +5,9 @@
  * ends, which ends them too). Each loads the CPU networks from the same files with the same
  * settings as the main search and plays on the main search's shared tree while a search runs.
  *
- * A helper that fails (its run threw: status `HELPER_FAILED`), that does not stop within the
+ * A helper takes part from the first search after its networks are loaded (a search never waits
+ * for a helper to start: the first move of a fast game is not delayed). A helper that fails (it
+ * could not load, or its run threw: status `HELPER_FAILED`), that does not stop within the
  * search's timeout, or whose thread ends, is lost: it is terminated and gets no more work, and the
  * searches go on with the others (or alone).
  */
@@ -14,7 +16,7 @@ import type { GameKind } from '../core/game.js';
 import type { CpuEvaluatorSettings } from '../search/mcts/cpu-evaluator.js';
 import type { MctsOptions } from '../search/mcts/options.js';
 import type { SharedTreeMemory } from '../search/mcts/shared-tree.js';
-import { controlStatus, HELPER_BUSY, HELPER_IDLE, MctsControl, type MctsHelpers, type RootPosition } from '../search/mcts/threads.js';
+import { controlStatus, HELPER_BUSY, HELPER_FAILED, HELPER_IDLE, HELPER_LOADING, MctsControl, type MctsHelpers, type RootPosition } from '../search/mcts/threads.js';
 import { workerUrl } from './worker-player.js';
 
 /** What the helpers need to evaluate and search as the main search does. */
@@ -64,6 +66,7 @@ export class MctsHelperPool implements MctsHelpers {
   ) {
     this.control = new MctsControl(count);
     for (let id = 1; id <= count; id++) {
+      Atomics.store(this.control.words, controlStatus(id), HELPER_LOADING);
       const init: MctsHelperInit = { ...settings, control: this.control.buffer, count, id };
       const w = new Worker(helperUrl(), { workerData: init });
       w.on('message', (msg: MctsHelperReply) => this.onError(`MCTS helper ${id}: ${msg.message}`));
@@ -97,6 +100,9 @@ export class MctsHelperPool implements MctsHelpers {
     for (let id = 1; id <= this.workers.length; id++) {
       const w = this.workers[id - 1];
       if (w === undefined) continue;
+      const status = Atomics.load(words, controlStatus(id));
+      if (status === HELPER_FAILED) this.lose(id);
+      if (status !== HELPER_IDLE) continue;
       this.control.stats.fill(0, this.control.stat(id, 0), this.control.stat(id + 1, 0));
       Atomics.store(words, controlStatus(id), HELPER_BUSY);
       const request: MctsHelperRequest = { type: 'go', memory, position };

@@ -330,60 +330,64 @@ export class MctsSearch {
       Atomics.store(control.words, CONTROL_STOP, 0);
       this.helpers!.start(this.shared!.memory, position!);
     }
-    let reason: StopReason;
-    for (;;) {
-      const playouts = t.visits[0]! - visitsAtStart;
-      if (playouts >= playoutLimit) {
-        reason = 'playouts';
-        break;
-      }
-      if (t.visits[0]! >= visitLimit) {
-        reason = 'visits';
-        break;
-      }
-      if (limits.depth !== undefined && this.depthCount > 0 && this.depthSum / this.depthCount >= limits.depth) {
-        reason = 'depth';
-        break;
-      }
-      const elapsed = performance.now() - start;
-      if (elapsed >= hardMs || (elapsed >= softMs && !(elapsed < (limits.extendMs ?? 0) && this.unsettled()))) {
-        reason = 'time';
-        break;
-      }
-      if (limits.shouldStop?.() === true) {
-        reason = 'stopped';
-        break;
-      }
-      if (this.full || (control !== undefined && this.shared!.full)) {
-        reason = 'full';
-        break;
-      }
-      if (earlyStop && playouts >= 32 && elapsed > 20 && this.cannotChange((playouts / elapsed) * (softMs - elapsed))) {
-        reason = 'early';
-        break;
-      }
-      if (control !== undefined) {
-        // The helpers' playouts in flight will reach the limit: stop here and let them finish.
-        if (t.visits[0]! + t.virtual[0]! >= target) {
-          reason = targetReason;
+    let reason: StopReason | undefined;
+    try {
+      for (;;) {
+        const playouts = t.visits[0]! - visitsAtStart;
+        if (playouts >= playoutLimit) {
+          reason = 'playouts';
           break;
         }
-        // Only collisions: the threads holding those nodes may be waiting for this core.
-        if (this.gatherShared(board, LEAF_CHUNK, target) === 0) Atomics.wait(control.words, CONTROL_STOP, 0, COLLISION_WAIT_MS);
-      } else {
-        // Never gather past the playout limit, so that node-limited searches are exact.
-        const room = Math.min(this.slots, playoutLimit - playouts, visitLimit - t.visits[0]!);
-        if (leaf === undefined) {
-          const batch = this.gather(board, room);
-          if (batch > 0) await this.evaluateBatch(batch);
-        } else this.gather(board, Math.min(room, LEAF_CHUNK));
+        if (t.visits[0]! >= visitLimit) {
+          reason = 'visits';
+          break;
+        }
+        if (limits.depth !== undefined && this.depthCount > 0 && this.depthSum / this.depthCount >= limits.depth) {
+          reason = 'depth';
+          break;
+        }
+        const elapsed = performance.now() - start;
+        if (elapsed >= hardMs || (elapsed >= softMs && !(elapsed < (limits.extendMs ?? 0) && this.unsettled()))) {
+          reason = 'time';
+          break;
+        }
+        if (limits.shouldStop?.() === true) {
+          reason = 'stopped';
+          break;
+        }
+        if (this.full || (control !== undefined && this.shared!.full)) {
+          reason = 'full';
+          break;
+        }
+        if (earlyStop && playouts >= 32 && elapsed > 20 && this.cannotChange((playouts / elapsed) * (softMs - elapsed))) {
+          reason = 'early';
+          break;
+        }
+        if (control !== undefined) {
+          // The helpers' playouts in flight will reach the limit: stop here and let them finish.
+          if (t.visits[0]! + t.virtual[0]! >= target) {
+            reason = targetReason;
+            break;
+          }
+          // Only collisions: the threads holding those nodes may be waiting for this core.
+          if (this.gatherShared(board, LEAF_CHUNK, target) === 0) Atomics.wait(control.words, CONTROL_STOP, 0, COLLISION_WAIT_MS);
+        } else {
+          // Never gather past the playout limit, so that node-limited searches are exact.
+          const room = Math.min(this.slots, playoutLimit - playouts, visitLimit - t.visits[0]!);
+          if (leaf === undefined) {
+            const batch = this.gather(board, room);
+            if (batch > 0) await this.evaluateBatch(batch);
+          } else this.gather(board, Math.min(room, LEAF_CHUNK));
+        }
+        if (onProgress !== undefined && performance.now() >= nextProgress) {
+          nextProgress = performance.now() + progressMs;
+          onProgress(this.progress(start, visitsAtStart));
+        }
       }
-      if (onProgress !== undefined && performance.now() >= nextProgress) {
-        nextProgress = performance.now() + progressMs;
-        onProgress(this.progress(start, visitsAtStart));
-      }
+    } finally {
+      // Also when the search threw: no helper may play on into the next search.
+      if (control !== undefined) this.stopHelpers(board, control, reason === targetReason ? target : -Infinity);
     }
-    if (control !== undefined) this.stopHelpers(board, control, reason === targetReason ? target : -Infinity);
     return this.result(reason, start, visitsAtStart);
   }
 

@@ -10,8 +10,9 @@
  * Control memory (`MctsControl`): Int32 words [stop, target, status of helper 1 .. count], then
  * per helper the statistics of its last run (Float64: evaluations, depth sum, depth count,
  * seldepth). `target`: root visits, completed and in flight, at which no thread starts another
- * playout (the playout and visit limits). A helper's status is `HELPER_BUSY` from the `start`
- * that gives it work until it has stopped, `HELPER_IDLE` after, `HELPER_FAILED` when its run threw.
+ * playout (the playout and visit limits). A helper's status is `HELPER_LOADING` until it can
+ * search (its networks loaded), then `HELPER_IDLE`; `HELPER_BUSY` from the `start` that gives it
+ * work until it has stopped; `HELPER_FAILED` when it could not load or its run threw.
  */
 import type { SharedTreeMemory } from './shared-tree.js';
 
@@ -23,6 +24,7 @@ export const controlStatus = (id: number): number => 1 + id;
 export const HELPER_IDLE = 0;
 export const HELPER_BUSY = 1;
 export const HELPER_FAILED = 2;
+export const HELPER_LOADING = 3;
 
 /** Statistics slots per helper, in the Float64 part. */
 export const STAT_EVALUATIONS = 0;
@@ -65,13 +67,13 @@ export interface RootPosition {
 
 /** The main search's view of its helper threads. */
 export interface MctsHelpers {
-  /** Helpers that can take work now (those that failed are gone). */
+  /** Helpers not lost (some may still be loading: `start` gives work to those that are ready). */
   readonly count: number;
   readonly control: MctsControl;
   /**
-   * Sets each live helper's status to `HELPER_BUSY` and has it play on the tree in `memory` from
-   * `position` (the tree's root) until the stop word is set. The caller has set the stop word to 0
-   * and the target.
+   * Sets the status of each helper that is ready (`HELPER_IDLE`) to `HELPER_BUSY` and has it play
+   * on the tree in `memory` from `position` (the tree's root) until the stop word is set; a helper
+   * still loading sits this search out. The caller has set the stop word to 0 and the target.
    */
   start(memory: SharedTreeMemory, position: RootPosition): void;
   /**

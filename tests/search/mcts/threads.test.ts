@@ -4,8 +4,9 @@
  * from dist/): with a helper on the CPU networks, the search finds a mate in one; the shared tree
  * is consistent after a search (each expanded node's visits are its own valuation plus its
  * children's, no virtual visit, flag or half-made child left), also when nodes held by another
- * thread make the descents collide; node limits hold to a playout per helper; tree reuse hands the helpers the new tree; a helper that fails does not stop the
- * search; the helpers end on close; `Threads 2` reaches the MCTS player.
+ * thread make the descents collide; node limits hold to a playout per helper; tree reuse hands
+ * the helpers the new tree; a helper that cannot load or whose run fails is dropped and the
+ * searches go on; the helpers end on close; `Threads 2` reaches the MCTS player.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -209,25 +210,35 @@ describe.skipIf(!ready)('two search threads over one tree (CPU networks)', () =>
     expect(s.errors).toEqual([]);
   }, 60_000);
 
-  test('a helper that fails is dropped and the search goes on alone', async () => {
-    // The helper cannot load its networks: it answers its first run with a failure.
-    const s = threaded('chess', 1, {}, '/nonexistent/chess-nnue.bin');
-    pools.push(s.pool);
-    expect(s.pool.count).toBe(1);
+  test('a helper that cannot load is dropped, a helper whose run fails too, and the searches go on alone', async () => {
     const position = { start: MATE_FEN, moves: [] };
-    const r = await s.search.run(boardOf('chess', position), { playouts: 1000 }, undefined, 1000, position);
+    // The helper cannot load its networks: it says so, and never gets work.
+    const broken = threaded('chess', 1, {}, '/nonexistent/chess-nnue.bin');
+    pools.push(broken.pool);
+    expect(broken.pool.count).toBe(1);
+    // Its message arrives through the event loop.
+    for (let i = 0; i < 200 && broken.errors.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(broken.errors.join('\n')).toMatch(/nonexistent/);
+    const r = await broken.search.run(boardOf('chess', position), { playouts: 1000 }, undefined, 1000, position);
     expect(r.playouts).toBe(1000);
-    expect(boardOf('chess', position).moveToText(s.search.chooseMove())).toBe('a1a8');
-    expect(s.pool.count).toBe(0);
-    // Its message arrives through the event loop, after the (synchronous) search.
-    for (let i = 0; i < 100 && s.errors.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(s.errors.join('\n')).toMatch(/nonexistent/);
-    checkTree(s.search);
-    // The next search runs on one thread without waiting for the lost helper.
+    expect(boardOf('chess', position).moveToText(broken.search.chooseMove())).toBe('a1a8');
+    expect(broken.pool.count).toBe(0);
+    checkTree(broken.search);
+
+    // A helper given a root it cannot set up: its run throws, the search ends without it.
+    const s = threaded('chess', 1);
+    pools.push(s.pool);
+    await runUntilHelped(s.search, s.pool, 'chess', position, 500);
+    const bad = { start: 'not a position', moves: [] };
+    s.search.reset();
     const t0 = performance.now();
-    const again = await s.search.run(boardOf('chess', position), { playouts: 500 }, undefined, 1000, position);
-    expect(again.playouts).toBe(500);
+    const again = await s.search.run(boardOf('chess', position), { playouts: 1000 }, undefined, 1000, bad);
+    expect(again.playouts).toBe(1000);
     expect(performance.now() - t0).toBeLessThan(30_000);
+    expect(s.pool.count).toBe(0);
+    checkTree(s.search);
+    for (let i = 0; i < 200 && s.errors.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(s.errors.join('\n')).toMatch(/MCTS helper 1/);
   }, 60_000);
 
   test('the helper threads end on close', async () => {
