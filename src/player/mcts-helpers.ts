@@ -97,13 +97,14 @@ export class MctsHelperPool implements MctsHelpers {
   start(memory: SharedTreeMemory, position: RootPosition): void {
     const words = this.control.words;
     this.started = [];
+    // Only the helpers that play this search report statistics.
+    this.control.stats.fill(0);
     for (let id = 1; id <= this.workers.length; id++) {
       const w = this.workers[id - 1];
       if (w === undefined) continue;
       const status = Atomics.load(words, controlStatus(id));
       if (status === HELPER_FAILED) this.lose(id);
       if (status !== HELPER_IDLE) continue;
-      this.control.stats.fill(0, this.control.stat(id, 0), this.control.stat(id + 1, 0));
       Atomics.store(words, controlStatus(id), HELPER_BUSY);
       const request: MctsHelperRequest = { type: 'go', memory, position };
       w.postMessage(request);

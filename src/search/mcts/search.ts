@@ -395,9 +395,9 @@ export class MctsSearch {
    * Ends the helpers' part of a threaded run: sets the stop word, waits for them, adds their
    * statistics to this run's. A helper lost on the way (failed, or silent past the timeout) may
    * have left its last playout's virtual visits and flags in the tree: they are cleared
-   * (`SharedTree.recover`). With `target` (the run stopped
-   * at its playout or visit limit counting the playouts in flight), a playout in flight that
-   * ended as a collision is no visit: this thread plays the few missing ones alone.
+   * (`SharedTree.recover`). With `target` (the run stopped at its playout or visit limit counting
+   * the playouts in flight), a playout in flight that ended as a collision is no visit: this
+   * thread plays the few missing ones alone.
    */
   private stopHelpers(board: MctsBoard, control: MctsControl, target: number): void {
     Atomics.store(control.words, CONTROL_STOP, 1);
