@@ -69,10 +69,11 @@ const viewsOf = (memory: SharedTreeMemory): TreeArrays & { header: Int32Array; l
 const bytesFor = (maxEdges: number): number => (maxEdges + 1) * (8 + 8 + 4 * 6 + 1) + HEADER_WORDS * 4 + maxEdges * 12;
 
 export class SharedTree extends Tree {
-  readonly memory: SharedTreeMemory;
+  // Declared, not defined before the constructor sets them (see Tree's arrays).
+  declare readonly memory: SharedTreeMemory;
   /** Per-node spin lock of visits, value sum and draws (0 free, 1 held). */
-  readonly lock: Int32Array;
-  private readonly header: Int32Array;
+  declare readonly lock: Int32Array;
+  private declare readonly header: Int32Array;
 
   private constructor(memory: SharedTreeMemory) {
     const views = viewsOf(memory);
