@@ -22,7 +22,7 @@ import { resolveModelPath } from '../../src/player/weights-file.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import type { LeafEvaluator } from '../../src/search/mcts/leaf-evaluator.js';
 import type { MctsBoard } from '../../src/search/mcts/mcts-board.js';
-import type { MctsHelpers, RootPosition } from '../../src/search/mcts/threads.js';
+import { STAT_EVALUATIONS, type MctsHelpers, type RootPosition } from '../../src/search/mcts/threads.js';
 import { defaultMctsOptions, type MctsOptions } from '../../src/search/mcts/options.js';
 import { MctsSearch } from '../../src/search/mcts/search.js';
 import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
@@ -85,6 +85,12 @@ export const bench: BenchModule = {
         if (pol !== undefined) await rate(game, pol, playouts / 4, i);
         await rate(game, cpu.value, playouts / 4, i, MATE_CHECK);
         if (resnet !== undefined) await rate(game, resnet, 200, i);
+      }
+      // The helper joins a search once its networks are loaded, and plays slowly until its code is
+      // compiled: warm the two threads up until it has played in a few searches.
+      for (let i = 0, helped = 0; helped < 4 && i < 40; i++) {
+        await rate(game, cpu.value, playouts / 4, i, threads, pool);
+        if (pool.control.stats[pool.control.stat(1, STAT_EVALUATIONS)]! > 0) helped++;
       }
       const ours: number[] = [];
       const noQ: number[] = [];
