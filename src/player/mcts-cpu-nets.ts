@@ -21,7 +21,7 @@
  * scale in centipawns instead of the manifest's) and the search's
  * (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` / `textend` the time shares, `mplies` / `mnodes` /
  * `mcands` the mate guard's length, node limit and candidates, `gumbel` the root's Gumbel moves in
- * node-limited searches, `mate1` 1 or 0 the leaves' mate-in-one check), used by the tuning matches of the MCTS notes.
+ * node-limited searches), used by the tuning matches of the MCTS notes.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -136,9 +136,6 @@ export const cpuTuningFromEnv = (
         break;
       case 'gumbel':
         options.gumbelActions = v;
-        break;
-      case 'mate1':
-        options.leafMateCheck = v !== 0;
         break;
       default:
         return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, gumbel)`));

@@ -4,7 +4,7 @@
  * INT8 ResNet (onnxruntime, batch 16, no NN cache) on the same positions. Also the CPU nets with
  * the static value (no quiescence) to show what the tactical guard costs, and with the trained
  * policy network as prior (src/eval/policy/; the file `KISHI_MCTS_POLICY` or models/<game>-policy.bin
- * names) against the one-ply prior, and with the leaves' mate-in-one check against without; and two
+ * names) against the one-ply prior; and two
  * search threads over one tree (src/search/mcts/threads.ts: the main search and one helper worker
  * thread, started once) against one, measured in turns in the same reps (on a machine whose other
  * work takes cores, the second thread gains only what is left of them). Target (issue 19):
@@ -46,9 +46,6 @@ const rate = async (game: GameKind, ev: LeafEvaluator | NetEvaluator, playouts: 
   return (r.playouts * 1000) / (performance.now() - t0);
 };
 
-/** The leaves' mate-in-one check (options.ts `leafMateCheck`), for its cost. */
-const MATE_CHECK: Partial<MctsOptions> = { leafMateCheck: true };
-
 export const bench: BenchModule = {
   name: 'mcts-cpu',
   description: 'MCTS playouts/s with the CPU networks (NNUE value + one-ply policy) vs the INT8 ResNet',
@@ -83,7 +80,6 @@ export const bench: BenchModule = {
         await rate(game, cpu.value, playouts / 4, i, threads, pool);
         await rate(game, stat.value, playouts / 4, i);
         if (pol !== undefined) await rate(game, pol, playouts / 4, i);
-        await rate(game, cpu.value, playouts / 4, i, MATE_CHECK);
         if (resnet !== undefined) await rate(game, resnet, 200, i);
       }
       // The helper joins a search once its networks are loaded, and plays slowly until its code is
@@ -96,7 +92,6 @@ export const bench: BenchModule = {
       const noQ: number[] = [];
       const base: number[] = [];
       const withNet: number[] = [];
-      const mateCheck: number[] = [];
       const two: number[] = [];
       for (let i = 0; i < reps; i++) {
         ctx.log(`mcts-cpu ${game}: rep ${i + 1}/${reps}`);
@@ -104,14 +99,12 @@ export const bench: BenchModule = {
         two.push(await rate(game, cpu.value, playouts, i, threads, pool));
         noQ.push(await rate(game, stat.value, playouts, i));
         if (pol !== undefined) withNet.push(await rate(game, pol, playouts, i));
-        mateCheck.push(await rate(game, cpu.value, playouts, i, MATE_CHECK));
         if (resnet !== undefined) base.push(await rate(game, resnet, ctx.quick ? 200 : 2000, i));
       }
       const note = 'one thread; positions alternate between an opening and a middlegame';
       rows.push(rateRow(`${game} MCTS CPU nets playouts/s`, 'kplayouts/s', 1e-3, ours, resnet !== undefined ? base : undefined, resnet !== undefined ? 'INT8 ResNet (ORT batch 16)' : undefined, note));
       rows.push(rateRow(`${game} MCTS CPU nets, 2 threads`, 'kplayouts/s', 1e-3, two, ours, 'one thread', `${note}; the main search and one helper thread over one tree`));
       rows.push(rateRow(`${game} MCTS CPU nets, static value (no quiescence)`, 'kplayouts/s', 1e-3, noQ, ours, 'with quiescence', note));
-      rows.push(rateRow(`${game} MCTS CPU nets, mate-in-one check at leaves`, 'kplayouts/s', 1e-3, mateCheck, ours, 'without', note));
       if (pol !== undefined) rows.push(rateRow(`${game} MCTS CPU nets, policy network prior`, 'kplayouts/s', 1e-3, withNet, ours, 'one-ply prior', note));
       await pool.close();
       await resnet?.close();

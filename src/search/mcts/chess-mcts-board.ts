@@ -19,8 +19,6 @@ export class ChessMctsBoard implements MctsBoard {
   readonly spec = CHESS_ENCODING;
   readonly maxMoves = 256;
 
-  /** Replies of a checking move (`mateMove`). */
-  private readonly replies = new Int32Array(256);
 
   constructor(readonly board: FastChessBoard) {}
 
@@ -55,19 +53,6 @@ export class ChessMctsBoard implements MctsBoard {
 
   inCheck(): boolean {
     return this.board.inCheck();
-  }
-
-  mateMove(moves: Int32Array, n: number): number {
-    const b = this.board;
-    for (let i = 0; i < n; i++) {
-      const m = moves[i]!;
-      if (!b.givesCheck(m)) continue;
-      b.makeMove(m);
-      const mate = b.generateMoves(this.replies, false, 0) === 0;
-      b.unmakeMove();
-      if (mate) return i;
-    }
-    return -1;
   }
 
   terminalValue(legalCount: number): number {

@@ -64,10 +64,6 @@ export class TrackedBoard implements MctsBoard {
   inCheck(): boolean {
     return this.inner.inCheck();
   }
-  mateMove(moves: Int32Array, n: number): number {
-    // The inner board makes and takes back the moves; the evaluator's state never sees them.
-    return this.inner.mateMove(moves, n);
-  }
   terminalValue(legalCount: number): number {
     return this.inner.terminalValue(legalCount);
   }

@@ -25,11 +25,6 @@ export interface MctsBoard {
   unmake(): void;
   inCheck(): boolean;
   /**
-   * The index in `moves[0..n)` (the legal moves of the current position) of a move that checkmates,
-   * or -1. Each move is made and taken back on the board alone; checks are looked at, nothing else.
-   */
-  mateMove(moves: Int32Array, n: number): number;
-  /**
    * The game-theoretic value of the current position for the side to move when the rules end the
    * game here (1 win, 0 draw, -1 loss), else NaN. `legalCount` is the number of legal moves.
    */

@@ -81,12 +81,6 @@ export interface MctsOptions {
    */
   readonly gumbelActions: number;
   /**
-   * Before a leaf is valued: whether the side to move there has a mate in one (dlshogi's
-   * `mateMoveIn1Ply` at every leaf). Such a leaf is a proven win for the MCTS-Solver and backs up
-   * 1; the checks are found by `givesCheck` and only they are made.
-   */
-  readonly leafMateCheck: boolean;
-  /**
    * Search threads over one tree with the CPU networks (threads.ts): the main search and
    * `threads - 1` helpers (the player starts them, src/player/mcts-helpers.ts). The ResNet's
    * batched search, Sequential Halving (`gumbelActions` in node-limited searches) and the runs
@@ -124,7 +118,6 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   mateGuardNodes: 4000,
   mateGuardCandidates: 4,
   gumbelActions: 0,
-  leafMateCheck: false,
   threads: 1,
 });
 

@@ -619,11 +619,6 @@ export class MctsSearch {
           if (tv === -1 && depth >= 2) this.proveWin(path, depth - 1);
           this.backup(path, depth, tv, 0, tv === 0);
           terminals++;
-        } else if (o.leafMateCheck && board.mateMove(moves, n) >= 0) {
-          // The side to move mates in one: a proven win, found before the mating edge is ever tried.
-          this.proveWin(path, depth);
-          this.backup(path, depth, 1);
-          terminals++;
         } else if (defer) {
           // Valued and backed up at once, on the board at the leaf; expanded on the next visit.
           this.depthSum += depth;
@@ -758,9 +753,6 @@ export class MctsSearch {
           // Solver: the parent of a mated leaf has a mating move; the root is never marked.
           if (tv === -1 && depth >= 2) this.proveWinShared(path, depth - 1);
           this.backupShared(path, depth, tv, tv === 0);
-        } else if (o.leafMateCheck && board.mateMove(moves, n) >= 0) {
-          this.proveWinShared(path, depth);
-          this.backupShared(path, depth, 1, false);
         } else {
           this.depthSum += depth;
           this.depthCount++;

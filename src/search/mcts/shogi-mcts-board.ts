@@ -19,8 +19,6 @@ export class ShogiMctsBoard implements MctsBoard {
   readonly spec = SHOGI_ENCODING;
   readonly maxMoves = MAX_MOVES;
   private readonly filter = new Uint16Array(FILTER_SIZE);
-  /** Replies of a checking move (`mateMove`). */
-  private readonly replies = new Int32Array(MAX_MOVES);
   /** Plies played before `board`'s set-up position (SFEN move number - 1). */
   private readonly startPlies: number;
 
@@ -67,20 +65,6 @@ export class ShogiMctsBoard implements MctsBoard {
 
   inCheck(): boolean {
     return this.board.inCheck();
-  }
-
-  mateMove(moves: Int32Array, n: number): number {
-    // The legal moves exclude a mating pawn drop (uchifuzume), so every mate found here is one the rules allow.
-    const b = this.board;
-    for (let i = 0; i < n; i++) {
-      const m = moves[i]!;
-      if (!b.givesCheck(m)) continue;
-      b.makeMove(m);
-      const mate = b.generateMoves(this.replies) === 0;
-      b.unmakeMove();
-      if (mate) return i;
-    }
-    return -1;
   }
 
   private maybeRepeated(): boolean {

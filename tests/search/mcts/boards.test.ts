@@ -4,7 +4,7 @@
  * repetition, shogi perpetual check; and cache keys that separate equal boards with different
  * net inputs.
  */
-import { describe, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { ChessMctsBoard } from '../../../src/search/mcts/chess-mcts-board.js';
 import type { MctsBoard } from '../../../src/search/mcts/mcts-board.js';
 import { ShogiMctsBoard } from '../../../src/search/mcts/shogi-mcts-board.js';
@@ -53,35 +53,4 @@ test('cache keys differ when only the repetition count or the counters differ', 
   const s1 = ShogiMctsBoard.fromText('startpos', ['7g7f', '3c3d', '2g2f']).unwrap();
   const s2 = ShogiMctsBoard.fromText('startpos', ['2g2f', '3c3d', '7g7f']).unwrap();
   expect(s1.cacheKey()).toBe(s2.cacheKey());
-});
-
-describe('mateMove: the index of a legal move that mates at once', () => {
-  const mateOf = (b: MctsBoard): string | undefined => {
-    const moves = new Int32Array(b.maxMoves);
-    const n = b.generate(moves);
-    const before = b.toText();
-    const i = b.mateMove(moves, n);
-    expect(b.toText()).toBe(before);
-    return i < 0 ? undefined : b.moveToText(moves[i]!);
-  };
-
-  test('chess: the back-rank mate; a check the king escapes is none', () => {
-    expect(mateOf(ChessMctsBoard.fromText('6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', []).unwrap())).toBe('a1a8');
-    expect(mateOf(ChessMctsBoard.fromText('4k3/8/8/8/8/8/8/R3K3 w - - 0 1', []).unwrap())).toBeUndefined();
-    expect(mateOf(ChessMctsBoard.fromText('startpos', []).unwrap())).toBeUndefined();
-    // Black mates too (Fool's mate); a stalemating move (Qc7) is no mate, Qc8 is.
-    expect(mateOf(ChessMctsBoard.fromText('startpos', ['f2f3', 'e7e5', 'g2g4']).unwrap())).toBe('d8h4');
-    expect(mateOf(ChessMctsBoard.fromText('k7/8/1K6/8/8/8/8/2Q5 w - - 0 1', []).unwrap())).toBe('c1c8');
-    expect(mateOf(ChessMctsBoard.fromText('k7/8/1K6/8/8/8/8/8 w - - 0 1', []).unwrap())).toBeUndefined();
-  });
-
-  test('shogi: a gold drop mates; the pawn drop that would mate is not a legal move (uchifuzume)', () => {
-    expect(['G*4b', 'G*5b', 'G*6b']).toContain(mateOf(ShogiMctsBoard.fromText('3pkp3/9/4G4/9/9/9/9/9/4K4 b G 1', []).unwrap()));
-    const pawn = ShogiMctsBoard.fromText('3pkp3/9/4G4/9/9/9/9/9/4K4 b P 1', []).unwrap();
-    expect(mateOf(pawn)).toBeUndefined();
-    const moves = new Int32Array(pawn.maxMoves);
-    const texts = Array.from(moves.subarray(0, pawn.generate(moves)), (m) => pawn.moveToText(m));
-    expect(texts).not.toContain('P*5b');
-    expect(texts).toContain('P*5d');
-  });
 });

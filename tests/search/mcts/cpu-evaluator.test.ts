@@ -438,8 +438,6 @@ describe('network files and tuning', () => {
       mateGuardCandidates: 2,
     });
     expect(cpuTuningFromEnv({ KISHI_MCTS_CPU: 'mplies=0' }).unwrap().options).toEqual({ mateGuardPlies: 0 });
-    expect(cpuTuningFromEnv({ KISHI_MCTS_CPU: 'mate1=1' }).unwrap().options).toEqual({ leafMateCheck: true });
-    expect(cpuTuningFromEnv({ KISHI_MCTS_CPU: 'mate1=0' }).unwrap().options).toEqual({ leafMateCheck: false });
     expect(cpuNetMctsOptions('shogi').mateGuardPlies).toBe(7);
     expect(cpuNetMctsOptions('chess').mateGuardPlies).toBeUndefined();
     const bad = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'speed=3' });

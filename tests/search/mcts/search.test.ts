@@ -97,25 +97,6 @@ describe('mate in one from a uniform prior', () => {
   });
 });
 
-test('leafMateCheck: a leaf whose side to move mates in one is a proven win on its first visit', async () => {
-  // Every rook move off the first rank allows ...Re1#. With the check, each such move is proven
-  // lost as soon as it is visited; without it, only once ...Re1 itself has been tried below it.
-  const fen = '4r1k1/8/8/8/8/8/6PP/1R5K w - - 0 1';
-  const leaving = ['b1b2', 'b1b3', 'b1b4', 'b1b5', 'b1b6', 'b1b7'];
-  const proven = async (leafMateCheck: boolean): Promise<{ visited: number; lost: number }> => {
-    const board = chess(fen);
-    const { search } = searcher(board, () => ({}), { leafMateCheck, fpuReduction: 0, fpuReductionRoot: 0 });
-    await search.run(board, { playouts: 40 });
-    const off = search.rootChildren().filter((c) => leaving.includes(text(board, c.move)) && c.visits > 0);
-    return { visited: off.length, lost: off.filter((c) => c.proven === -1).length };
-  };
-  const on = await proven(true);
-  expect(on.visited).toBeGreaterThanOrEqual(5);
-  expect(on.lost).toBe(on.visited);
-  const off = await proven(false);
-  expect(off.lost).toBeLessThan(off.visited);
-});
-
 test('the move chosen: a proven win first, never a proven loss while another move is not one', () => {
   const child = (move: number, visits: number, proven?: number): RootChild => ({ move, prior: 0.1, visits, q: 0, proven });
   expect(bestChild([child(1, 500, -1), child(2, 20), child(3, 30)]).move).toBe(3);
