@@ -112,14 +112,7 @@ export class SharedTree extends Tree {
   override newNode(): number {
     const i = Atomics.add(this.header, HEADER_NODES, 1);
     if (i >= this.visits.length) throw new Error(`shared MCTS tree: node ${i} past its capacity ${this.visits.length}`);
-    this.visits[i] = 0;
-    this.valueSum[i] = 0;
-    this.virtual[i] = 0;
-    this.firstEdge[i] = -1;
-    this.edgeCount[i] = 0;
-    this.flags[i] = 0;
-    this.termValue[i] = 0;
-    this.draws[i] = 0;
+    this.initNode(i);
     this.lock[i] = 0;
     return i;
   }

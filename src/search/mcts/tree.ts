@@ -120,6 +120,12 @@ export class Tree {
   newNode(): number {
     if (this.nodes === this.visits.length) this.growNodes();
     const i = this.nodes++;
+    this.initNode(i);
+    return i;
+  }
+
+  /** Sets node `i` to an unexpanded node with no visits. */
+  protected initNode(i: number): void {
     this.visits[i] = 0;
     this.valueSum[i] = 0;
     this.virtual[i] = 0;
@@ -128,7 +134,6 @@ export class Tree {
     this.flags[i] = 0;
     this.termValue[i] = 0;
     this.draws[i] = 0;
-    return i;
   }
 
   /** Whether `count` more edges fit. */
