@@ -21,8 +21,9 @@ const status = controlStatus(init.id);
 const evaluator = loadCpuEvaluator(init.modelPath, init.game, init.evaluator, init.policyPath);
 // Its own search object for its buffers and statistics; its tree is the shared one from the first `go`.
 const search = evaluator.isOk ? new MctsSearch(evaluator.value, init.options) : undefined;
-if (evaluator.isErr) port.postMessage({ type: 'error', message: evaluator.error.message } satisfies MctsHelperReply);
+// The status before the message: whoever hears of the failure must find the helper marked failed.
 Atomics.store(control.words, status, search !== undefined ? HELPER_IDLE : HELPER_FAILED);
+if (evaluator.isErr) port.postMessage({ type: 'error', message: evaluator.error.message } satisfies MctsHelperReply);
 
 port.on('message', (msg: MctsHelperRequest) => {
   let ok = false;
