@@ -19,7 +19,6 @@ export class ChessMctsBoard implements MctsBoard {
   readonly spec = CHESS_ENCODING;
   readonly maxMoves = 256;
 
-
   constructor(readonly board: FastChessBoard) {}
 
   /** A board from a FEN (`startpos` accepted) and UCI moves; `ERR_FEN` / `ERR_ILLEGAL_MOVE` on bad input. */

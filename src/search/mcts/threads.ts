@@ -42,13 +42,17 @@ export class MctsControl {
     readonly count: number,
     readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(MctsControl.bytes(count)),
   ) {
-    const intBytes = Math.ceil((2 + count) / 2) * 8;
     this.words = new Int32Array(buffer, 0, 2 + count);
-    this.stats = new Float64Array(buffer, intBytes, STATS * count);
+    this.stats = new Float64Array(buffer, MctsControl.wordBytes(count), STATS * count);
   }
 
   static bytes(count: number): number {
-    return Math.ceil((2 + count) / 2) * 8 + STATS * count * 8;
+    return MctsControl.wordBytes(count) + STATS * count * 8;
+  }
+
+  /** Bytes of the Int32 words, rounded up to 8 so that the Float64 statistics that follow are aligned. */
+  private static wordBytes(count: number): number {
+    return Math.ceil((2 + count) / 2) * 8;
   }
 
   /** Index into `stats` of helper `id`'s statistic `stat`. */
