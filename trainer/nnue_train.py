@@ -108,6 +108,13 @@ def read_chunk(path: str, game: str) -> np.ndarray:
     return np.frombuffer(data, dtype=np.uint8, offset=32).reshape(count, rb)
 
 
+def chunk_games(path: str) -> int:
+    """The games a chunk's header counts; 0 for chunks made from policy labels, which hold no game results."""
+    with open(path, "rb") as f:
+        head = f.read(32)
+    return struct.unpack_from("<I", head, 20)[0] if len(head) == 32 else 0
+
+
 def chunk_files(dirs: list[str], game: str) -> list[str]:
     files: list[str] = []
     for d in dirs:
@@ -511,6 +518,10 @@ def main() -> int:
         files = files[: args.max_chunks]
     if not files:
         print(f"no {args.game} chunks in {args.data}", file=sys.stderr)
+        return 2
+    no_results = sum(1 for f in files if chunk_games(f) == 0)
+    if no_results and (args.lam != 1.0 or args.k is None):
+        print(f"{no_results} chunks hold no game results (made from policy labels): train them with --lambda 1.0 and a given --k", file=sys.stderr)
         return 2
     val_files = files[args.val_every - 1 :: args.val_every] if len(files) >= args.val_every else files[-1:]
     train_files = [f for f in files if f not in set(val_files)] or files

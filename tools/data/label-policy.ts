@@ -8,6 +8,7 @@
  *     [--chunks 100] [--first 0] [--step 1] [--nodes 1000] [--nnue models/chess-nnue.bin] [--hash 16]
  *   node dist/tools/data/label-policy.js --game chess --relabel DIR --out DIR
  *   node dist/tools/data/label-policy.js --game chess --selfplay 400 --out DIR [--games 40] [--seed 1] [--nodes 1000]
+ *     [--chunks-out DIR]
  *
  * `--selfplay` plays datagen games instead (src/learning/datagen/datagen-game.ts: book, random
  * plies, alpha-beta at the node budget) and labels every position it searches, in check or not,
@@ -15,7 +16,9 @@
  * so labels drawn from its chunks never teach captures, promotions or evasions. One label file of
  * `--games` games per chunk, `<game>-sp<seed>-<chunk>.kpl`; a game depends only on the seed and its
  * index, so a killed run resumes at the first missing file. Labels repeated inside a chunk (the
- * book's first plies) are kept once.
+ * book's first plies) are kept once. `--chunks-out` also writes each chunk's datagen records (quiet
+ * positions, scores and game results, as `kishi datagen` writes them) as datagen chunk `<chunk>` of
+ * shard 0 of 1 there, for the NNUE trainer.
  *
  * `--relabel` reads label files instead (no search): each position's features and move keys are
  * computed again from its stored text and its move found again by text, so label files follow a
@@ -37,11 +40,12 @@ import { SHOGI_KEYS_PER_MOVE, ShogiPolicyInput } from '../../src/eval/policy/sho
 import { FastChessBoard } from '../../src/games/chess/fast/board.js';
 import { FastShogiBoard } from '../../src/games/shogi/fast/board.js';
 import { writeFileAtomic } from '../../src/learning/atomic-write.js';
-import { parseChunk } from '../../src/learning/datagen/chunk.js';
+import { chunkBytes, chunkFileName, parseChunk } from '../../src/learning/datagen/chunk.js';
 import { playDatagenGame } from '../../src/learning/datagen/datagen-game.js';
 import { prepareDatagen } from '../../src/learning/datagen/datagen-setup.js';
+import { recordWriter } from '../../src/learning/datagen/record-writers.js';
 import { decodeChessRecord, decodeShogiRecord, RECORD_BYTES, type ChessRecord, type ShogiRecord } from '../../src/learning/datagen/position-record.js';
-import { checkLabelFile, LabelWriter } from '../../src/learning/policy/label-file.js';
+import { LabelWriter, readLabels } from '../../src/learning/policy/label-file.js';
 import { loadCpuEvaluator } from '../../src/player/mcts-cpu-nets.js';
 import type { ChessSearchBoard } from '../../src/search/alphabeta/chess-board.js';
 import type { SearchBoard } from '../../src/search/alphabeta/search-board.js';
@@ -62,6 +66,7 @@ const { values } = parseArgs({
     nnue: { type: 'string' },
     hash: { type: 'string', default: '16' },
     selfplay: { type: 'string' },
+    'chunks-out': { type: 'string' },
     games: { type: 'string', default: '40' },
     seed: { type: 'string', default: '1' },
   },
@@ -207,28 +212,28 @@ const relabel = (dir: string): void => {
   let done = 0;
   const t0 = Date.now();
   for (const name of files) {
-    const bytes = new Uint8Array(readFileSync(join(dir, name)));
-    const head = checkLabelFile(bytes, name);
-    if (head.isErr) fail(head.error.message);
-    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const labels = readLabels(new Uint8Array(readFileSync(join(dir, name))), name);
+    if (labels.isErr) fail(labels.error.message);
     const writer = new LabelWriter(game, kpm);
-    let o = 16;
-    for (let r = 0; r < head.unwrap().count; r++) {
-      const nf = v.getUint16(o, true);
-      const nm = v.getUint16(o + 2, true);
-      const target = v.getUint16(o + 4, true);
-      const tl = v.getUint16(o + 6, true);
-      const score = v.getInt16(o + 8, true);
-      o += 12 + 2 * nf + 2 * nm * head.unwrap().keysPerMove + (head.unwrap().version >= 2 ? 4 * nm : 0);
-      const [position, moveText] = new TextDecoder().decode(bytes.subarray(o, o + tl)).split('\t');
-      o += tl;
-      const want = moveText!.split(' ')[target]!;
-      if (!addByText(writer, position!, want, score)) fail(`${name} record ${r}: move ${want} not generated in ${position}`);
-    }
+    labels.unwrap().forEach((l, r) => {
+      const want = l.moves[l.target]!;
+      if (!addByText(writer, l.position, want, l.score)) fail(`${name} record ${r}: move ${want} not generated in ${l.position}`);
+    });
     writeFileAtomic(join(values.out!, name), writer.bytes());
     done += writer.count;
   }
   console.log(`relabelled ${done} positions from ${files.length} files in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+};
+
+/** The arrays one after the other. */
+const concat = (parts: readonly Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
 };
 
 /** `--selfplay`: datagen games, every searched position labelled with the search's move. */
@@ -237,6 +242,10 @@ const selfplay = (): void => {
   if (setup.isErr) fail(setup.error.message);
   const { makeBoard, search, settings, openings } = setup.unwrap();
   mkdirSync(values.out!, { recursive: true });
+  const chunksOut = values['chunks-out'];
+  if (chunksOut !== undefined) mkdirSync(chunksOut, { recursive: true });
+  // The games' datagen records (with results) go to `--chunks-out` when given, for the NNUE trainer.
+  const write = chunksOut !== undefined ? recordWriter(game) : () => {};
   const seed = num('seed');
   const games = Math.max(1, num('games'));
   const t0 = Date.now();
@@ -254,7 +263,10 @@ const selfplay = (): void => {
       const want = board.moveToText(best);
       if (!addByText(writer, text, want, score)) fail(`${outFile}: the search's move ${want} is not in the generated list (${text})`);
     };
-    for (let j = 0; j < games; j++) playDatagenGame(chunk * games + j, seed, settings, openings, makeBoard, search, () => {}, observe);
+    const parts: Uint8Array[] = [];
+    for (let j = 0; j < games; j++) parts.push(playDatagenGame(chunk * games + j, seed, settings, openings, makeBoard, search, write, observe).records);
+    // The chunk first: a run killed between the two writes redoes the chunk, whose games are the same.
+    if (chunksOut !== undefined) writeFileAtomic(join(chunksOut, chunkFileName(game, 0, 1, chunk)), chunkBytes({ game, chunkIndex: chunk, shardIndex: 0, shardCount: 1, games, seed }, concat(parts)));
     writeFileAtomic(outFile, writer.bytes());
     done += writer.count;
     const s = (Date.now() - t0) / 1000;

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { GameKind } from '../../src/core/game.js';
-import { checkLabelFile } from '../../src/learning/policy/label-file.js';
+import { readLabels } from '../../src/learning/policy/label-file.js';
 import { loadCpuEvaluator } from '../../src/player/mcts-cpu-nets.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
@@ -51,21 +51,14 @@ const moves = new Int32Array(600);
 const priors = new Float32Array(600);
 for (const f of files) {
   const bytes = new Uint8Array(readFileSync(join(values.labels, f)));
-  const head = checkLabelFile(bytes, f);
-  if (head.isErr) throw new Error(head.error.message);
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let o = 16;
-  for (let r = 0; r < head.value.count && n < max; r++) {
-    const nf = v.getUint16(o, true);
-    const nm = v.getUint16(o + 2, true);
-    const target = v.getUint16(o + 4, true);
-    const tl = v.getUint16(o + 6, true);
-    o += 12 + 2 * nf + 2 * nm * head.value.keysPerMove + (head.value.version >= 2 ? 4 * nm : 0);
-    const [position, moveText] = new TextDecoder().decode(bytes.subarray(o, o + tl)).split('\t');
-    o += tl;
-    const want = moveText!.split(' ')[target]!;
+  const labels = readLabels(bytes, f);
+  if (labels.isErr) throw new Error(labels.error.message);
+  for (const l of labels.value) {
+    if (n >= max) break;
+    const position = l.position;
+    const want = l.moves[l.target]!;
     [oneply, withNet].forEach((ev, k) => {
-      const root = game === 'chess' ? ChessMctsBoard.fromText(position!, []).unwrap() : ShogiMctsBoard.fromText(position!, []).unwrap();
+      const root = game === 'chess' ? ChessMctsBoard.fromText(position, []).unwrap() : ShogiMctsBoard.fromText(position, []).unwrap();
       const board = ev.attach(root);
       const count = board.generate(moves);
       ev.evaluate(moves, count, priors);

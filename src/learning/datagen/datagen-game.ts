@@ -84,7 +84,7 @@ export const gameSeed = (seed: number, index: number): number => {
 };
 
 /** Byte offset of the result field inside a record. */
-const RESULT_OFFSET: Readonly<Record<GameKind, number>> = { chess: 30, shogi: 56 };
+export const RESULT_OFFSET: Readonly<Record<GameKind, number>> = { chess: 30, shogi: 56 };
 /** Byte offset of the side-to-move field inside a record. */
 const STM_OFFSET: Readonly<Record<GameKind, number>> = { chess: 24, shogi: 50 };
 

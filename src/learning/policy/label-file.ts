@@ -108,3 +108,48 @@ export const checkLabelFile = (bytes: Uint8Array, source: string): Result<{ game
   if (crc32(bytes, HEADER, bytes.length) !== v.getUint32(12, true)) return fail('checksum mismatch: the file is corrupt');
   return Result.ok({ game: g === 0 ? 'chess' : 'shogi', version, keysPerMove: v.getUint8(7), count: v.getUint32(8, true) });
 };
+
+/** What a label record keeps in words: the features and keys are not decoded (a reader recomputes them from the text). */
+export interface StoredLabel {
+  /** FEN or SFEN. */
+  readonly position: string;
+  /** Every legal move's UCI/USI text, in the move generator's order. */
+  readonly moves: readonly string[];
+  /** Index into `moves` of the search's move. */
+  readonly target: number;
+  /** The search's score, side to move, centipawns. */
+  readonly score: number;
+}
+
+/**
+ * The records of a label file as positions, moves and scores, after `checkLabelFile`'s checks;
+ * `ERR_LABELS` when a record runs past the end of the file or its target is not one of its moves.
+ */
+export const readLabels = (bytes: Uint8Array, source: string): Result<StoredLabel[], KishiError> => {
+  const head = checkLabelFile(bytes, source);
+  if (head.isErr) return Result.err(head.error);
+  const { count, keysPerMove, version } = head.value;
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const decoder = new TextDecoder();
+  const out: StoredLabel[] = [];
+  let o = HEADER;
+  for (let r = 0; r < count; r++) {
+    if (o + 12 > bytes.length) return Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: record ${r} of ${count} is cut short`));
+    const nf = v.getUint16(o, true);
+    const nm = v.getUint16(o + 2, true);
+    const target = v.getUint16(o + 4, true);
+    const tl = v.getUint16(o + 6, true);
+    const score = v.getInt16(o + 8, true);
+    o += 12 + 2 * nf + 2 * nm * keysPerMove + (version >= 2 ? 4 * nm : 0);
+    if (o + tl > bytes.length) return Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: record ${r} of ${count} is cut short`));
+    const [position, moveText] = decoder.decode(bytes.subarray(o, o + tl)).split('\t');
+    o += tl;
+    const moves = (moveText ?? '').split(' ');
+    if (position === undefined || moveText === undefined || target >= moves.length || moves.length !== nm) {
+      return Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: record ${r} has no position or its move ${target} is not among its ${nm} moves`));
+    }
+    out.push({ position, moves, target, score });
+  }
+  if (o !== bytes.length) return Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: ${bytes.length - o} bytes after the last record`));
+  return Result.ok(out);
+};

@@ -6,7 +6,7 @@
  * the reason printed when there is none.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,8 +14,10 @@ import type { GameKind } from '../../../src/core/game.js';
 import { ChessLinearEval } from '../../../src/eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../../../src/eval/linear/shogi-eval.js';
 import { resolvePython } from '../../../src/learning/alphazero/train-process.js';
+import { chunkBytes, chunkFileName } from '../../../src/learning/datagen/chunk.js';
 import { defaultGameSettings } from '../../../src/learning/datagen/datagen-game.js';
 import { runDatagen } from '../../../src/learning/datagen/datagen-run.js';
+import { recordsFromLabels } from '../../../src/learning/datagen/label-records.js';
 import { loadTrainingBook } from '../../../src/learning/treestrap/training-book.js';
 import type { Opening } from '../../../src/match/openings.js';
 import { loadNnueFile } from '../../../src/player/nnue-file.js';
@@ -71,5 +73,35 @@ describe.skipIf(python.isErr)('nnue_train.py export matches the TypeScript infer
     expect(refs.length).toBeGreaterThan(10);
     // Not a constant network: the references differ.
     expect(new Set(refs.map((x) => x.output)).size).toBeGreaterThan(3);
+  }, 300_000);
+});
+
+describe.skipIf(python.isErr)('nnue_train.py on chunks made from policy labels', () => {
+  it('refuses to fit K or mix in results it does not have, and trains on the scores with a given K', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-labels-'));
+    const data = join(dir, 'data');
+    mkdirSync(data);
+    const theta = loadWeightsFile('models/shogi-linear.json', 'shogi').unwrap().theta;
+    const se = new ShogiLinearEval(theta);
+    const start = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+    const moves = ['7g7f', '2g2f', '5g5f', '1g1f', '9g9f', '3g3f', '6i7h', '4i5h'];
+    for (let c = 0; c < 3; c++) {
+      const labels = moves.map((m, i) => ({ position: ShogiSearchBoard.fromText(start, [m], se).unwrap().toText(), moves: ['5c5d'], target: 0, score: 10 * i - 20 * c }));
+      const r = recordsFromLabels('shogi', labels, (p) => ShogiSearchBoard.fromText(p, [], se)).unwrap();
+      writeFileSync(join(data, chunkFileName('shogi', 0, 1, c)), chunkBytes({ game: 'shogi', chunkIndex: c, shardIndex: 0, shardCount: 1, games: 0, seed: 0 }, r.records));
+    }
+    const run = (...extra: string[]) =>
+      spawnSync(python.unwrap(), ['trainer/nnue_train.py', '--game', 'shogi', '--data', data, '--out', join(dir, 'n.bin'), '--hidden', '8', '--epochs', '1', '--batch', '8', '--val-every', '3', ...extra], {
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
+    for (const extra of [[], ['--k', '1155', '--lambda', '0.7']]) {
+      const r = run(...extra);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/3 chunks hold no game results .*--lambda 1\.0 and a given --k/);
+    }
+    const ok = run('--k', '1155', '--lambda', '1.0');
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(loadNnueFile(join(dir, 'n.bin'), 'shogi').isOk).toBe(true);
   }, 300_000);
 });
