@@ -42,12 +42,12 @@ const PINS: readonly [game: 'chess' | 'shogi', text: string, kind: EvalKind, dep
   ['chess', 'startpos', 'material', 14, {}, 5339, 'b1a3', 0],
   ['chess', KIWIPETE, 'material', 7, {}, 44065, 'e2a6', 0],
   ['chess', QGD, 'linear', 9, {}, 17632, 'c4d5', 120],
-  ['chess', KIWIPETE, 'nnue', 7, {}, 38040, 'e2a6', -50],
-  ['chess', QGD, 'nnue', 7, { singularExtension: true }, 13901, 'e2d3', 78],
+  ['chess', KIWIPETE, 'nnue', 7, {}, 43413, 'e2a6', -84],
+  ['chess', QGD, 'nnue', 7, { singularExtension: true }, 7324, 'c4d5', 67],
   ['shogi', 'startpos', 'material', 14, {}, 7861, '9g9f', 0],
   ['shogi', SHOGI_MIDDLE, 'linear', 9, {}, 3384, '5i6h', 0],
-  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 6227, '2i3g', -2],
-  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 6554, '2g2f', 82],
+  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 10137, '2i3g', 38],
+  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1409, '2g2f', 59],
 ];
 
 describe('the tournament search tree is pinned', () => {
