@@ -500,6 +500,10 @@ def main() -> int:
     ap.add_argument("--no-mirror", dest="mirror", action="store_false", help="no left-right mirror augmentation")
     ap.add_argument("--export", choices=["last", "best"], default="best", help="export the last epoch or the one with the lowest validation loss")
     args = ap.parse_args()
+    # The output folders are made now, not at export: a missing one must not cost the training.
+    for path in (args.out, getattr(args, "checkpoint", None)):
+        if path:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
 
     import torch
     import torch.nn as nn

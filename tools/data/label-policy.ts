@@ -17,8 +17,8 @@
  * `--games` games per chunk, `<game>-sp<seed>-<chunk>.kpl`; a game depends only on the seed and its
  * index, so a killed run resumes at the first missing file. Labels repeated inside a chunk (the
  * book's first plies) are kept once. `--chunks-out` also writes each chunk's datagen records (quiet
- * positions, scores and game results, as `kishi datagen` writes them) as datagen chunk `<chunk>` of
- * shard 0 of 1 there, for the NNUE trainer.
+ * positions, scores and game results, as `kishi datagen` writes them, though not deduplicated across
+ * chunks) as datagen chunk `<chunk>` of shard 0 of 1 there, for the NNUE trainer.
  *
  * `--relabel` reads label files instead (no search): each position's features and move keys are
  * computed again from its stored text and its move found again by text, so label files follow a

@@ -77,7 +77,7 @@ describe.skipIf(python.isErr)('nnue_train.py export matches the TypeScript infer
 });
 
 describe.skipIf(python.isErr)('nnue_train.py on chunks made from policy labels', () => {
-  it('refuses to fit K or mix in results it does not have, and trains on the scores with a given K', () => {
+  it('refuses to fit K or mix in results it does not have, and trains on the scores with a given K, into a folder it makes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-labels-'));
     const data = join(dir, 'data');
     mkdirSync(data);
@@ -91,7 +91,7 @@ describe.skipIf(python.isErr)('nnue_train.py on chunks made from policy labels',
       writeFileSync(join(data, chunkFileName('shogi', 0, 1, c)), chunkBytes({ game: 'shogi', chunkIndex: c, shardIndex: 0, shardCount: 1, games: 0, seed: 0 }, r.records));
     }
     const run = (...extra: string[]) =>
-      spawnSync(python.unwrap(), ['trainer/nnue_train.py', '--game', 'shogi', '--data', data, '--out', join(dir, 'n.bin'), '--hidden', '8', '--epochs', '1', '--batch', '8', '--val-every', '3', ...extra], {
+      spawnSync(python.unwrap(), ['trainer/nnue_train.py', '--game', 'shogi', '--data', data, '--out', join(dir, 'new', 'n.bin'), '--hidden', '8', '--epochs', '1', '--batch', '8', '--val-every', '3', ...extra], {
         encoding: 'utf8',
         timeout: 300_000,
       });
@@ -102,6 +102,6 @@ describe.skipIf(python.isErr)('nnue_train.py on chunks made from policy labels',
     }
     const ok = run('--k', '1155', '--lambda', '1.0');
     expect(ok.status, ok.stderr).toBe(0);
-    expect(loadNnueFile(join(dir, 'n.bin'), 'shogi').isOk).toBe(true);
+    expect(loadNnueFile(join(dir, 'new', 'n.bin'), 'shogi').isOk).toBe(true);
   }, 300_000);
 });
