@@ -313,7 +313,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     expect(box.width).toBeLessThanOrEqual(390);
     expect(box.width).toBeGreaterThan(250);
 
-    const rng = seededRng(777);
+    // The random person must reach a drop and a promotion choice before the bot mates it: with seed 777 it
+    // stopped doing so when the session-14 shogi network shipped; seeds 1-3 do.
+    const rng = seededRng(1);
     let state = await readState(page);
     let dropped = false;
     let promoted = false;
@@ -323,10 +325,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
       const moves = pos.legalMoves().map((m) => pos.moveToText(m));
       const captures = moves.filter((m) => !m.includes('*') && isCapture(state.position, m));
       const drops = moves.filter((m) => m.includes('*'));
+      // In check with only drops to interpose, a drop is the only move.
+      const boardMoves = moves.filter((m) => !m.includes('*'));
       // A promotion the person chooses: both the promoting and the plain move are legal.
       const choices = moves.filter((m) => m.endsWith('+') && moves.includes(m.slice(0, -1)));
       const pick = (list: string[]): string => list[Math.floor(rng() * list.length)]!;
-      const move = !promoted && choices.length > 0 ? pick(choices) : !dropped && drops.length > 0 ? pick(drops) : captures.length > 0 ? pick(captures) : pick(moves.filter((m) => !m.includes('*')));
+      const move = !promoted && choices.length > 0 ? pick(choices) : !dropped && drops.length > 0 ? pick(drops) : captures.length > 0 ? pick(captures) : pick(boardMoves.length > 0 ? boardMoves : moves);
       if (move.includes('*')) {
         const role = { P: 'pawn', L: 'lance', N: 'knight', S: 'silver', G: 'gold', B: 'bishop', R: 'rook' }[move[0]!]!;
         await page.click(`.hand-bottom piece.sente.${role}`);
