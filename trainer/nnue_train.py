@@ -109,10 +109,11 @@ def read_chunk(path: str, game: str) -> np.ndarray:
 
 
 def chunk_games(path: str) -> int:
-    """The games a chunk's header counts; 0 for chunks made from policy labels, which hold no game results."""
+    """The games a chunk's header counts (0 for chunks made from policy labels, which hold no game results);
+    -1 for a file too short for a header, which read_chunk then reports."""
     with open(path, "rb") as f:
         head = f.read(32)
-    return struct.unpack_from("<I", head, 20)[0] if len(head) == 32 else 0
+    return struct.unpack_from("<I", head, 20)[0] if len(head) == 32 else -1
 
 
 def chunk_files(dirs: list[str], game: str) -> list[str]:
