@@ -502,7 +502,7 @@ def main() -> int:
     ap.add_argument("--export", choices=["last", "best"], default="best", help="export the last epoch or the one with the lowest validation loss")
     args = ap.parse_args()
     # The output folders are made now, not at export: a missing one must not cost the training.
-    for path in (args.out, getattr(args, "checkpoint", None)):
+    for path in (args.out, args.checkpoint):
         if path:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
 

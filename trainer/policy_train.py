@@ -195,10 +195,8 @@ def main() -> int:
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
-    # The output folders are made now, not at export: a missing one must not cost the training.
-    for path in (args.out, getattr(args, "checkpoint", None)):
-        if path:
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    # The output folder is made now, not at export: a missing one must not cost the training.
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
 
     import torch
     import torch.nn as nn

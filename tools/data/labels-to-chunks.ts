@@ -45,6 +45,7 @@ const shogiEval = game === 'shogi' ? new ShogiLinearEval(theta) : undefined;
 const makeBoard = (position: string): Result<SearchBoard, KishiError> =>
   chessEval !== undefined ? ChessSearchBoard.fromText(position, [], chessEval) : ShogiSearchBoard.fromText(position, [], shogiEval!);
 
+const labelName = new RegExp(`^${game}-sp\\d+-(\\d+)\\.kpl$`);
 mkdirSync(values.out!, { recursive: true });
 const t0 = Date.now();
 let files = 0;
@@ -52,7 +53,7 @@ let kept = 0;
 let seen = 0;
 for (const dir of values.labels!) {
   for (const name of readdirSync(dir).sort()) {
-    const m = new RegExp(`^${game}-sp\\d+-(\\d+)\\.kpl$`).exec(name);
+    const m = labelName.exec(name);
     if (!m) continue;
     const index = Number(m[1]);
     const outFile = join(values.out!, chunkFileName(game, 0, 1, index));
