@@ -215,6 +215,17 @@ export class EngineClient implements MatchEngine {
     return Result.err(this.fail('ERR_ENGINE_TIMEOUT', `no ${word} within ${timeoutMs} ms`));
   }
 
+  /**
+   * The engine's option whose name equals `name` once spaces are taken out: USI names never contain
+   * spaces (USI protocol, "option"), so a UCI name such as Stockfish's `Move Overhead` given to a
+   * USI engine means its `MoveOverhead`. Unset otherwise, or when two options would match.
+   */
+  private optionIgnoringSpaces(name: string): EngineOptionSpec | undefined {
+    const key = name.toLowerCase().replaceAll(' ', '');
+    const found = [...this.options.values()].filter((o) => o.name.toLowerCase().replaceAll(' ', '') === key);
+    return found.length === 1 ? found[0] : undefined;
+  }
+
   private async handshake(): Promise<Result<void, EngineFailure>> {
     const timeout = this.opts.startTimeoutMs ?? 30_000;
     this.proc.send(this.protocol);
@@ -242,7 +253,7 @@ export class EngineClient implements MatchEngine {
       else this.opts.onWarning?.(`${this.name}: no UCI_Chess960 option; Chess960 castling may be misread`);
     }
     for (const [name, value] of wanted) {
-      const known = this.options.get(name.toLowerCase());
+      const known = this.options.get(name.toLowerCase()) ?? this.optionIgnoringSpaces(name);
       if (known === undefined) {
         this.opts.onWarning?.(`${this.name}: the engine has no option ${JSON.stringify(name)}; not set`);
         continue;

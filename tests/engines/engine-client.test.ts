@@ -22,6 +22,15 @@ describe('EngineClient', () => {
     expect(e.alive()).toBe(false);
   });
 
+  it("gives a USI engine a UCI option name with spaces under its own name (Move Overhead is MoveOverhead)", async () => {
+    const warnings: string[] = [];
+    const spec = { ...fakeSpec('fake'), options: { 'Move Overhead': '100', 'Mo Ve Over Head X': '1' } };
+    const e = (await EngineClient.start({ spec, game: 'shogi', onWarning: (w) => warnings.push(w) })).unwrap();
+    expect(e.lastLines().some((l) => l.endsWith('> setoption name MoveOverhead value 100'))).toBe(true);
+    expect(warnings).toEqual(['fake: the engine has no option "Mo Ve Over Head X"; not set']);
+    await e.close();
+  });
+
   it('reports a hang, kills the engine, and then reports it dead', async () => {
     const e = (await EngineClient.start({ spec: fakeSpec('hung', ['--fault', 'hang']), game: 'shogi', graceMs: 100 })).unwrap();
     const r = await e.go({ start: 'startpos', moves: [], nodes: 1, deadlineMs: 200 });
