@@ -8,20 +8,29 @@ alpha-beta chose. The network (Monty's / Princhess's CPU policy, factorised over
     hidden = clamp(b1 + sum of W1 rows of the active features, 0, 1)          (H values, once per node)
     logit(move) = sum over the move's keys k of dot(hidden, W2[k]) + b2[k]   (one dot product per key)
 
-Loss: cross-entropy of the softmax over the legal moves against the chosen move. Validation: every
-`--val-every`-th label file is held out (whole chunks, so whole games); top-1 accuracy is reported.
+Loss: cross-entropy of the softmax over the legal moves against the target distribution: the MCTS
+root's visit distribution where the record carries one (label files version 3,
+`tools/data/label-policy.ts --search mcts`), else one-hot on the chosen move (then it is the plain
+cross-entropy against that move). `--soft-weight W` weighs the positions with visit targets W times
+the others (the batch loss is the weighted mean), so a few MCTS labels can count against many
+alpha-beta labels. `--init FILE` starts from an exported policy file (same game, hidden width and
+keys), to fine-tune a net on new labels. Validation: every `--val-every`-th label file is held out
+(whole chunks, so whole games); the same soft loss (unweighted) and the top-1 accuracy against the
+stored target move (for MCTS labels the most visited move) are reported.
 Export: the quantised file (src/eval/policy/format.ts; W1, b1 scaled by QA, W2 by QB, b2 by QA * QB,
 hidden clamped to [0, QA] in integers) and a manifest with reference positions whose integer logits,
 computed here with the same integer arithmetic, the TypeScript loader checks bit-exact.
 
   python3 trainer/policy_train.py --game chess --data $DATA/policy/chess-n1000 \\
-      --out models/chess-policy.bin --hidden 32 --epochs 6 [--threads 1] [--device auto]
+      --out models/chess-policy.bin --hidden 32 --epochs 6 [--threads 1] [--device auto] \\
+      [--soft-weight 1] [--init models/chess-policy.bin]
 """
 from __future__ import annotations
 
 import argparse
 import datetime
 import glob
+import hashlib
 import json
 import os
 import struct
@@ -41,24 +50,36 @@ MAGIC = b"KPOL"
 VERSION = 1
 
 
+LABEL_FLAG_VISITS = 1
+
+
 def read_labels(path: str, game: str):
-    """(features list, keys (M, kpm) array, move counts, targets, scores, texts) of one label file."""
+    """Features, keys ((M, kpm) arrays), move counts, targets, scores, texts, base logits, soft targets
+    (per record the visit distribution, or None without one) and keys per move of one label file."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 16 or data[:4] != b"KPL1":
         raise ValueError(f"{path}: not a policy label file")
     version, game_code, kpm, count, crc = struct.unpack_from("<HBBII", data, 4)
-    if version not in (1, 2):
-        raise ValueError(f"{path}: version {version}, this trainer reads 1 and 2")
+    if version not in (1, 2, 3):
+        raise ValueError(f"{path}: version {version}, this trainer reads 1 to 3")
     if ("chess" if game_code == 0 else "shogi") != game:
         raise ValueError(f"{path}: not a {game} label file")
     if zlib.crc32(data[16:]) != crc:
         raise ValueError(f"{path}: checksum mismatch")
-    feats, keys, nmoves, targets, scores, texts, bases = [], [], [], [], [], [], []
+    feats, keys, nmoves, targets, scores, texts, bases, softs = [], [], [], [], [], [], [], []
     o = 16
     buf = memoryview(data)
-    for _ in range(count):
-        nf, nm, tgt, tl, score, _r = struct.unpack_from("<HHHHhH", data, o)
+    for r in range(count):
+        if o + 12 > len(data):
+            raise ValueError(f"{path}: record {r} of {count} is cut short")
+        nf, nm, tgt, tl, score, flags = struct.unpack_from("<HHHHhH", data, o)
+        if version < 3:
+            flags = 0  # reserved 0 before version 3
+        if flags & ~LABEL_FLAG_VISITS:
+            raise ValueError(f"{path}: record {r} has unknown record flags {flags:#x}")
+        if tgt >= nm:
+            raise ValueError(f"{path}: record {r}: target {tgt} is not among its {nm} moves")
         o += 12
         feats.append(np.frombuffer(buf[o:o + 2 * nf], dtype="<u2"))
         o += 2 * nf
@@ -69,6 +90,15 @@ def read_labels(path: str, game: str):
             o += 4 * nm
         else:
             bases.append(np.zeros(nm, dtype=np.float32))
+        if flags & LABEL_FLAG_VISITS:
+            p = np.frombuffer(buf[o:o + 4 * nm], dtype="<f4").astype(np.float32)
+            o += 4 * nm
+            total = float(p.sum())
+            if len(p) != nm or not np.all(np.isfinite(p)) or np.any(p < 0) or abs(total - 1.0) > 1e-3:
+                raise ValueError(f"{path}: record {r}: its visit targets are not a probability distribution")
+            softs.append(p / total)
+        else:
+            softs.append(None)
         texts.append(bytes(buf[o:o + tl]).decode())
         o += tl
         nmoves.append(nm)
@@ -76,23 +106,29 @@ def read_labels(path: str, game: str):
         scores.append(score)
     if o != len(data):
         raise ValueError(f"{path}: {len(data) - o} bytes after the last record")
-    return feats, keys, nmoves, targets, scores, texts, bases, kpm
+    return feats, keys, nmoves, targets, scores, texts, bases, softs, kpm
 
 
 class Data:
     """All positions of some label files as flat arrays with offsets."""
 
     def __init__(self, files: list[str], game: str, keep_text: bool) -> None:
-        feats, keys, nmoves, targets, texts, bases = [], [], [], [], [], []
+        feats, keys, nmoves, targets, texts, bases, softs, has_soft = [], [], [], [], [], [], [], []
         self.kpm = 0
         for f in files:
-            fe, ke, nm, tg, _sc, tx, ba, kpm = read_labels(f, game)
+            fe, ke, nm, tg, _sc, tx, ba, so, kpm = read_labels(f, game)
             self.kpm = kpm
             feats += fe
             keys += ke
             bases += ba
             nmoves += nm
             targets += tg
+            for n, t, p in zip(nm, tg, so):
+                has_soft.append(p is not None)
+                if p is None:
+                    p = np.zeros(n, dtype=np.float32)
+                    p[t] = 1.0
+                softs.append(p)
             if keep_text:
                 texts += tx
         self.n = len(targets)
@@ -105,6 +141,10 @@ class Data:
         self.moff = np.concatenate([[0], np.cumsum(self.nm)])
         self.keys = np.concatenate(keys)
         self.base = np.concatenate(bases).astype(np.float32)
+        # Per move its target probability (visits, or one-hot on the target move); per position
+        # whether the record carried visit targets.
+        self.soft = np.concatenate(softs).astype(np.float32)
+        self.has_soft = np.array(has_soft, dtype=bool)
         self.target = np.array(targets, dtype=np.int64)
         self.texts = texts
 
@@ -114,7 +154,8 @@ class Data:
         return self.feats[self.foff[i]:self.foff[i + 1]].astype(np.int64), self.keys[moves].astype(np.int64), self.base[moves]
 
     def batch(self, idx: np.ndarray):
-        """Flattened features (with bag offsets), keys, each move's position, its index within it, targets."""
+        """Flattened features (with bag offsets), keys, base logits, each move's position, its index within
+        it, the widest move count, targets, each move's target probability, whether each position has visits."""
         nf = self.nf[idx]
         fo = np.concatenate([[0], np.cumsum(nf)[:-1]])
         fi = spans(self.foff[idx], nf)
@@ -123,7 +164,7 @@ class Data:
         seg = np.repeat(np.arange(len(idx)), nm)
         within = np.arange(len(mi)) - np.repeat(np.concatenate([[0], np.cumsum(nm)[:-1]]), nm)
         return (self.feats[fi].astype(np.int64), fo, self.keys[mi].astype(np.int64), self.base[mi], seg, within, int(nm.max()),
-                self.target[idx])
+                self.target[idx], self.soft[mi], self.has_soft[idx])
 
 
 def spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -173,6 +214,36 @@ def write_policy(path: str, game: str, kpm: int, q: dict, base_weight: float) ->
     atomic_write(path, data + struct.pack("<I", zlib.crc32(data)))
 
 
+def read_policy(path: str) -> dict:
+    """The float weights of a policy file `write_policy` wrote (dequantised) and its header fields."""
+    with open(path, "rb") as f:
+        data = f.read()
+    head = struct.calcsize("<HBBIIIIIf")
+    if len(data) < 4 + head + 4 or data[:4] != MAGIC:
+        raise ValueError(f"{path}: not a policy file")
+    if zlib.crc32(data[:-4]) != struct.unpack_from("<I", data, len(data) - 4)[0]:
+        raise ValueError(f"{path}: checksum mismatch")
+    version, game_code, kpm, f, h, k, qa, qb, bw = struct.unpack_from("<HBBIIIIIf", data, 4)
+    if version != VERSION:
+        raise ValueError(f"{path}: policy file version {version}, this trainer reads {VERSION}")
+    sizes = [2 * f * h, 2 * h, 2 * k * h, 4 * k]
+    if 4 + head + sum(sizes) + 4 != len(data):
+        raise ValueError(f"{path}: {len(data)} bytes, the header says {4 + head + sum(sizes) + 4}")
+    o = 4 + head
+    w1 = np.frombuffer(data, dtype="<i2", count=f * h, offset=o).reshape(f, h)
+    o += sizes[0]
+    b1 = np.frombuffer(data, dtype="<i2", count=h, offset=o)
+    o += sizes[1]
+    w2 = np.frombuffer(data, dtype="<i2", count=k * h, offset=o).reshape(k, h)
+    o += sizes[2]
+    b2 = np.frombuffer(data, dtype="<i4", count=k, offset=o)
+    return {"game": "chess" if game_code == 0 else "shogi", "kpm": kpm, "features": f, "hidden": h, "keys": k, "qa": qa, "qb": qb,
+            "base_weight": float(bw),
+            "w1": w1.astype(np.float32) / qa, "b1": b1.astype(np.float32) / qa, "w2": w2.astype(np.float32) / qb,
+            "b2": (b2.astype(np.float64) / (qa * qb)).astype(np.float32).reshape(k, 1),
+            "sha256": hashlib.sha256(data).hexdigest()}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=["chess", "shogi"], required=True)
@@ -191,10 +262,33 @@ def main() -> int:
                     help="softmax temperature the MCTS plays the net at (a measured choice, written to the manifest)")
     ap.add_argument("--residual", action="store_true",
                     help="learn a correction of the one-ply prior: logits + w * its log probabilities (label files version 2), w learnt")
+    ap.add_argument("--soft-weight", type=float, default=1.0,
+                    help="weight of the loss of positions with visit targets (label files version 3) against the others (1)")
+    ap.add_argument("--init", default=None,
+                    help="start from this exported policy file (same game, hidden width and keys; --residual if it has a base weight)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
+    if not (args.soft_weight > 0 and np.isfinite(args.soft_weight)):
+        print(f"--soft-weight must be a positive number, not {args.soft_weight}", file=sys.stderr)
+        return 2
+    F, K, H = FEATURES[args.game], KEYS[args.game], args.hidden
+    init = None
+    if args.init is not None:
+        # Checked before the data is read: a mismatch must not wait for it.
+        try:
+            init = read_policy(args.init)
+        except (OSError, ValueError) as e:
+            print(f"--init: {e}", file=sys.stderr)
+            return 2
+        want = {"game": args.game, "features": F, "hidden": H, "keys": K, "qa": QA, "qb": QB}
+        bad = [f"{name} {init[name]} (this run: {v})" for name, v in want.items() if init[name] != v]
+        if init["base_weight"] != 0 and not args.residual:
+            bad.append(f"base weight {init['base_weight']} (a residual net: pass --residual)")
+        if bad:
+            print(f"--init {args.init} does not match this run: " + ", ".join(bad), file=sys.stderr)
+            return 2
     # The output folder is made now, not at export: a missing one must not cost the training.
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
 
@@ -217,9 +311,12 @@ def main() -> int:
     t0 = time.time()
     tr = Data(train_files, args.game, False)
     va = Data(val_files, args.game, True)
-    F, K, H = FEATURES[args.game], KEYS[args.game], args.hidden
-    print(f"{tr.n} train + {va.n} val positions ({len(train_files)} + {len(val_files)} files, {tr.moff[-1] / max(1, tr.n):.1f} moves each) "
-          f"read in {time.time() - t0:.0f} s; device {device}", file=sys.stderr)
+    if init is not None and init["kpm"] != va.kpm:
+        print(f"--init {args.init} does not match this run: {init['kpm']} keys per move, the labels have {va.kpm}", file=sys.stderr)
+        return 2
+    print(f"{tr.n} train + {va.n} val positions ({len(train_files)} + {len(val_files)} files, {tr.moff[-1] / max(1, tr.n):.1f} moves each; "
+          f"{int(tr.has_soft.sum())} + {int(va.has_soft.sum())} with visit targets) read in {time.time() - t0:.0f} s; device {device}",
+          file=sys.stderr)
 
     class Net(nn.Module):
         def __init__(self) -> None:
@@ -241,17 +338,34 @@ def main() -> int:
             out[seg, within] = logit
             return out
 
-    net = Net().to(device)
+    net = Net()
+    if init is not None:
+        with torch.no_grad():
+            net.w1.weight.copy_(torch.from_numpy(init["w1"]))
+            net.b1.copy_(torch.from_numpy(init["b1"]))
+            net.w2.weight.copy_(torch.from_numpy(init["w2"]))
+            net.b2.weight.copy_(torch.from_numpy(init["b2"]))
+            net.base_weight.fill_(init["base_weight"])
+        print(f"initialised from {args.init}", file=sys.stderr)
+    net = net.to(device)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     steps = args.epochs * ((tr.n + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps, eta_min=args.lr_end)
     rng = np.random.default_rng(args.seed)
 
     def run(d: Data, idx: np.ndarray):
-        fe, fo, ke, ba, seg, within, width, tg = d.batch(idx)
+        """Logits (padded with -inf), target moves, per-position soft losses and loss weights of a batch."""
+        fe, fo, ke, ba, seg, within, width, tg, so, hs = d.batch(idx)
         t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
-        out = net(t(fe), t(fo), t(ke), t(ba), t(seg), t(within), width, len(idx))
-        return out, t(tg)
+        tseg, twithin = t(seg), t(within)
+        out = net(t(fe), t(fo), t(ke), t(ba), tseg, twithin, width, len(idx))
+        p = torch.zeros((len(idx), width), device=out.device)
+        p[tseg, twithin] = t(so)
+        logp = torch.log_softmax(out, dim=1)
+        # The padding is -inf with p = 0 there: masked, not 0 * -inf.
+        losses = -torch.where(p > 0, p * logp, torch.zeros_like(logp)).sum(dim=1)
+        w = torch.where(t(hs), torch.tensor(args.soft_weight, device=out.device), torch.tensor(1.0, device=out.device))
+        return out, t(tg), losses, w
 
     def validate() -> tuple[float, float]:
         net.eval()
@@ -259,8 +373,8 @@ def main() -> int:
         with torch.no_grad():
             for s in range(0, va.n, 2048):
                 idx = np.arange(s, min(va.n, s + 2048))
-                out, tg = run(va, idx)
-                loss += float(nn.functional.cross_entropy(out, tg, reduction="sum"))
+                out, tg, losses, _w = run(va, idx)
+                loss += float(losses.sum())
                 hit += int((out.argmax(dim=1) == tg).sum())
         net.train()
         return loss / va.n, hit / va.n
@@ -272,13 +386,13 @@ def main() -> int:
         te, tl, th, tn = time.time(), 0.0, 0, 0
         for s in range(0, tr.n, args.batch):
             idx = perm[s:s + args.batch]
-            out, tg = run(tr, idx)
-            loss = nn.functional.cross_entropy(out, tg)
+            out, tg, losses, w = run(tr, idx)
+            loss = (w * losses).sum() / w.sum()
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            tl += float(loss) * len(idx)
+            tl += float(losses.detach().sum())
             th += int((out.argmax(dim=1) == tg).sum())
             tn += len(idx)
         vl, vacc = validate()
@@ -312,9 +426,11 @@ def main() -> int:
         "game": args.game,
         "arch": {"features": F, "hidden": H, "keys": K, "keysPerMove": va.kpm, "qa": QA, "qb": QB, "baseWeight": bw},
         "data": {"dirs": [os.path.basename(os.path.normpath(d)) for d in args.data], "files": len(files),
-                 "train_positions": int(tr.n), "val_positions": int(va.n)},
+                 "train_positions": int(tr.n), "val_positions": int(va.n),
+                 "train_visit_targets": int(tr.has_soft.sum()), "val_visit_targets": int(va.has_soft.sum())},
         "training": {"command": " ".join(["python3", "trainer/policy_train.py"] + sys.argv[1:]), "history": history,
-                     "val_top1_quantised": qhit / va.n},
+                     "val_top1_quantised": qhit / va.n, "soft_weight": args.soft_weight,
+                     "init": None if init is None else {"file": args.init, "sha256": init["sha256"]}},
         **({"temperature": args.temperature} if args.temperature is not None else {}),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": git_commit(),

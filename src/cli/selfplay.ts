@@ -176,7 +176,7 @@ export function register(program: Command): void {
     .command('selfplay')
     .description('AlphaZero self-play with the MCTS and a net: training chunks of whole games')
     .addOption(game)
-    .option('--model <path>', 'ONNX model (default models/<game>-int8.onnx if present, else models/<game>.onnx); mock:uniform for a scripted net')
+    .option('--model <path>', 'ONNX model (default models/<game>-int8.onnx if present, else models/<game>.onnx); an NNUE .bin for the CPU networks (models/<game>-nnue.bin, with the <game>-policy.bin beside it); mock:uniform for a scripted net')
     .requiredOption('-o, --out <dir>', 'directory of the chunk files')
     .option('--games <n>', 'games to play', int('--games', 0), 100)
     .option('--first-index <n>', 'global index of the first game (default: after the games already in --out)', int('--first-index', 0))

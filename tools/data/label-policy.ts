@@ -9,6 +9,7 @@
  *   node dist/tools/data/label-policy.js --game chess --relabel DIR --out DIR
  *   node dist/tools/data/label-policy.js --game chess --selfplay 400 --out DIR [--games 40] [--seed 1] [--nodes 1000]
  *     [--chunks-out DIR]
+ *   node dist/tools/data/label-policy.js --game shogi --from-selfplay DIR --out DIR
  *
  * `--selfplay` plays datagen games instead (src/learning/datagen/datagen-game.ts: book, random
  * plies, alpha-beta at the node budget) and labels every position it searches, in check or not,
@@ -19,6 +20,13 @@
  * book's first plies) are kept once. `--chunks-out` also writes each chunk's datagen records (quiet
  * positions, scores and game results, as `kishi datagen` writes them, though not deduplicated across
  * chunks) as datagen chunk `<chunk>` of shard 0 of 1 there, for the NNUE trainer.
+ *
+ * `--from-selfplay` reads the training chunks of `kishi selfplay` (src/nn/training-chunk.ts; with
+ * `--model models/<game>-nnue.bin` its MCTS runs on the CPU networks) instead: each recorded
+ * position becomes a label whose targets are the root's visit distribution over its legal moves
+ * (AlphaZero's policy target; label-file.ts version 3), its target move the most visited one, its
+ * score the root value in centipawns (`2K atanh(q)`, K of the value network). One label file per
+ * chunk, `<game>-<chunk name>.kpl`; a chunk whose label file exists is skipped.
  *
  * `--relabel` reads label files instead (no search): each position's features and move keys are
  * computed again from its stored text and its move found again by text, so label files follow a
@@ -46,6 +54,7 @@ import { prepareDatagen } from '../../src/learning/datagen/datagen-setup.js';
 import { recordWriter } from '../../src/learning/datagen/record-writers.js';
 import { decodeChessRecord, decodeShogiRecord, RECORD_BYTES, type ChessRecord, type ShogiRecord } from '../../src/learning/datagen/position-record.js';
 import { LabelWriter, readLabels } from '../../src/learning/policy/label-file.js';
+import { chunkText, readChunk } from '../../src/nn/training-chunk.js';
 import { loadCpuEvaluator } from '../../src/player/mcts-cpu-nets.js';
 import type { ChessSearchBoard } from '../../src/search/alphabeta/chess-board.js';
 import type { SearchBoard } from '../../src/search/alphabeta/search-board.js';
@@ -66,6 +75,7 @@ const { values } = parseArgs({
     nnue: { type: 'string' },
     hash: { type: 'string', default: '16' },
     selfplay: { type: 'string' },
+    'from-selfplay': { type: 'string' },
     'chunks-out': { type: 'string' },
     games: { type: 'string', default: '40' },
     seed: { type: 'string', default: '1' },
@@ -77,7 +87,9 @@ const fail = (why: string): never => {
 };
 const game = values.game as GameKind;
 if (game !== 'chess' && game !== 'shogi') fail('--game chess|shogi');
-if ([values.data, values.relabel, values.selfplay].filter((v) => v !== undefined).length !== 1 || values.out === undefined) fail('one of --data DIR, --relabel DIR, --selfplay CHUNKS, and --out DIR, are required');
+if ([values.data, values.relabel, values.selfplay, values['from-selfplay']].filter((v) => v !== undefined).length !== 1 || values.out === undefined) {
+  fail('one of --data DIR, --relabel DIR, --selfplay CHUNKS, --from-selfplay DIR, and --out DIR, are required');
+}
 const num = (k: 'chunks' | 'first' | 'step' | 'nodes' | 'hash' | 'selfplay' | 'games' | 'seed'): number => {
   const v = Number(values[k]);
   if (!Number.isInteger(v) || v < 0) fail(`--${k} must be a non-negative integer`);
@@ -152,6 +164,7 @@ const list = new Int32Array(600);
 const keys = new Int32Array(600 * kpm);
 const base = new Float32Array(600);
 const baseMoves = new Int32Array(600);
+const indices = new Int32Array(600);
 // The one-ply prior (its value is not needed: no quiescence).
 const onePly = loadCpuEvaluator(`models/${game}-nnue.bin`, game, { qsearchPlies: 0 }).unwrap();
 const chessInput = new ChessPolicyInput();
@@ -161,7 +174,14 @@ const shogiInput = new ShogiPolicyInput();
  * Adds the position `text` (on `fast`, its internal board) to `writer` with the move `best`
  * (internal encoding) as target; false when `best` is not among the generated moves.
  */
-const addPosition = (writer: LabelWriter, text: string, fast: FastChessBoard | FastShogiBoard, best: number, score: number): boolean => {
+const addPosition = (
+  writer: LabelWriter,
+  text: string,
+  fast: FastChessBoard | FastShogiBoard,
+  best: number,
+  score: number,
+  visitsByIndex?: ReadonlyMap<number, number>,
+): boolean => {
   let n: number;
   let nf: number;
   const moveTexts: string[] = [];
@@ -182,16 +202,31 @@ const addPosition = (writer: LabelWriter, text: string, fast: FastChessBoard | F
       moveTexts.push(fast.moveToUsi(list[j]!));
     }
   }
-  const target = list.subarray(0, n).indexOf(best);
-  if (target < 0) return false;
   const mb = onePly.attach(fast instanceof FastChessBoard ? ChessMctsBoard.fromText(text, []).unwrap() : ShogiMctsBoard.fromText(text, []).unwrap());
   if (mb.generate(baseMoves) !== n) throw new Error(`move counts differ in ${text}`);
+  let visits: Float32Array | undefined;
+  let target = list.subarray(0, n).indexOf(best);
+  if (visitsByIndex !== undefined) {
+    // The visit share of each move, found by its ResNet policy index (the index the chunk keeps);
+    // the target is the most visited move.
+    mb.moveIndices(baseMoves, n, indices);
+    visits = new Float32Array(n);
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += visits[i] = visitsByIndex.get(indices[i]!) ?? 0;
+    if (!(sum > 0)) return false;
+    target = 0;
+    for (let i = 0; i < n; i++) {
+      visits[i]! /= sum;
+      if (visits[i]! > visits[target]!) target = i;
+    }
+  }
+  if (target < 0) return false;
   onePly.evaluate(baseMoves, n, base);
   for (let i = 0; i < n; i++) {
     if (baseMoves[i] !== list[i]) throw new Error(`move orders differ in ${text}`);
     base[i] = Math.max(-30, Math.log(base[i]!));
   }
-  writer.add({ features: feats, featureCount: nf, keys, moveCount: n, base, target, score, text: `${text}\t${moveTexts.join(' ')}` });
+  writer.add({ features: feats, featureCount: nf, keys, moveCount: n, base, target, score, text: `${text}\t${moveTexts.join(' ')}`, ...(visits !== undefined ? { visits } : {}) });
   return true;
 };
 
@@ -274,7 +309,43 @@ const selfplay = (): void => {
   }
 };
 
+/** `--from-selfplay`: the positions of `kishi selfplay` chunks with their root visit distributions. */
+const fromSelfplay = (dir: string): void => {
+  mkdirSync(values.out!, { recursive: true });
+  const files = readdirSync(dir).filter((f) => f.endsWith('.knr')).sort();
+  // Root values back to centipawns with the value network's own scale (cpu-evaluator.ts: v = tanh(cp / 2K)).
+  const k = onePly.settings.k;
+  const t0 = Date.now();
+  let done = 0;
+  for (const name of files) {
+    const outFile = join(values.out!, `${game}-${name.replace(/\.knr$/, '')}.kpl`);
+    if (existsSync(outFile)) continue;
+    const chunk = readChunk(new Uint8Array(readFileSync(join(dir, name))));
+    if (chunk.isErr) fail(`${name}: ${chunk.error.message}`);
+    const c = chunk.unwrap();
+    if (c.header.game !== game) fail(`${name}: a ${c.header.game} chunk, not ${game}`);
+    const writer = new LabelWriter(game, kpm);
+    for (let i = 0; i < c.header.count; i++) {
+      const text = chunkText(c, i).split('|')[0]!;
+      const visits = new Map<number, number>();
+      for (let j = c.polStart[i]!; j < c.polStart[i + 1]!; j++) visits.set(c.polIndex[j]!, c.polProb[j]!);
+      const q = Math.max(-0.999, Math.min(0.999, Number.isNaN(c.value[i]!) ? 0 : c.value[i]!));
+      const score = 2 * k * Math.atanh(q);
+      const fast = game === 'chess' ? FastChessBoard.fromFen(text).unwrap() : FastShogiBoard.fromSfen(text).unwrap();
+      if (!addPosition(writer, text, fast, 0, score, visits)) fail(`${name} position ${i}: no visits on its legal moves (${text})`);
+    }
+    writeFileAtomic(outFile, writer.bytes());
+    done += writer.count;
+    const s = (Date.now() - t0) / 1000;
+    console.log(`${outFile}: ${writer.count} positions; ${done} in ${s.toFixed(0)} s`);
+  }
+};
+
 const main = (): void => {
+  if (values['from-selfplay'] !== undefined) {
+    fromSelfplay(values['from-selfplay']);
+    return;
+  }
   if (values.relabel !== undefined) {
     relabel(values.relabel);
     return;

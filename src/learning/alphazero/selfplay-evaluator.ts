@@ -15,6 +15,9 @@ import type { Evaluator, NnInput, NnOutput } from '../../nn/evaluator.js';
 import { encodingOf } from '../../nn/manifest.js';
 import { MockEvaluator, type MockScript } from '../../nn/mock-evaluator.js';
 import { CachedEvaluator } from '../../nn/nn-cache.js';
+import { isCpuNetPath, loadCpuEvaluator, policyPathFor } from '../../player/mcts-cpu-nets.js';
+import type { CpuEvaluator } from '../../search/mcts/cpu-evaluator.js';
+import type { LeafEvaluator } from '../../search/mcts/leaf-evaluator.js';
 
 /** Prefix of a scripted net's name in `SelfplayOptions.model`. */
 export const MOCK_MODEL_PREFIX = 'mock:';
@@ -68,11 +71,19 @@ export class TimedEvaluator implements Evaluator {
   }
 }
 
-/** The evaluator of one self-play thread with its counters. */
+/**
+ * The net of one self-play thread: what its searches call, its counters, and how to release it.
+ * Either the batched stack over a ResNet or scripted net (`selfplayNet`), or the CPU networks
+ * (`cpuSelfplayNet`: the NNUE value and the policy network evaluated inside the descent, as the
+ * MCTS player on a CPU runs them; src/search/mcts/cpu-evaluator.ts).
+ */
 export interface SelfplayNet {
   /** What the searches call. */
-  readonly evaluator: CachedEvaluator;
-  readonly timed: TimedEvaluator;
+  readonly evaluator: Evaluator | LeafEvaluator;
+  /** The counters so far. */
+  stats(): SelfplayNetStats;
+  /** Releases the net (an ORT session); the counters stay readable. */
+  close(): Promise<void>;
 }
 
 /** Counters of one self-play thread's net. */
@@ -83,17 +94,46 @@ export interface SelfplayNetStats {
   readonly cacheHits: number;
 }
 
-export const netStats = (net: SelfplayNet): SelfplayNetStats => ({
-  nnCalls: net.timed.calls,
-  nnEvals: net.timed.positions,
-  nnMs: net.timed.ms,
-  cacheHits: net.evaluator.hits,
-});
-
 /** Wraps a raw net (`maxBatch` must hold the leaves of all concurrent games) into the self-play stack. */
 export const selfplayNet = (raw: Evaluator, cacheEntries: number): SelfplayNet => {
   const timed = new TimedEvaluator(raw);
-  return { evaluator: new CachedEvaluator(new BatchingEvaluator(timed), cacheEntries), timed };
+  const evaluator = new CachedEvaluator(new BatchingEvaluator(timed), cacheEntries);
+  return {
+    evaluator,
+    stats: () => ({ nnCalls: timed.calls, nnEvals: timed.positions, nnMs: timed.ms, cacheHits: evaluator.hits }),
+    close: () => evaluator.close(),
+  };
+};
+
+/**
+ * The CPU networks as a self-play net. Each leaf is evaluated at once, inside the search, so
+ * there are no calls to count or time apart from the tree: `nnEvals` counts the leaves valued,
+ * `nnMs` stays 0 (a clock read per leaf would cost a tenth of the leaf) and the whole busy time
+ * counts as the tree's.
+ */
+export const cpuSelfplayNet = (leaf: CpuEvaluator): SelfplayNet => ({
+  evaluator: leaf,
+  stats: () => ({ nnCalls: leaf.evaluations, nnEvals: leaf.evaluations, nnMs: 0, cacheHits: 0 }),
+  close: () => Promise.resolve(),
+});
+
+/**
+ * The net of a self-play thread named by `model` (already resolved): an NNUE `.bin` selects the
+ * CPU networks (with `<game>-policy.bin` beside it, or `KISHI_MCTS_POLICY`, as the MCTS player
+ * picks them; `ERR_MODEL` when the value network or its policy network cannot be used), anything
+ * else `openRawNet` in the batched stack.
+ */
+export const openSelfplayNet = async (model: string, game: GameKind, maxBatch: number, cacheEntries: number): Promise<Result<SelfplayNet, KishiError>> => {
+  if (isCpuNetPath(model)) {
+    const policy = policyPathFor(model, game);
+    const leaf = loadCpuEvaluator(model, game, {}, policy);
+    if (leaf.isErr) return Result.err(leaf.error);
+    // Self-play data made with the one-ply prior by accident would teach the wrong prior.
+    if (leaf.value.policyError !== undefined) return Result.err(leaf.value.policyError);
+    return Result.ok(cpuSelfplayNet(leaf.value));
+  }
+  const raw = await openRawNet(model, game, maxBatch);
+  return raw.isErr ? Result.err(raw.error) : Result.ok(selfplayNet(raw.value, cacheEntries));
 };
 
 /**

@@ -28,6 +28,7 @@
  */
 import type { GameKind } from '../../core/game.js';
 import type { Evaluator } from '../../nn/evaluator.js';
+import type { LeafEvaluator } from '../../search/mcts/leaf-evaluator.js';
 import { ChessMctsBoard } from '../../search/mcts/chess-mcts-board.js';
 import type { MctsBoard } from '../../search/mcts/mcts-board.js';
 import { selfPlayMctsOptions, type MctsOptions } from '../../search/mcts/options.js';
@@ -150,9 +151,11 @@ class RecordBuffer {
 
 /**
  * Plays game `index`; undefined when `signal` aborted it. `evaluator` may be shared with other
- * games running concurrently (a batching evaluator turns their leaves into one net call).
+ * games running concurrently (a batching evaluator turns their leaves into one net call; a leaf
+ * evaluator, the CPU networks, is attached to the board at the start of each search, and a search
+ * on it runs without pausing, so the games take turns search by search).
  */
-export async function playSelfplayGame(index: number, s: SelfplayGameSettings, evaluator: Evaluator, signal?: AbortSignal): Promise<SelfplayGameRecord | undefined> {
+export async function playSelfplayGame(index: number, s: SelfplayGameSettings, evaluator: Evaluator | LeafEvaluator, signal?: AbortSignal): Promise<SelfplayGameRecord | undefined> {
   const seed = gameSeed(s.seed, index);
   const aborted = (): boolean => signal?.aborted === true;
   const rng = new Rng(seed);

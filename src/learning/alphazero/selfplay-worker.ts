@@ -1,11 +1,11 @@
 /**
  * Worker-thread entry of self-play (loaded as compiled JavaScript from dist/, like the MCTS
- * player's worker): owns one net (one ORT session with one thread, or a scripted net) and plays
+ * player's worker): owns one net (one ORT session with one thread, a scripted net, or the CPU networks) and plays
  * the games the main thread sends, all concurrently, so their leaves share each net call.
  * See selfplay-protocol.ts for the messages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { netStats, openRawNet, selfplayNet } from './selfplay-evaluator.js';
+import { openSelfplayNet } from './selfplay-evaluator.js';
 import { playSelfplayGame, type SelfplayGameRecord } from './selfplay-game.js';
 import type { SelfplayReply, SelfplayRequest, SelfplayWorkerInit } from './selfplay-protocol.js';
 
@@ -13,11 +13,11 @@ const init = workerData as SelfplayWorkerInit;
 const port = parentPort!;
 const reply = (r: SelfplayReply, transfer: ArrayBuffer[] = []): void => port.postMessage(r, transfer);
 
-const raw = await openRawNet(init.model, init.game, init.maxBatch);
-if (raw.isErr) {
-  reply({ type: 'error', code: raw.error.code, message: raw.error.message });
+const opened = await openSelfplayNet(init.model, init.game, init.maxBatch, init.cacheEntries);
+if (opened.isErr) {
+  reply({ type: 'error', code: opened.error.code, message: opened.error.message });
 } else {
-  const net = selfplayNet(raw.value, init.cacheEntries);
+  const net = opened.value;
   const abort = new AbortController();
   const started = performance.now();
   const busy = (): number => performance.now() - started;
@@ -27,7 +27,7 @@ if (raw.isErr) {
         playSelfplayGame(msg.index, init.settings, net.evaluator, abort.signal).then(
           (record) => {
             const transfer = record === undefined ? [] : buffersOf(record);
-            reply({ type: 'game', index: msg.index, ...(record !== undefined ? { record } : {}), stats: netStats(net), busyMs: busy() }, transfer);
+            reply({ type: 'game', index: msg.index, ...(record !== undefined ? { record } : {}), stats: net.stats(), busyMs: busy() }, transfer);
           },
           (e: unknown) => reply({ type: 'error', code: 'ERR_SELFPLAY', message: (e as Error).stack ?? String(e) }),
         );
@@ -36,8 +36,8 @@ if (raw.isErr) {
         abort.abort();
         break;
       case 'close':
-        void net.evaluator.close().finally(() => {
-          reply({ type: 'closed', stats: netStats(net), busyMs: busy() });
+        void net.close().finally(() => {
+          reply({ type: 'closed', stats: net.stats(), busyMs: busy() });
           port.close();
         });
         break;

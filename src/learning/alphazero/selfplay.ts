@@ -24,9 +24,10 @@ import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import type { Evaluator } from '../../nn/evaluator.js';
 import { encodingOf } from '../../nn/manifest.js';
+import { isCpuNetPath, policyPathFor } from '../../player/mcts-cpu-nets.js';
 import { resolveModelPath } from '../../player/weights-file.js';
 import { removeStaleChunkTemps, scanSelfplayChunks, selfplayChunkBytes, selfplayChunkName, writeBytesAtomic } from './selfplay-chunks.js';
-import { MOCK_MODEL_PREFIX, netStats, openRawNet, selfplayNet, type SelfplayNetStats } from './selfplay-evaluator.js';
+import { MOCK_MODEL_PREFIX, openSelfplayNet, selfplayNet, type SelfplayNet, type SelfplayNetStats } from './selfplay-evaluator.js';
 import { playSelfplayGame, type SelfplayGameRecord, type SelfplayGameSettings, type SelfplayGameSummary } from './selfplay-game.js';
 import type { SelfplayReply, SelfplayRequest, SelfplayWorkerInit } from './selfplay-protocol.js';
 
@@ -187,18 +188,24 @@ export const resolveSelfplaySettings = (o: SelfplayOptions): Result<SelfplayGame
 };
 
 /** A game host in the calling thread. */
-const localHost = (raw: Evaluator, settings: SelfplayGameSettings, cacheEntries: number): GameHost => {
-  const net = selfplayNet(raw, cacheEntries);
+const localHost = (net: SelfplayNet, settings: SelfplayGameSettings): GameHost => {
   const abort = new AbortController();
   const started = performance.now();
   return {
     play: (index) => playSelfplayGame(index, settings, net.evaluator, abort.signal),
     abort: () => abort.abort(),
     close: async () => {
-      await net.evaluator.close();
-      return { stats: netStats(net), busyMs: performance.now() - started };
+      await net.close();
+      return { stats: net.stats(), busyMs: performance.now() - started };
     },
   };
+};
+
+/** With the CPU networks: the policy network the searches used, or `oneply` when there is none (the one-ply prior). */
+const policyMeta = (o: SelfplayOptions, modelPath: string): Record<string, string | undefined> => {
+  if (o.evaluatorFactory !== undefined || !isCpuNetPath(modelPath)) return {};
+  const policy = policyPathFor(modelPath, o.game);
+  return policy === undefined ? { policy: 'oneply' } : { policy, policySha256: sha256Of(policy) };
 };
 
 /** Starts a worker thread; resolves once its net is loaded. */
@@ -314,14 +321,14 @@ export async function runSelfplay(o: SelfplayOptions): Promise<Result<SelfplayRe
   const cacheEntries = o.cacheEntries ?? 200_000;
   const hosts: GameHost[] = [];
   if (o.evaluatorFactory !== undefined || o.workers === 0) {
-    let raw: Evaluator;
-    if (o.evaluatorFactory !== undefined) raw = await o.evaluatorFactory(o.game, maxBatch);
+    let net: SelfplayNet;
+    if (o.evaluatorFactory !== undefined) net = selfplayNet(await o.evaluatorFactory(o.game, maxBatch), cacheEntries);
     else {
-      const r = await openRawNet(modelPath, o.game, maxBatch);
+      const r = await openSelfplayNet(modelPath, o.game, maxBatch, cacheEntries);
       if (r.isErr) return Result.err(r.error);
-      raw = r.value;
+      net = r.value;
     }
-    hosts.push(localHost(raw, settings, cacheEntries));
+    hosts.push(localHost(net, settings));
   } else {
     const init: SelfplayWorkerInit = { game: o.game, model: modelPath, settings, maxBatch, cacheEntries };
     const started = await Promise.all(Array.from({ length: o.workers }, () => workerHost(init)));
@@ -340,6 +347,7 @@ export async function runSelfplay(o: SelfplayOptions): Promise<Result<SelfplayRe
     generator: 'kishi selfplay',
     model: o.model,
     ...(mock || o.evaluatorFactory !== undefined ? {} : { modelSha256: sha256Of(modelPath) }),
+    ...policyMeta(o, modelPath),
     playouts: settings.playouts,
     fastPlayouts: settings.fastPlayouts ?? null,
     fullSearchShare: settings.fullSearchShare,

@@ -1,25 +1,35 @@
 /**
- * The policy labelling file (`*.kpl`, version 1): positions with the features and move keys the
+ * The policy labelling file (`*.kpl`, version 3): positions with the features and move keys the
  * policy network reads (src/eval/policy/) and the move Kishi's alpha-beta chose, written by
  * `tools/data/label-policy.ts`, read by `trainer/policy_train.py`. All integers little-endian.
  *
- * Header (16 bytes): magic `KPL1` | u16 version (2; version 1 had no base logits) | u8 game (0 chess, 1 shogi) | u8 keys per move
- * | u32 record count | u32 CRC-32 of the records.
+ * Header (16 bytes): magic `KPL1` | u16 version (3; version 1 had no base logits, version 2 no
+ * visit targets) | u8 game (0 chess, 1 shogi) | u8 keys per move | u32 record count | u32 CRC-32 of
+ * the records (the bytes after the header).
  *
  * Record: u16 feature count F | u16 move count M | u16 target move index | u16 text length T |
- * i16 search score (side to move, centipawns) | u16 reserved (0) | F x u16 features | M x keys x
+ * i16 search score (side to move, centipawns) | u16 flags | F x u16 features | M x keys x
  * u16 move keys (in the move generator's order) | M x f32 base logits (the one-ply prior's log
  * probabilities, src/search/mcts/cpu-evaluator.ts, which a residual policy network corrects) |
+ * [M x f32 target probabilities, when flags bit 0 is set] |
  * T bytes of text (UTF-8): the FEN/SFEN, a tab,
  * then the moves' UCI/USI strings separated by spaces (the reference positions of the exported
  * network come from it).
+ *
+ * Flags (version 3; reserved 0 in versions 1 and 2): bit 0 = the record carries soft targets, the
+ * MCTS root's visit distribution over its moves (same order, non-negative, summing to 1; written by
+ * `tools/data/label-policy.ts --from-selfplay` (the chunks of `kishi selfplay` on the CPU networks), whose target move is then the most visited one). Other
+ * bits are unused and must be 0. A record without visit targets has flags 0 and no extra bytes, so a
+ * version 3 file of such records differs from version 2 only in its version number.
  */
 import { crc32 } from '../../core/crc32.js';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 
 export const LABEL_MAGIC = 'KPL1';
-export const LABEL_VERSION = 2;
+export const LABEL_VERSION = 3;
+/** Record flag: `moveCount` f32 target probabilities follow the base logits. */
+export const LABEL_FLAG_VISITS = 1;
 const HEADER = 16;
 
 /** One labelled position. */
@@ -34,6 +44,11 @@ export interface LabelRecord {
   readonly target: number;
   readonly score: number;
   readonly text: string;
+  /**
+   * Optional soft targets: `moveCount` probabilities (the MCTS root's visit distribution, in the
+   * moves' order), non-negative and summing to 1 within 1e-3.
+   */
+  readonly visits?: ArrayLike<number>;
 }
 
 /** Collects records and returns the file bytes. */
@@ -52,7 +67,18 @@ export class LabelWriter {
     if (r.featureCount > 65535 || r.moveCount > 65535 || text.length > 65535 || r.target < 0 || r.target >= r.moveCount) {
       throw new Error(`label record out of range (${r.featureCount} features, ${r.moveCount} moves, target ${r.target})`);
     }
-    const size = 12 + 2 * r.featureCount + 2 * r.moveCount * this.keysPerMove + 4 * r.moveCount + text.length;
+    const visits = r.visits;
+    if (visits !== undefined) {
+      if (visits.length !== r.moveCount) throw new Error(`label record: ${visits.length} visit targets for ${r.moveCount} moves`);
+      let sum = 0;
+      for (let i = 0; i < visits.length; i++) {
+        const p = visits[i]!;
+        if (!Number.isFinite(p) || p < 0) throw new Error(`label record: visit target ${i} is ${p}, not a finite non-negative probability`);
+        sum += p;
+      }
+      if (!(Math.abs(sum - 1) <= 1e-3)) throw new Error(`label record: visit targets sum to ${sum}, not 1 (within 1e-3)`);
+    }
+    const size = 12 + 2 * r.featureCount + 2 * r.moveCount * this.keysPerMove + 4 * r.moveCount * (visits !== undefined ? 2 : 1) + text.length;
     while (this.len + size > this.buf.length) {
       const grown = new Uint8Array(this.buf.length * 2);
       grown.set(this.buf.subarray(0, this.len));
@@ -65,7 +91,7 @@ export class LabelWriter {
     v.setUint16(o + 4, r.target, true);
     v.setUint16(o + 6, text.length, true);
     v.setInt16(o + 8, Math.max(-32767, Math.min(32767, Math.round(r.score))), true);
-    v.setUint16(o + 10, 0, true);
+    v.setUint16(o + 10, visits !== undefined ? LABEL_FLAG_VISITS : 0, true);
     o += 12;
     for (let i = 0; i < r.featureCount; i++, o += 2) v.setUint16(o, r.features[i]!, true);
     const nk = r.moveCount * this.keysPerMove;
@@ -75,6 +101,7 @@ export class LabelWriter {
       v.setUint16(o, k, true);
     }
     for (let i = 0; i < r.moveCount; i++, o += 4) v.setFloat32(o, r.base[i]!, true);
+    if (visits !== undefined) for (let i = 0; i < r.moveCount; i++, o += 4) v.setFloat32(o, visits[i]!, true);
     this.buf.set(text, o);
     this.len = o + text.length;
     this.count++;
@@ -119,11 +146,14 @@ export interface StoredLabel {
   readonly target: number;
   /** The search's score, side to move, centipawns. */
   readonly score: number;
+  /** The record's soft targets (MCTS visit distribution over `moves`), when it has them (version 3). */
+  readonly visits?: number[];
 }
 
 /**
  * The records of a label file as positions, moves and scores, after `checkLabelFile`'s checks;
- * `ERR_LABELS` when a record runs past the end of the file or its target is not one of its moves.
+ * `ERR_LABELS` when a record runs past the end of the file, its target is not one of its moves or
+ * it has unknown flags.
  */
 export const readLabels = (bytes: Uint8Array, source: string): Result<StoredLabel[], KishiError> => {
   const head = checkLabelFile(bytes, source);
@@ -140,7 +170,19 @@ export const readLabels = (bytes: Uint8Array, source: string): Result<StoredLabe
     const target = v.getUint16(o + 4, true);
     const tl = v.getUint16(o + 6, true);
     const score = v.getInt16(o + 8, true);
+    // Versions 1 and 2 wrote the field as reserved 0.
+    const flags = version >= 3 ? v.getUint16(o + 10, true) : 0;
+    if ((flags & ~LABEL_FLAG_VISITS) !== 0) {
+      return Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: record ${r} has unknown record flags 0x${flags.toString(16)}`));
+    }
     o += 12 + 2 * nf + 2 * nm * keysPerMove + (version >= 2 ? 4 * nm : 0);
+    let visits: number[] | undefined;
+    if ((flags & LABEL_FLAG_VISITS) !== 0) {
+      if (o + 4 * nm > bytes.length) return Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: record ${r} of ${count} is cut short`));
+      visits = [];
+      for (let i = 0; i < nm; i++) visits.push(v.getFloat32(o + 4 * i, true));
+      o += 4 * nm;
+    }
     if (o + tl > bytes.length) return Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: record ${r} of ${count} is cut short`));
     const [position, moveText] = decoder.decode(bytes.subarray(o, o + tl)).split('\t');
     o += tl;
@@ -148,7 +190,7 @@ export const readLabels = (bytes: Uint8Array, source: string): Result<StoredLabe
     if (position === undefined || moveText === undefined || target >= moves.length || moves.length !== nm) {
       return Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: record ${r} has no position or its move ${target} is not among its ${nm} moves`));
     }
-    out.push({ position, moves, target, score });
+    out.push(visits !== undefined ? { position, moves, target, score, visits } : { position, moves, target, score });
   }
   if (o !== bytes.length) return Result.err(new KishiError('ERR_LABELS', `policy labels ${source}: ${bytes.length - o} bytes after the last record`));
   return Result.ok(out);

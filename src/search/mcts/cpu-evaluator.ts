@@ -92,6 +92,8 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
   private baseLogits = new Float32Array(0);
   /** Quiescence nodes visited since construction (for benchmarks). */
   qnodes = 0;
+  /** Leaves valued since construction (self-play's counters). */
+  evaluations = 0;
   /** The policy network, when one is loaded (else the one-ply prior). */
   policy: MovePolicy<B> | undefined;
 
@@ -162,6 +164,7 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
 
   value(moves: Int32Array, n: number): number {
     const s = this.settings;
+    this.evaluations++;
     let cp: number;
     if (s.qsearchPlies === 0) cp = this.staticEval();
     else if (this.inCheck()) cp = this.evasions(moves, n);

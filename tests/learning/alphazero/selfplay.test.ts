@@ -5,7 +5,7 @@
  * ONNX net in a worker thread. Scripted nets (`mock:`) make the games deterministic, so the
  * counts are exact. The worker test runs compiled JavaScript from dist/ (`npx tsc -p .` first).
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,8 @@ import { encodingOf } from '../../../src/nn/manifest.js';
 import { MockEvaluator } from '../../../src/nn/mock-evaluator.js';
 import { chunkPlanes, chunkText, readChunk, type Chunk } from '../../../src/nn/training-chunk.js';
 import { MctsSearch } from '../../../src/search/mcts/search.js';
+import { ShogiMctsBoard } from '../../../src/search/mcts/shogi-mcts-board.js';
+import { POLICY_ENV } from '../../../src/player/mcts-cpu-nets.js';
 import { readChunkHeader, scanSelfplayChunks, selfplayChunkName } from '../../../src/learning/alphazero/selfplay-chunks.js';
 import { gameSeed, playSelfplayGame, selfplaySearchOptions, startBoard } from '../../../src/learning/alphazero/selfplay-game.js';
 import { resolveSelfplaySettings, runSelfplay, selfplayWorkerUrl, type SelfplayOptions } from '../../../src/learning/alphazero/selfplay.js';
@@ -264,6 +266,52 @@ describe('self-play with the shipped nets', () => {
       expect(Math.abs(rec.prob.reduce((a, p) => a + p, 0) - 1)).toBeLessThan(1e-5);
       expect(Math.abs(rec.value)).toBeLessThanOrEqual(1);
       expect(rec.result).toBe(0);
+    }
+  });
+
+  it('plays shogi on the CPU networks in a worker thread: NNUE value, the policy network beside it', async () => {
+    const r = (await runSelfplay(base('shogi', tmp(), { model: 'models/shogi-nnue.bin', workers: 1, concurrentGames: 1, games: 2, playouts: 24, maxPlies: 12 }))).unwrap();
+    expect(r.games).toBe(2);
+    expect(r.nnEvals).toBeGreaterThan(0);
+    // Leaves are valued inside the search: nothing to time apart from the tree.
+    expect(r.nnMs).toBe(0);
+    const c = load(r.files[0]!);
+    expect(c.header.meta['model']).toBe('models/shogi-nnue.bin');
+    expect(String(c.header.meta['policy'])).toMatch(/shogi-policy\.bin$/);
+    expect(c.header.meta['policySha256']).toMatch(/^[0-9a-f]{64}$/);
+    for (const rec of records(c)) {
+      expect(Math.abs(rec.prob.reduce((a, p) => a + p, 0) - 1)).toBeLessThan(1e-5);
+      expect(rec.visits).toBeGreaterThanOrEqual(24);
+      // The target covers exactly the legal moves of the recorded position.
+      const board = ShogiMctsBoard.fromText(rec.text.split('|')[0]!, []).unwrap();
+      const list = new Int32Array(board.maxMoves);
+      const n = board.generate(list);
+      const indices = new Int32Array(n);
+      board.moveIndices(list, n, indices);
+      expect([...rec.index].sort((a, b) => a - b)).toEqual([...indices].sort((a, b) => a - b));
+    }
+  });
+
+  it('plays chess on the CPU networks in this thread, and refuses a policy network that does not load', async () => {
+    const r = (await runSelfplay(base('chess', tmp(), { model: 'models/chess-nnue.bin', concurrentGames: 2, games: 2, playouts: 16, maxPlies: 8 }))).unwrap();
+    expect(r.summaries.map((g) => g.plies)).toEqual([8, 8]);
+    expect(r.positions).toBe(16);
+    const dir = tmp();
+    // The shipped policy network with one weight byte flipped (its checksum no longer matches).
+    const bad = join(dir, 'bad-policy.bin');
+    const bytes = readFileSync('models/chess-policy.bin');
+    bytes[100]! ^= 0xff;
+    writeFileSync(bad, bytes);
+    writeFileSync(join(dir, 'bad-policy.manifest.json'), readFileSync('models/chess-policy.manifest.json'));
+    const saved = process.env[POLICY_ENV];
+    process.env[POLICY_ENV] = bad;
+    try {
+      const refused = await runSelfplay(base('chess', join(dir, 'out'), { model: 'models/chess-nnue.bin', games: 1 }));
+      expect(refused.isErr && refused.error.code).toBe('ERR_POLICY');
+      expect(refused.isErr && refused.error.message).toMatch(/bad-policy\.bin.*(checksum|CRC)/i);
+    } finally {
+      if (saved === undefined) delete process.env[POLICY_ENV];
+      else process.env[POLICY_ENV] = saved;
     }
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { crc32 } from '../../../src/core/crc32.js';
 import type { KishiError, Result } from '../../../src/core/result.js';
-import { LabelWriter, readLabels } from '../../../src/learning/policy/label-file.js';
+import { checkLabelFile, LabelWriter, readLabels } from '../../../src/learning/policy/label-file.js';
 
 const sample = (): LabelWriter => {
   const w = new LabelWriter('shogi', 4);
@@ -37,5 +38,79 @@ describe('readLabels', () => {
     const fewer = bytes.slice();
     new DataView(fewer.buffer).setUint32(8, 1, true);
     expect(errorOf(readLabels(fewer, 'mem')).message).toMatch(/bytes after the last record/);
+  });
+});
+
+describe('label files version 3: visit targets', () => {
+  const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+  const record = (visits?: number[]) => ({
+    features: [1, 2, 3],
+    featureCount: 3,
+    keys: new Array(12).fill(5),
+    moveCount: 3,
+    base: [-1, -2, -3],
+    target: 2,
+    score: 17,
+    text: `${START}\t7g7f 2g2f 5i5h`,
+    ...(visits !== undefined ? { visits } : {}),
+  });
+
+  it('round-trips visits, and a record without them has none, in one file', () => {
+    const w = new LabelWriter('shogi', 4);
+    w.add(record([0.1, 0.2, 0.7]));
+    w.add(record());
+    w.add(record([0, 0, 1]));
+    const bytes = w.bytes();
+    expect(checkLabelFile(bytes, 'mem').unwrap().version).toBe(3);
+    const labels = readLabels(bytes, 'mem').unwrap();
+    expect(labels.length).toBe(3);
+    expect(labels[0]!.visits!.length).toBe(3);
+    [0.1, 0.2, 0.7].forEach((p, i) => expect(labels[0]!.visits![i]).toBeCloseTo(p, 6));
+    expect(labels[0]!.visits![0]).toBe(Math.fround(0.1));
+    expect('visits' in labels[1]!).toBe(false);
+    expect(labels[1]).toEqual({ position: START, moves: ['7g7f', '2g2f', '5i5h'], target: 2, score: 17 });
+    expect(labels[2]!.visits).toEqual([0, 0, 1]);
+    // Flags bit 0 and 12 extra bytes on the records with visits only.
+    const v = new DataView(bytes.buffer, bytes.byteOffset);
+    const size = 12 + 2 * 3 + 2 * 12 + 4 * 3 + new TextEncoder().encode(record().text).length;
+    expect(bytes.length).toBe(16 + 3 * size + 2 * 12);
+    expect([v.getUint16(16 + 10, true), v.getUint16(16 + size + 12 + 10, true), v.getUint16(16 + 2 * size + 12 + 10, true)]).toEqual([1, 0, 1]);
+  });
+
+  it('a file of records without visits differs from version 2 only in its version', () => {
+    const w = new LabelWriter('shogi', 4);
+    w.add(record());
+    const bytes = w.bytes();
+    const v2 = bytes.slice();
+    new DataView(v2.buffer).setUint16(4, 2, true);
+    expect(readLabels(v2, 'mem').unwrap()).toEqual(readLabels(bytes, 'mem').unwrap());
+    expect(new DataView(bytes.buffer).getUint16(16 + 10, true)).toBe(0);
+  });
+
+  it('refuses visits of the wrong length, negative, not finite or not summing to 1', () => {
+    const w = new LabelWriter('shogi', 4);
+    expect(() => w.add(record([0.5, 0.5]))).toThrow(/2 visit targets for 3 moves/);
+    expect(() => w.add(record([0.5, 0.6, -0.1]))).toThrow(/not a finite non-negative/);
+    expect(() => w.add(record([0.5, Number.NaN, 0.5]))).toThrow(/not a finite non-negative/);
+    expect(() => w.add(record([0.2, 0.2, 0.2]))).toThrow(/sum to 0\.6/);
+    expect(() => w.add(record([0.2, 0.2, 0.602]))).toThrow(/sum to/);
+    w.add(record([0.2, 0.2, 0.6005]));
+    expect(w.count).toBe(1);
+  });
+
+  it('refuses a record with an unknown flag bit', () => {
+    const w = new LabelWriter('shogi', 4);
+    w.add(record([0.1, 0.2, 0.7]));
+    const bytes = w.bytes();
+    const v = new DataView(bytes.buffer);
+    v.setUint16(16 + 10, 3, true);
+    v.setUint32(12, crc32(bytes, 16), true);
+    const err = errorOf(readLabels(bytes, 'mem'));
+    expect(err.code).toBe('ERR_LABELS');
+    expect(err.message).toMatch(/unknown record flags/);
+    // Back to bit 0 alone (same checksum fix): it reads.
+    v.setUint16(16 + 10, 1, true);
+    v.setUint32(12, crc32(bytes, 16), true);
+    expect(readLabels(bytes, 'mem').isOk).toBe(true);
   });
 });
