@@ -10,7 +10,7 @@ alpha-beta chose. The network (Monty's / Princhess's CPU policy, factorised over
 
 Loss: cross-entropy of the softmax over the legal moves against the target distribution: the MCTS
 root's visit distribution where the record carries one (label files version 3,
-`tools/data/label-policy.ts --search mcts`), else one-hot on the chosen move (then it is the plain
+`tools/data/label-policy.ts --from-selfplay`), else one-hot on the chosen move (then it is the plain
 cross-entropy against that move). `--soft-weight W` weighs the positions with visit targets W times
 the others (the batch loss is the weighted mean), so a few MCTS labels can count against many
 alpha-beta labels. `--init FILE` starts from an exported policy file (same game, hidden width and
@@ -123,12 +123,10 @@ class Data:
             bases += ba
             nmoves += nm
             targets += tg
-            for n, t, p in zip(nm, tg, so):
+            for p in so:
                 has_soft.append(p is not None)
-                if p is None:
-                    p = np.zeros(n, dtype=np.float32)
-                    p[t] = 1.0
-                softs.append(p)
+                if p is not None:
+                    softs.append(p)
             if keep_text:
                 texts += tx
         self.n = len(targets)
@@ -143,9 +141,14 @@ class Data:
         self.base = np.concatenate(bases).astype(np.float32)
         # Per move its target probability (visits, or one-hot on the target move); per position
         # whether the record carried visit targets.
-        self.soft = np.concatenate(softs).astype(np.float32)
         self.has_soft = np.array(has_soft, dtype=bool)
         self.target = np.array(targets, dtype=np.int64)
+        # One-hot rows written in one step: millions of per-record arrays would cost gigabytes.
+        self.soft = np.zeros(int(self.moff[-1]), dtype=np.float32)
+        hard = ~self.has_soft
+        self.soft[self.moff[:-1][hard] + self.target[hard]] = 1.0
+        if softs:
+            self.soft[spans(self.moff[:-1][self.has_soft], self.nm[self.has_soft])] = np.concatenate(softs)
         self.texts = texts
 
     def position(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
