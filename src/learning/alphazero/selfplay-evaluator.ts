@@ -119,9 +119,9 @@ export const cpuSelfplayNet = (leaf: CpuEvaluator): SelfplayNet => ({
 
 /**
  * The net of a self-play thread named by `model` (already resolved): an NNUE `.bin` selects the
- * CPU networks (with `<game>-policy.bin` beside it, or `KISHI_MCTS_POLICY`, as the MCTS player
- * picks them; `ERR_MODEL` when the value network or its policy network cannot be used), anything
- * else `openRawNet` in the batched stack.
+ * CPU networks, with `<game>-policy.bin` beside it or `KISHI_MCTS_POLICY` as the MCTS player picks
+ * them (`ERR_MODEL` when the value network cannot be used, `ERR_POLICY` when the policy network
+ * found cannot); anything else is `openRawNet` in the batched stack.
  */
 export const openSelfplayNet = async (model: string, game: GameKind, maxBatch: number, cacheEntries: number): Promise<Result<SelfplayNet, KishiError>> => {
   if (isCpuNetPath(model)) {

@@ -17,9 +17,9 @@
  * network come from it).
  *
  * Flags (version 3; reserved 0 in versions 1 and 2): bit 0 = the record carries soft targets, the
- * MCTS root's visit distribution over its moves (same order, non-negative, summing to 1; written by
- * `tools/data/label-policy.ts --from-selfplay` (the chunks of `kishi selfplay` on the CPU networks), whose target move is then the most visited one). Other
- * bits are unused and must be 0. A record without visit targets has flags 0 and no extra bytes, so a
+ * MCTS root's visit distribution over its moves (same order, non-negative, summing to 1), written by
+ * `tools/data/label-policy.ts --from-selfplay` from the chunks of `kishi selfplay` on the CPU
+ * networks; its target move is then the most visited one. Other bits are unused and must be 0. A record without visit targets has flags 0 and no extra bytes, so a
  * version 3 file of such records differs from version 2 only in its version number.
  */
 import { crc32 } from '../../core/crc32.js';
