@@ -331,8 +331,9 @@ const fromSelfplay = (dir: string): void => {
       for (let j = c.polStart[i]!; j < c.polStart[i + 1]!; j++) visits.set(c.polIndex[j]!, c.polProb[j]!);
       const q = Math.max(-0.999, Math.min(0.999, Number.isNaN(c.value[i]!) ? 0 : c.value[i]!));
       const score = 2 * k * Math.atanh(q);
-      const fast = game === 'chess' ? FastChessBoard.fromFen(text).unwrap() : FastShogiBoard.fromSfen(text).unwrap();
-      if (!addPosition(writer, text, fast, 0, score, visits)) fail(`${name} position ${i}: no visits on its legal moves (${text})`);
+      const fast = game === 'chess' ? FastChessBoard.fromFen(text) : FastShogiBoard.fromSfen(text);
+      if (fast.isErr) fail(`${name} position ${i}: ${fast.error.message}`);
+      if (!addPosition(writer, text, fast.unwrap(), 0, score, visits)) fail(`${name} position ${i}: no visits on its legal moves (${text})`);
     }
     writeFileAtomic(outFile, writer.bytes());
     done += writer.count;
