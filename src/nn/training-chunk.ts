@@ -238,3 +238,6 @@ export const chunkPlanes = (c: Chunk, i: number, out: Float32Array): void => {
 
 /** The text of position `i`. */
 export const chunkText = (c: Chunk, i: number): string => new TextDecoder().decode(c.text.subarray(c.txtStart[i], c.txtStart[i + 1]));
+
+/** The FEN or SFEN of position `i`: its text up to the first `|` (the fields after it say how it was recorded). */
+export const chunkPosition = (c: Chunk, i: number): string => chunkText(c, i).split('|')[0]!;

@@ -54,7 +54,7 @@ import { prepareDatagen } from '../../src/learning/datagen/datagen-setup.js';
 import { recordWriter } from '../../src/learning/datagen/record-writers.js';
 import { decodeChessRecord, decodeShogiRecord, RECORD_BYTES, type ChessRecord, type ShogiRecord } from '../../src/learning/datagen/position-record.js';
 import { LabelWriter, readLabels } from '../../src/learning/policy/label-file.js';
-import { chunkText, readChunk } from '../../src/nn/training-chunk.js';
+import { chunkPosition, readChunk } from '../../src/nn/training-chunk.js';
 import { loadCpuEvaluator } from '../../src/player/mcts-cpu-nets.js';
 import type { ChessSearchBoard } from '../../src/search/alphabeta/chess-board.js';
 import type { SearchBoard } from '../../src/search/alphabeta/search-board.js';
@@ -172,7 +172,10 @@ const shogiInput = new ShogiPolicyInput();
 
 /**
  * Adds the position `text` (on `fast`, its internal board) to `writer` with the move `best`
- * (internal encoding) as target; false when `best` is not among the generated moves.
+ * (internal encoding) as target; false when `best` is not among the generated moves. With
+ * `visitsByIndex` (visit share by ResNet policy index, as a self-play chunk keeps them) the record
+ * carries the shares as soft targets and its target is the most visited move instead (`best` is
+ * not used); false when no legal move has a share.
  */
 const addPosition = (
   writer: LabelWriter,
@@ -205,10 +208,9 @@ const addPosition = (
   const mb = onePly.attach(fast instanceof FastChessBoard ? ChessMctsBoard.fromText(text, []).unwrap() : ShogiMctsBoard.fromText(text, []).unwrap());
   if (mb.generate(baseMoves) !== n) throw new Error(`move counts differ in ${text}`);
   let visits: Float32Array | undefined;
-  let target = list.subarray(0, n).indexOf(best);
-  if (visitsByIndex !== undefined) {
-    // The visit share of each move, found by its ResNet policy index (the index the chunk keeps);
-    // the target is the most visited move.
+  let target: number;
+  if (visitsByIndex === undefined) target = list.subarray(0, n).indexOf(best);
+  else {
     mb.moveIndices(baseMoves, n, indices);
     visits = new Float32Array(n);
     let sum = 0;
@@ -326,7 +328,7 @@ const fromSelfplay = (dir: string): void => {
     if (c.header.game !== game) fail(`${name}: a ${c.header.game} chunk, not ${game}`);
     const writer = new LabelWriter(game, kpm);
     for (let i = 0; i < c.header.count; i++) {
-      const text = chunkText(c, i).split('|')[0]!;
+      const text = chunkPosition(c, i);
       const visits = new Map<number, number>();
       for (let j = c.polStart[i]!; j < c.polStart[i + 1]!; j++) visits.set(c.polIndex[j]!, c.polProb[j]!);
       const q = Math.max(-0.999, Math.min(0.999, Number.isNaN(c.value[i]!) ? 0 : c.value[i]!));

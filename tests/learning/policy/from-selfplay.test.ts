@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSelfplay } from '../../../src/learning/alphazero/selfplay.js';
 import { readLabels } from '../../../src/learning/policy/label-file.js';
-import { chunkText, readChunk } from '../../../src/nn/training-chunk.js';
+import { chunkPosition, readChunk } from '../../../src/nn/training-chunk.js';
 import { ShogiMctsBoard } from '../../../src/search/mcts/shogi-mcts-board.js';
 
 const label = (...args: string[]) => spawnSync('node', ['dist/tools/data/label-policy.js', ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -44,7 +44,7 @@ describe('label-policy --from-selfplay', () => {
     const c = readChunk(new Uint8Array(readFileSync(file))).unwrap();
     expect(labels.length).toBe(c.header.count);
     labels.forEach((l, i) => {
-      const position = chunkText(c, i).split('|')[0]!;
+      const position = chunkPosition(c, i);
       expect(l.position).toBe(position);
       // The chunk's share of each legal move, found by the move's policy index.
       const board = ShogiMctsBoard.fromText(position, []).unwrap();
