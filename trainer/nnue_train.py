@@ -236,25 +236,61 @@ def mirror_map(game: str) -> np.ndarray:
     return m
 
 
-def load_data(files: list[str], game: str, zone: bool = False):
-    """Feature indices of both perspectives, scores and results (0, 0.5, 1) of all records in `files`."""
-    parts = []
-    for f in files:
-        rec = read_chunk(f, game)
-        if rec.shape[0] == 0:
-            continue
-        if game == "chess":
-            pieces, stm, score, result = decode_chess(rec)
-            us, them = chess_features(pieces, stm)
-            kus = kthem = np.zeros(len(stm), dtype=np.int8)
-        else:
-            pieces, hands, stm, score, result = decode_shogi(rec)
-            us, them = shogi_features(pieces, hands, stm)
-            kus, kthem = own_king_rel(pieces, stm)
-            if zone:
-                us, them = king_zone(pieces, stm, us, them, kus, kthem)
-        parts.append((us, them, score, result / 2.0, rec, kus, kthem))
+def load_chunk(path: str, game: str, zone: bool):
+    """Feature indices of both perspectives, scores, results (0, 0.5, 1), records and own-king squares of one chunk."""
+    rec = read_chunk(path, game)
+    if game == "chess":
+        pieces, stm, score, result = decode_chess(rec)
+        us, them = chess_features(pieces, stm)
+        kus = kthem = np.zeros(len(stm), dtype=np.int8)
+    else:
+        pieces, hands, stm, score, result = decode_shogi(rec)
+        us, them = shogi_features(pieces, hands, stm)
+        kus, kthem = own_king_rel(pieces, stm)
+        if zone:
+            us, them = king_zone(pieces, stm, us, them, kus, kthem)
+    return us, them, score, result / 2.0, rec, kus, kthem
+
+
+def _load_chunk_args(a):
+    return load_chunk(*a)
+
+
+def load_data(files: list[str], game: str, zone: bool = False, workers: int = 1):
+    """load_chunk of every file, concatenated in file order (the same arrays whatever the worker count)."""
+    jobs = [(f, game, zone) for f in files]
+    if workers > 1 and len(files) > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_load_chunk_args, jobs, chunksize=4)
+    else:
+        parts = [load_chunk(*j) for j in jobs]
+    parts = [p for p in parts if len(p[0])]
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
+
+
+FIELDS = ("us", "them", "score", "result", "rec", "kus", "kthem")
+
+
+def cached_data(files: list[str], game: str, zone: bool, workers: int, cache: str | None):
+    """load_data, kept in (or read back from) the folder `cache` when given: trainings of several sizes on
+    the same chunks decode them once. The cache holds the file list it was made from and is remade
+    when that differs."""
+    key = {"files": [os.path.abspath(f) for f in files], "sizes": [os.path.getsize(f) for f in files], "game": game, "zone": zone}
+    meta = os.path.join(cache, "meta.json") if cache else None
+    if meta and os.path.exists(meta):
+        with open(meta) as f:
+            if json.load(f) == key:
+                return tuple(np.load(os.path.join(cache, f"{n}.npy"), mmap_mode="r") for n in FIELDS)
+    data = load_data(files, game, zone, workers)
+    if cache:
+        os.makedirs(cache, exist_ok=True)
+        for n, a in zip(FIELDS, data):
+            tmp = os.path.join(cache, f"{n}.tmp-{os.getpid()}.npy")
+            np.save(tmp, a)
+            os.replace(tmp, os.path.join(cache, f"{n}.npy"))
+        atomic_write(meta, json.dumps(key).encode())
+    return data
 
 
 def king_zone(pieces: np.ndarray, stm: np.ndarray, base_us: np.ndarray, base_them: np.ndarray, kus: np.ndarray, kthem: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -417,6 +453,28 @@ def write_network(path: str, game: str, q: dict, scale: int, feature_set: str = 
     return data
 
 
+def read_network(path: str) -> dict:
+    """The integer weights of a network file written by write_network (ValueError when it is not one)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 36 or data[:4] != b"KNUE":
+        raise ValueError(f"{path}: not a network file")
+    if zlib.crc32(data[:-4]) != struct.unpack_from("<I", data, len(data) - 4)[0]:
+        raise ValueError(f"{path}: checksum mismatch")
+    version, game, act, f, h, qa, qb, scale, b2 = struct.unpack_from("<HBBIIIIIi", data, 4)
+    off, fs = 32, 0
+    if version == 2:
+        fs = struct.unpack_from("<I", data, 32)[0]
+        off = 36
+    if (qa, qb) != (QA, QB) or len(data) != off + 2 * f * h + 2 * h + 4 * h + 4:
+        raise ValueError(f"{path}: sizes do not match (F {f}, H {h}, QA {qa}, QB {qb}, {len(data)} bytes)")
+    body = np.frombuffer(data, dtype="<i2", offset=off, count=f * h + h + 2 * h).astype(np.int64)
+    names = {v: k for k, v in FEATURE_SET_IDS.items()}
+    return {"game": "chess" if game == 0 else "shogi", "features": f, "hidden": h, "feature_set": names.get(fs, str(fs)),
+            "activation": "crelu" if act == 0 else "screlu", "scale": scale, "w1": body[: f * h].reshape(f, h),
+            "b1": body[f * h : f * h + h], "w2": body[f * h + h :], "b2": b2}
+
+
 def atomic_write(path: str, data: bytes) -> None:
     tmp = f"{path}.tmp-{os.getpid()}"
     with open(tmp, "wb") as f:
@@ -495,6 +553,11 @@ def main() -> int:
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--init", default=None, help="start from this network file (same game, features and activation; "
+                    "a narrower one fills the first units, the new units start with zero output weights)")
+    ap.add_argument("--load-workers", type=int, default=1, help="processes decoding the chunks")
+    ap.add_argument("--cache", default=None, help="folder keeping the decoded chunks for later trainings on the same files")
+    ap.add_argument("--cache-only", action="store_true", help="fill --cache and stop")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--references", type=int, default=16, help="reference positions in the manifest")
     ap.add_argument("--report", default=None, help="write the training report (JSON) here")
@@ -531,9 +594,11 @@ def main() -> int:
     val_files = files[args.val_every - 1 :: args.val_every] if len(files) >= args.val_every else files[-1:]
     train_files = [f for f in files if f not in set(val_files)] or files
     t0 = time.time()
-    tr = load_data(train_files, args.game, kz)
-    va = load_data(val_files, args.game, kz)
+    tr = cached_data(train_files, args.game, kz, args.load_workers, args.cache and os.path.join(args.cache, "train"))
+    va = cached_data(val_files, args.game, kz, args.load_workers, args.cache and os.path.join(args.cache, "val"))
     print(f"{len(tr[0])} training positions ({len(train_files)} chunks), {len(va[0])} validation ({len(val_files)} chunks), loaded in {time.time() - t0:.1f}s", file=sys.stderr)
+    if args.cache_only:
+        return 0
 
     BASE = FEATURES[args.game]
     F = KB_BUCKETS * BASE if kb else KZ_FEATURES if kz else BASE
@@ -573,7 +638,26 @@ def main() -> int:
                 a, b = a * a, b * b
             return self.out(torch.cat([a, b], dim=1)).squeeze(1)
 
-    net = Net().to(device)
+    net = Net()
+    if args.init:
+        # Retraining a previous net on new data (as Stockfish's nets are made from their predecessors): the
+        # integer weights back to floats; extra units (widening, net2net-style) keep their random input
+        # weights and get zero output weights, so the widened net starts as the old one's function.
+        q0 = read_network(args.init)
+        if (q0["game"], q0["features"], q0["feature_set"], q0["activation"], q0["scale"]) != (args.game, F, args.features, args.activation, args.scale) or q0["hidden"] > H:
+            print(f"--init {args.init}: a {q0['game']} {q0['feature_set']} {q0['features']}x{q0['hidden']} {q0['activation']} net does not fit this training", file=sys.stderr)
+            return 2
+        h0 = q0["hidden"]
+        with torch.no_grad():
+            net.ft.weight[:F, :h0] = torch.from_numpy(q0["w1"] / QA).float()
+            net.ft_bias[:h0] = torch.from_numpy(q0["b1"] / QA).float()
+            w2 = torch.zeros(2 * H)
+            w2[:h0] = torch.from_numpy(q0["w2"][:h0] / QB).float()
+            w2[H : H + h0] = torch.from_numpy(q0["w2"][h0:] / QB).float()
+            net.out.weight[0] = w2
+            net.out.bias[0] = q0["b2"] / (QA * QB)
+        print(f"initialised from {args.init} (hidden {h0})", file=sys.stderr)
+    net = net.to(device)
     if kb and args.bucket_decay is not None:
         others = [p for n, p in net.named_parameters() if n != "ft.weight"]
         opt = torch.optim.AdamW([{"params": [net.ft.weight], "weight_decay": args.bucket_decay}, {"params": others}], lr=args.lr, weight_decay=args.weight_decay)
@@ -615,7 +699,29 @@ def main() -> int:
         them, fthem = king_bucketed(them, kthem, mirror_np)
         return us, them, fus, fthem
 
+    # On a GPU the host-side gather and copy of every batch, not the arithmetic, bounds the speed: the
+    # feature rows, labels and mirror map are moved to the device once and each batch is gathered there
+    # (the same rows, in the same order, as the NumPy path: the same net for the same seed and data).
+    resident = device == "cuda" and not kb
+
+    def to_device(d):
+        g = lambda a: torch.from_numpy(np.array(a)).to(device)  # a copy: the cache arrays are read-only maps
+        return (g(d[0].astype(np.int32)), g(d[1].astype(np.int32)), g(d[2]), g(d[3]))
+
+    if resident:
+        tr_dev, va_dev = to_device(tr), to_device(va)
+        mirror_dev = torch.from_numpy(mirror_np.astype(np.int64)).to(device)
+
     def tensors(d, idx, flip=None):
+        if resident:
+            dd = tr_dev if d is tr else va_dev
+            i = torch.from_numpy(np.asarray(idx, dtype=np.int64)).to(device)
+            us, them = dd[0][i].long(), dd[1][i].long()
+            if flip is not None:
+                f = torch.from_numpy(flip).to(device)[:, None]
+                us = torch.where(f, mirror_dev[us], us)
+                them = torch.where(f, mirror_dev[them], them)
+            return us, them, None, None, dd[2][i], dd[3][i]
         t = lambda a: None if a is None else torch.from_numpy(a).to(device)
         us, them, fus, fthem = indices(d, idx, flip)
         return t(us), t(them), t(fus), t(fthem), torch.from_numpy(d[2][idx]).to(device), torch.from_numpy(d[3][idx]).to(device)
@@ -678,12 +784,12 @@ def main() -> int:
                 else:
                     net.ft.weight.clamp_(-1.98, 1.98)
                 net.out.weight.clamp_(-127 / QB * 4, 127 / QB * 4)
-            tot += float(loss) * len(idx)
+            tot += loss.detach() * len(idx)  # summed on the device: no host sync per step
             cnt += len(idx)
             samples += len(idx)
             step += 1
         val = validate()
-        rec = {"epoch": epoch + 1, "step": step, "train_loss": tot / max(1, cnt), "val_loss": val, "lr": lr,
+        rec = {"epoch": epoch + 1, "step": step, "train_loss": float(tot) / max(1, cnt), "val_loss": val, "lr": lr,
                "samples_per_s": samples / max(1e-9, time.time() - t_train)}
         history.append(rec)
         if val < best_val:
