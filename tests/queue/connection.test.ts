@@ -52,7 +52,7 @@ describe('queue URL', () => {
   it('the config file may name the queue but not hold its password', () => {
     expect(parseConfig('queue:\n  url: rediss://queue.example.org:6380\n').unwrap().queue.url).toBe('rediss://queue.example.org:6380');
     expect(parseConfig(`queue:\n  url: redis://:${SECRET}@queue.example.org:6379\n`).isErr).toBe(true);
-    expect(parseConfig('').unwrap().queue).toEqual({ url: '', name: 'kishi', concurrency: 0, lockDurationSec: 30 });
+    expect(parseConfig('').unwrap().queue).toEqual({ url: '', name: 'kishi', concurrency: 0, lockDurationSec: 30, engines: [] });
   });
 
   it('a stamp from another version or with another file is refused with the reason', () => {
