@@ -206,6 +206,25 @@ export class ProducerQueue implements JobStore {
     });
   }
 
+  /**
+   * Counts the Redis commands this producer sends from now on, on both its connections (pipelined
+   * and script calls included, as ioredis sends each through `sendCommand`): a measurement of what
+   * a producer costs the server (the simulated-fleet test). Returns the counter's reader.
+   */
+  async commandCounter(): Promise<() => number> {
+    let n = 0;
+    const count = (client: Redis): void => {
+      const send = client.sendCommand.bind(client);
+      client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+        n++;
+        return send(...args);
+      }) as Redis['sendCommand'];
+    };
+    count(this.redis);
+    count((await this.call('connecting', this.queue.getBackend().client)) as unknown as Redis);
+    return () => n;
+  }
+
   /** Redis's own byte counters (INFO stats): traffic measurements. */
   async netBytes(): Promise<{ input: number; output: number }> {
     const s = await this.info('stats');
