@@ -96,6 +96,6 @@ export function register(program: Command): void {
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
       await w.done;
-      process.exit(0);
+      process.exit(w.failure() === undefined ? 0 : 1);
     });
 }

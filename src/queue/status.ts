@@ -54,7 +54,8 @@ export function formatQueueStatus(s: QueueStatus, now: number = Date.now()): str
     const age = Math.round((now - Date.parse(w.at)) / 1000);
     lines.push(
       `  ${w.id}  kishi ${w.version}${w.build !== undefined ? ` build ${w.build.slice(0, 12)}` : ''}, ${w.concurrency} slot(s), ${w.active.length} busy, ${w.jobsDone} done, ${w.jobsFailed} failed, ${w.positions} positions, ${w.games} games, seen ${age} s ago` +
-        (w.refused > 0 ? `, refused ${w.refused} (last: ${w.lastRefusal ?? '?'})` : ''),
+        (w.refused > 0 ? `, refused ${w.refused} (last: ${w.lastRefusal ?? '?'})` : '') +
+        (w.pausedUntil !== undefined ? `, taking no jobs until ${w.pausedUntil}` : ''),
     );
   }
   return lines.join('\n');

@@ -19,6 +19,8 @@ export interface WorkerHeartbeat {
   readonly games: number;
   readonly refused: number;
   readonly lastRefusal?: string;
+  /** Set while the worker steps aside after refusing jobs of another build (worker.ts). */
+  readonly pausedUntil?: string;
   readonly at: string;
 }
 

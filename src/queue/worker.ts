@@ -28,7 +28,7 @@ import type winston from 'winston';
 import type { EngineSpec } from '../engines/engine-spec.js';
 import { redact } from '../log/redact.js';
 import { playRemoteGames } from '../match/remote-play.js';
-import type { QueueConnection } from './connection.js';
+import { permanentConnectionError, type QueueConnection } from './connection.js';
 import {
   CORRUPT_JOB,
   discardKey,
@@ -109,6 +109,8 @@ export interface RunningWorker {
   readonly done: Promise<void>;
   /** Graceful stop (`force`: abandon the jobs in progress). */
   stop(force?: boolean): Promise<void>;
+  /** Why the worker stopped on its own (a permanent connection error), once `done`. */
+  failure(): string | undefined;
 }
 
 export function startWorker(o: WorkerOptions): RunningWorker {
@@ -125,10 +127,33 @@ export function startWorker(o: WorkerOptions): RunningWorker {
   const beat = new Redis({ ...o.connection.options, commandTimeout: COMMAND_TIMEOUT_MS });
   /** Jobs whose producer no longer wants them: removed from Redis as soon as they complete. */
   const discarded = new Set<string>();
-  beat.on('error', () => {});
+  let failure: string | undefined;
 
-  const refuse = async (job: Job, token: string | undefined, why: string): Promise<never> => {
+  /**
+   * A worker of another build or version refuses every job of its producers: it steps aside for a
+   * while (15 s, doubling up to 5 min while it keeps refusing stamps) instead of taking and putting
+   * back each job ahead of the workers that can run it. A job it runs resets the pause.
+   */
+  let stampRefusals = 0;
+  let pausedUntil: number | undefined;
+  const stepAside = (): void => {
+    if (pausedUntil !== undefined) return;
+    const seconds = Math.min(300, 15 * 2 ** Math.min(stampRefusals - 1, 5));
+    pausedUntil = Date.now() + seconds * 1000;
+    o.log.warn(`taking no jobs for ${seconds} s: this worker's build cannot run the jobs queued now (update its checkout and rebuild)`);
+    void worker.pause(true).catch(() => {});
+    setTimeout(() => {
+      pausedUntil = undefined;
+      if (stopping === undefined) worker.resume();
+    }, seconds * 1000).unref();
+  };
+
+  const refuse = async (job: Job, token: string | undefined, why: string, stamp = false): Promise<never> => {
     stats.refused++;
+    if (stamp) {
+      stampRefusals++;
+      stepAside();
+    }
     stats.lastRefusal = `${job.id}: ${why}`;
     const key = `${job.name}|${why}`;
     if (!refusedLogged.has(key)) {
@@ -181,7 +206,8 @@ export function startWorker(o: WorkerOptions): RunningWorker {
     const digest = jobDigest(d);
     if (d.digest !== digest) throw new UnrecoverableError(`${CORRUPT_JOB} its digest does not match its data (edited in Redis?)`);
     const why = stampMismatch(d.stamp, version, build);
-    if (why !== undefined) return refuse(job, token, why);
+    if (why !== undefined) return refuse(job, token, why, true);
+    stampRefusals = 0;
     active.add(String(job.id));
     // Published at once, not at the next beat: `kishi queue status` shows the job while it runs, however short.
     void heartbeat();
@@ -226,13 +252,25 @@ export function startWorker(o: WorkerOptions): RunningWorker {
     stats.jobsFailed++;
     o.log.warn(redact(`job ${job?.id ?? '?'} failed: ${err.message}`));
   });
-  // Reconnection never gives up: say so once per message every 30 s, not at every retry.
+  // Reconnection never gives up on a lost connection: say so once per message every 30 s, not at
+  // every retry. A permanent error (credentials, certificate) ends the worker with the reason.
   const said = new Map<string, number>();
-  worker.on('error', (err) => {
+  const onConnectionError = (err: Error & { code?: string }): void => {
+    const permanent = permanentConnectionError(err);
+    if (permanent !== undefined) {
+      if (failure === undefined) {
+        failure = redact(`Redis at ${o.connection.display}: ${permanent}`);
+        o.log.error(`${failure}; stopping`);
+        void stop(true);
+      }
+      return;
+    }
     if (Date.now() - (said.get(err.message) ?? -Infinity) < 30_000) return;
     said.set(err.message, Date.now());
     o.log.warn(redact(`queue connection: ${err.message} (retrying)`));
-  });
+  };
+  worker.on('error', onConnectionError);
+  beat.on('error', onConnectionError);
 
   const key = `${workerKeyPrefix(QUEUE_KEY_PREFIX, o.queueName)}${id}`;
   const setKey = workerSetKey(QUEUE_KEY_PREFIX, o.queueName);
@@ -247,6 +285,7 @@ export function startWorker(o: WorkerOptions): RunningWorker {
       startedAt,
       ...stats,
       active: [...active],
+      ...(pausedUntil !== undefined ? { pausedUntil: new Date(pausedUntil).toISOString() } : {}),
       at: new Date().toISOString(),
     };
     await beat
@@ -267,8 +306,11 @@ export function startWorker(o: WorkerOptions): RunningWorker {
     if (stopping !== undefined && !force) return stopping;
     stopping = (async () => {
       clearInterval(timer);
-      // With no job in progress there is nothing to wait for (and Redis may be the reason we stop).
-      await worker.close(force || active.size === 0);
+      // With no job in progress there is nothing to wait for (and Redis may be the reason we stop);
+      // a close that cannot reach Redis gives up after a few seconds.
+      const closing = worker.close(force || active.size === 0).catch(() => {});
+      if (force || active.size === 0) await Promise.race([closing, new Promise((r) => setTimeout(r, 5000))]);
+      else await closing;
       await pool.close();
       await Promise.race([beat.multi().del(key).zrem(setKey, id).exec().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
       beat.disconnect();
@@ -277,5 +319,5 @@ export function startWorker(o: WorkerOptions): RunningWorker {
     })();
     return stopping;
   };
-  return { id, done, stop };
+  return { id, done, stop, failure: () => failure };
 }

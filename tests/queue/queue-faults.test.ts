@@ -257,13 +257,14 @@ describe.skipIf(!haveRedis())('a wrong password (real redis-server with requirep
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('each producer command fails fast with a clear message and shows the password nowhere, output or files', async () => {
+  it('each producer command and a worker fail fast with a clear message and shows the password nowhere, output or files', async () => {
     const url = `redis://:${WRONG}@127.0.0.1:${redis.port}`;
     const out = join(tmp, 'dg');
     const runs: Child[] = [
       kishi([...BASE, '--positions', '100', '--out', out, '--queue', url]),
       kishi(['queue', 'status', '--queue', url]),
       kishi(['match', '-e', 'cmd=kishi,name=A', '-e', 'cmd=kishi,name=B', '--nodes', '100', '-n', '2', '--seed', '1', '--out', join(tmp, 'm'), '--queue', url, '-q']),
+      kishi(['worker', '--queue', url, '--concurrency', '1']),
     ];
     for (const c of runs) {
       expect(await Promise.race([c.exited, sleep(60_000).then(() => 'hung')])).not.toBe('hung');
