@@ -93,6 +93,13 @@ export function queuedRemoteGames(o: QueuedMatchOptions): Result<RemoteGames, Ki
           o.onResult?.(r);
           return r.records.slice();
         }
+        if (look.state === 'failed' && look.corrupt === true) {
+          o.onWarning?.(`job ${id} was damaged in Redis (${look.reason}); queueing it again`);
+          await o.queue.remove(id);
+          await o.queue.ensure('match', id, job);
+          await sleep(o.pollMs ?? 500);
+          continue;
+        }
         if (look.state === 'failed') throw new Error(`match job ${id} (games ${games.map((g) => g.id).join(', ')}) failed on the workers: ${look.reason}`);
         if (look.state === 'missing') {
           o.onWarning?.(`job ${id} is gone from Redis; adding it again`);
