@@ -35,6 +35,7 @@ import { SPRT_MODELS } from '../match/stats/index.js';
 import type { TimeControl } from '../match/time-control.js';
 import { hasLimit, parseClockText } from '../match/time-control.js';
 import { parseQueueUrl } from '../queue/connection.js';
+import { redact } from '../log/redact.js';
 import { queuedRemoteGames } from '../queue/match-producer.js';
 import { ProducerQueue } from '../queue/producer-queue.js';
 import { makeStamp } from '../queue/stamp.js';
@@ -281,14 +282,14 @@ async function queuedMatch(url: string, queueName: string, config: MatchConfig, 
   }
   const made = makeStamp([]);
   if ('missing' in made) return 1;
-  const queue = new ProducerQueue(conn.value, queueName, (m) => process.stderr.write(`warning: ${m}\n`));
+  const queue = new ProducerQueue(conn.value, queueName, { onConnectionError: (m) => process.stderr.write(`warning: ${m}\n`), ...(config.signal !== undefined ? { signal: config.signal } : {}) });
   try {
     const live = await queue.workers();
     const slots = live.reduce((a, w) => a + w.concurrency, 0);
     const parallel = concurrencyGiven ? config.concurrency : Math.max(2, 2 * slots);
     const outDir = config.outDir ?? 'matches';
     process.stderr.write(`match over queue ${queueName} at ${conn.value.display}: ${live.length} worker(s) with ${slots} slot(s) now, ${parallel} pairs in flight\n`);
-    const remote = queuedRemoteGames({
+    const remoteMade = queuedRemoteGames({
       queue,
       settings: {
         game: config.game,
@@ -315,14 +316,18 @@ async function queuedMatch(url: string, queueName: string, config: MatchConfig, 
       },
       onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
     });
-    const m = await runMatch({ ...config, remote });
+    if (remoteMade.isErr) {
+      console.error(`kishi match: ${remoteMade.error.message}`);
+      return 2;
+    }
+    const m = await runMatch({ ...config, remote: remoteMade.value });
     endLine();
     console.log(formatMatchReport(m));
     console.log(`Records and summary.json in ${outDir}`);
     return 0;
   } catch (e) {
     endLine();
-    console.error(`kishi match: ${(e as Error).message}`);
+    console.error(`kishi match: ${redact((e as Error).message)}`);
     return 1;
   } finally {
     await queue.close();

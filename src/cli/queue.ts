@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { ProducerQueue } from '../queue/producer-queue.js';
 import { formatQueueStatus, readQueueStatus } from '../queue/status.js';
+import { redact } from '../log/redact.js';
 import { queueSettingsOrExit } from './worker.js';
 
 export function register(program: Command): void {
@@ -18,13 +19,13 @@ export function register(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (o: { queue?: string; queueName?: string; config?: string; json?: boolean }) => {
       const { config, connection } = queueSettingsOrExit(o);
-      // Fail fast when Redis is unreachable, instead of the workers' endless reconnection.
-      const q = new ProducerQueue({ ...connection, options: { ...connection.options, retryStrategy: (n: number) => (n > 3 ? null : 200 * n), maxRetriesPerRequest: 2 } }, config.name);
+      // Fail fast when Redis is unreachable or does not answer, instead of the workers' endless reconnection.
+      const q = new ProducerQueue(connection, config.name, { failWhenDown: true, timeoutMs: 5000 });
       try {
         const status = await readQueueStatus(q);
         console.log(o.json === true ? JSON.stringify(status, null, 1) : formatQueueStatus(status));
       } catch (e) {
-        console.error(`cannot read the queue at ${connection.display}: ${(e as Error).message}`);
+        console.error(redact(`cannot read the queue at ${connection.display}: ${(e as Error).message}`));
         process.exitCode = 1;
       } finally {
         await q.close().catch(() => {});

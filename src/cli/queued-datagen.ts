@@ -9,6 +9,7 @@ import { runQueuedDatagen, type QueuedDatagenShard } from '../queue/datagen-prod
 import { ProducerQueue } from '../queue/producer-queue.js';
 import { formatDatagenResult, formatQueuedDatagenProgress } from '../queue/progress.js';
 import { makeStamp } from '../queue/stamp.js';
+import { redact } from '../log/redact.js';
 
 /** Runs the producer; the exit code (0 done, 1 failure, 2 bad usage, 130 interrupted). */
 export async function runQueuedDatagenCli(url: string, queueName: string, o: QueuedDatagenShard): Promise<number> {
@@ -22,14 +23,18 @@ export async function runQueuedDatagenCli(url: string, queueName: string, o: Que
     console.error(`cannot read ${stamp.missing}`);
     return 1;
   }
-  const queue = new ProducerQueue(conn.value, queueName, (m) => console.error(`warning: ${m}`));
   const abort = new AbortController();
+  // Every Redis call ends on the signal, Redis up or down (producer-queue.ts).
+  const queue = new ProducerQueue(conn.value, queueName, { onConnectionError: (m) => console.error(`warning: ${m}`), signal: abort.signal });
+  let signals = 0;
   const onSignal = (): void => {
+    signals++;
+    if (signals > 1) process.exit(130);
     console.error('stopping: the queued jobs stay in Redis; run the same command again to collect them');
     abort.abort();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   console.error(`datagen ${o.settings.game} over queue ${queueName} at ${conn.value.display}: ${JSON.stringify(o.settings)}, shard ${o.shardIndex}/${o.shardCount}, seed ${o.seed}, out ${o.out}`);
   try {
     const r = await runQueuedDatagen({
@@ -47,6 +52,12 @@ export async function runQueuedDatagenCli(url: string, queueName: string, o: Que
     }
     console.error(`done: ${formatQueuedDatagenProgress(r.value)}`);
     return 0;
+  } catch (e) {
+    // A queue error (timeout, refused credentials, stopped while Redis was down): its message
+    // only, redacted (an ioredis error object would print the AUTH command's arguments).
+    const err = e as Error & { code?: string };
+    console.error(redact(err.message));
+    return err.code === 'ERR_ABORTED' ? 130 : 1;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

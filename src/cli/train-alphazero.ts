@@ -22,6 +22,7 @@ import { runLoop } from '../learning/alphazero/loop.js';
 import { runAlphaBetaBootstrap } from '../learning/alphazero/loop-bootstrap.js';
 import { runSelfplay } from '../learning/alphazero/selfplay.js';
 import { parseQueueUrl } from '../queue/connection.js';
+import { redact } from '../log/redact.js';
 import { ProducerQueue } from '../queue/producer-queue.js';
 import { queuedSelfplay } from '../queue/selfplay-producer.js';
 import type { LoopSettings } from '../learning/alphazero/state.js';
@@ -230,7 +231,7 @@ export function register(train: Command): void {
           process.exitCode = 2;
           return;
         }
-        queue = new ProducerQueue(conn.value, opts.queueName, (m) => process.stderr.write(`warning: ${m}\n`));
+        queue = new ProducerQueue(conn.value, opts.queueName, { onConnectionError: (m) => process.stderr.write(`warning: ${m}\n`), signal: abort.signal });
         process.stderr.write(`self-play over queue ${opts.queueName} at ${conn.value.display}\n`);
       }
       const started = Date.now();
@@ -247,7 +248,8 @@ export function register(train: Command): void {
             signal: abort.signal,
             selfplayDrawScore: real(opts.selfplayDrawScore, '--selfplay-draw-score', (x) => x >= -1 && x <= 1),
             selfplayGumbel: int(opts.selfplayGumbel, '--selfplay-gumbel'),
-            command: ['kishi', ...process.argv.slice(2)].map((a) => (/[\s,]/.test(a) ? JSON.stringify(a) : a)).join(' '),
+            // Redacted: the --queue URL may carry the Redis password, and state.json is no place for it.
+            command: redact(['kishi', ...process.argv.slice(2)].map((a) => (/[\s,]/.test(a) ? JSON.stringify(a) : a)).join(' ')),
           },
           {
             selfplay:
@@ -275,6 +277,11 @@ export function register(train: Command): void {
             `${st.games.selfplay} self-play games, trainer at ${st.trainer?.steps ?? 0} steps; best net generation ${st.best?.generation ?? '-'} ` +
             `(Elo ${st.best?.elo.toFixed(0) ?? '-'} vs generation 0); state in ${opts.state}/state.json, curves in ${opts.state}/curve-*.json`,
         );
+      } catch (e) {
+        if (queue === undefined) throw e;
+        // A queue error (timeout, refused credentials): its message only, redacted.
+        console.error(`kishi train alphazero: ${redact((e as Error).message)}`);
+        process.exitCode = 1;
       } finally {
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigint);

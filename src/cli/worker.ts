@@ -16,6 +16,7 @@ import { loadConfig, validateConfig } from '../config/load.js';
 import type { QueueConfig } from '../config/sections/queue.js';
 import { childLogger, configureLogging } from '../log/logger.js';
 import { parseQueueUrl, type QueueConnection } from '../queue/connection.js';
+import { parseEngineAllowList } from '../queue/match-engines.js';
 import { startWorker } from '../queue/worker.js';
 
 interface WorkerCliOptions {
@@ -75,7 +76,12 @@ export function register(program: Command): void {
       configureLogging({ level: o.logLevel ?? 'info' });
       const log = childLogger('queue/worker');
       const concurrency = config.concurrency > 0 ? config.concurrency : availableParallelism();
-      const w = startWorker({ connection, queueName: config.name, concurrency, lockDurationMs: config.lockDurationSec * 1000, stalledIntervalMs: Math.min(15_000, config.lockDurationSec * 1000), log });
+      const engines = parseEngineAllowList(config.engines);
+      if (engines.isErr) {
+        console.error(engines.error.message);
+        process.exit(2);
+      }
+      const w = startWorker({ connection, queueName: config.name, concurrency, lockDurationMs: config.lockDurationSec * 1000, stalledIntervalMs: Math.min(15_000, config.lockDurationSec * 1000), log, engines: engines.value });
       let signals = 0;
       const onSignal = (): void => {
         signals++;
@@ -90,6 +96,6 @@ export function register(program: Command): void {
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
       await w.done;
-      process.exit(0);
+      process.exit(w.failure() === undefined ? 0 : 1);
     });
 }

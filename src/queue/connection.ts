@@ -27,10 +27,16 @@ export interface QueueConnection {
 
 const bad = (m: string): Result<never, KishiError> => Result.err(new KishiError('ERR_QUEUE_URL', m));
 
+/** TCP connect timeout of every queue connection, ms (a host that drops packets). */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * Parses the URL. Reconnection never gives up (a Redis restart must not end a worker or a
  * producer), and commands wait for the connection instead of failing (`maxRetriesPerRequest:
- * null`, which BullMQ workers require).
+ * null`, which BullMQ workers require). A TCP connect that hangs gives up after
+ * {@link CONNECT_TIMEOUT_MS} (and is retried); a server that accepts but never answers is caught
+ * by the producers' command deadline (producer-queue.ts) and by the workers' `commandTimeout` on
+ * their own plain connection.
  */
 export const parseQueueUrl = (url: string, env: NodeJS.ProcessEnv = process.env): Result<QueueConnection, KishiError> => {
   let u: URL;
@@ -49,6 +55,8 @@ export const parseQueueUrl = (url: string, env: NodeJS.ProcessEnv = process.env)
   const password = u.password !== '' ? decodeURIComponent(u.password) : env[QUEUE_PASSWORD_ENV]?.trim() || undefined;
   const username = u.username !== '' ? decodeURIComponent(u.username) : undefined;
   registerSecret(password);
+  // As typed too (percent-encoded): a command line echoed into a log or a state file holds that form.
+  if (u.password !== '') registerSecret(u.password);
   // Short passwords are not masked by redact (too many false hits): refuse them rather than leak them.
   if (password !== undefined && password.length < 4) return bad('the queue password is shorter than 4 characters; use a longer one (it is masked in logs only from 4 characters on)');
   const tls = u.protocol === 'rediss:';
@@ -72,8 +80,24 @@ export const parseQueueUrl = (url: string, env: NodeJS.ProcessEnv = process.env)
     ...(tls ? { tls: { ...(isIP(host) === 0 ? { servername: host } : {}), ...(ca !== undefined ? { ca } : {}) } } : {}),
     maxRetriesPerRequest: null,
     enableReadyCheck: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
     retryStrategy: (times: number) => Math.min(200 * times, 5000),
   };
   const auth = password !== undefined ? `${username ?? ''}:***@` : username !== undefined ? `${username}@` : '';
   return Result.ok({ options, display: `${u.protocol}//${auth}${u.host}${db !== 0 ? `/${db}` : ''}`, tls });
 };
+
+/**
+ * Why a connection error is permanent (retrying cannot help: a wrong password or user, a server
+ * certificate that does not verify, a TLS/plain mismatch), or undefined for a transient one (a
+ * refused or lost connection: Redis restarting). The text is Redis's or OpenSSL's, never the password.
+ */
+export function permanentConnectionError(e: Error & { code?: string }): string | undefined {
+  const m = e.message;
+  if (/WRONGPASS|NOAUTH|invalid password|invalid username-password|NOPERM|ERR AUTH/i.test(m)) return `the server refused the credentials (${m.split('\n')[0]}); check KISHI_QUEUE_PASSWORD or the URL's user`;
+  const tlsCodes = ['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_SSL_WRONG_VERSION_NUMBER'];
+  if ((e.code !== undefined && tlsCodes.includes(e.code)) || /certificate|self[- ]signed|wrong version number|unable to verify/i.test(m)) {
+    return `TLS failed (${m.split('\n')[0]}): a private CA goes in ${QUEUE_TLS_CA_ENV}; rediss:// needs a TLS port, redis:// a plain one`;
+  }
+  return undefined;
+}

@@ -15,19 +15,27 @@
  * 4. A finished job's records (a separate Redis key, jobs.ts `payloadKey`) are written to
  *    `.queue/`, then the key and the job are deleted: chunk records live in Redis only between a
  *    worker finishing and the producer's next poll (at most a day when the producer is away).
+ *    A result is taken only when it answers the job as this producer built it (the digest of the
+ *    job's data and the build, jobs.ts `resultMismatch`) and its payload has the digest the result
+ *    names and decompresses; otherwise it is dropped with a warning and the job queued again. A
+ *    job whose data was damaged in Redis (it failed as `CORRUPT_JOB`) is queued again too.
  * 5. Results are applied in chunk order: deduplicated against the shard so far (chunk-play.ts),
- *    written as the chunk file (atomic rename), the waiting file removed. Stop at the target
- *    positions or chunk count; the jobs still queued beyond it are deleted.
+ *    written as the chunk file (atomic rename), the waiting file removed. A waiting file that
+ *    cannot be read is moved aside (`<name>.bad-<time>`, which no run reads) and its chunk queued
+ *    again: never fatal, now or in a rerun. Stop at the target positions or chunk count; the jobs
+ *    still queued beyond it are deleted, or marked discarded while a worker holds them (a marker
+ *    the next `ensure` of the same job deletes, so a longer rerun gets the chunk after all).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../core/result.js';
 import { removeFilesWhere, writeFileAtomic } from '../learning/atomic-write.js';
 import { chunkBytes, chunkFileName } from '../learning/datagen/chunk.js';
 import { dedupChunk, shardSettingsFileName, shardSettingsText } from '../learning/datagen/chunk-play.js';
 import { scanShard, type DatagenShardOptions } from '../learning/datagen/datagen-run.js';
+import { RECORD_BYTES } from '../learning/datagen/position-record.js';
 import type { DatagenChoices } from '../learning/datagen/datagen-setup.js';
-import { datagenJobId, runKey, unpackBytes, type DatagenJob, type DatagenJobResult } from './jobs.js';
+import { datagenJobId, resultMismatch, runKey, sha256Hex, tryUnpackBytes, withDigest, type DatagenJob, type DatagenJobResult } from './jobs.js';
 import type { JobStore } from './job-store.js';
 import type { JobStamp } from './stamp.js';
 
@@ -156,7 +164,8 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
       readded,
     };
   };
-  const job = (chunk: number): DatagenJob => ({
+  const job = (chunk: number): DatagenJob =>
+    withDigest<DatagenJob>({
     kind: 'datagen',
     stamp: o.stamp,
     choices: o.choices,
@@ -166,7 +175,16 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
     shardCount: o.shardCount,
     gamesPerChunk: o.gamesPerChunk,
     chunk,
-  });
+    });
+  /** Drops a result (a warning says why) and queues its job again. */
+  const requeue = async (c: number, why: string, payloadKey?: string): Promise<void> => {
+    const id = datagenJobId(run, c);
+    readded++;
+    o.onWarning?.(`chunk ${c} (job ${id}): ${why}; queueing the chunk again`);
+    if (payloadKey !== undefined && payloadKey !== '') await o.queue.deletePayload(payloadKey);
+    await o.queue.remove(id);
+    await o.queue.ensure('datagen', id, job(c));
+  };
 
   let lastWorkerCheck = -Infinity;
   let window = o.window ?? 4;
@@ -191,11 +209,13 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
       await o.queue.ensure('datagen', datagenJobId(run, c), job(c));
       outstanding.add(c);
     }
-    // Step 4: collect.
+    // Step 4: collect (one round trip for every outstanding job).
     let progressed = false;
-    for (const c of [...outstanding].sort((a, b) => a - b)) {
+    const ids = [...outstanding].sort((a, b) => a - b);
+    const looks = await o.queue.lookMany(ids.map((c) => datagenJobId(run, c)));
+    for (const [k, c] of ids.entries()) {
       const id = datagenJobId(run, c);
-      const look = await o.queue.look(id);
+      const look = looks[k]!;
       if (look.state === 'pending') continue;
       if (look.state === 'missing') {
         readded++;
@@ -203,16 +223,28 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
         await o.queue.ensure('datagen', id, job(c));
         continue;
       }
-      if (look.state === 'failed') return fail('ERR_QUEUE_JOB', `chunk ${c} failed on the workers: ${look.reason}`);
-      const r = look.result;
-      if (r.kind !== 'datagen' || r.chunk !== c) return fail('ERR_QUEUE_JOB', `job ${id} returned ${r.kind} chunk ${(r as { chunk?: number }).chunk}, not datagen chunk ${c}`);
+      if (look.state === 'failed') {
+        if (look.corrupt === true) {
+          await requeue(c, `the job was damaged in Redis (${look.reason})`);
+          continue;
+        }
+        return fail('ERR_QUEUE_JOB', `chunk ${c} failed on the workers: ${look.reason}`);
+      }
+      const r = look.result as DatagenJobResult;
+      const why = resultMismatch(job(c), r) ?? (r.chunk !== c ? `the result is for chunk ${String(r.chunk)}` : undefined);
+      if (why !== undefined) {
+        await requeue(c, `the result is refused: ${why}`, typeof r.payloadKey === 'string' ? r.payloadKey : undefined);
+        continue;
+      }
       const payload = await o.queue.payload(r.payloadKey);
       if (payload === undefined) {
-        // Expired, or lost with a Redis restart: compute it again.
-        readded++;
-        o.onWarning?.(`the records of chunk ${c} are gone from Redis; queueing the chunk again`);
-        await o.queue.remove(id);
-        await o.queue.ensure('datagen', id, job(c));
+        // Expired, lost with a Redis restart, or dropped by a worker told the chunk was not wanted.
+        await requeue(c, r.payloadKey === '' ? 'its worker dropped the records (discarded by an earlier run)' : 'the records are gone from Redis');
+        continue;
+      }
+      const problem = sha256Hex(payload) !== r.payloadSha ? 'the records do not match the digest in the result' : 'error' in tryUnpackBytes(payload) ? 'the records are not valid compressed data' : undefined;
+      if (problem !== undefined) {
+        await requeue(c, problem, r.payloadKey);
         continue;
       }
       writeFileAtomic(join(pendingDir, pendingName(c)), JSON.stringify({ ...r, records: payload.toString('base64') }), { keepPrevious: false });
@@ -227,18 +259,29 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
     while (pending.has(next) && !finished()) {
       const file = join(pendingDir, pendingName(next));
       let r: DatagenJobResult & { records: string };
+      let kept: ReturnType<typeof dedupChunk>;
+      let bytes: Uint8Array;
       try {
         r = JSON.parse(readFileSync(file, 'utf8')) as DatagenJobResult & { records: string };
+        const unpacked = tryUnpackBytes(Buffer.from(String(r.records), 'base64'));
+        if ('error' in unpacked) throw new Error(unpacked.error);
+        if (!Number.isInteger(r.count) || !Number.isInteger(r.games)) throw new Error('its counts are not whole numbers');
+        // Checked before deduplication, which adds the chunk's keys to the shard's set.
+        if (unpacked.bytes.length !== r.count * RECORD_BYTES[game]) throw new Error(`${unpacked.bytes.length} bytes of records for ${r.count} positions`);
+        kept = dedupChunk({ game, records: unpacked.bytes, count: r.count }, keys);
+        bytes = chunkBytes({ game, chunkIndex: next, shardIndex: o.shardIndex, shardCount: o.shardCount, games: r.games, seed: o.seed >>> 0 }, kept.records);
       } catch (e) {
-        // A damaged waiting file (disk trouble): drop it, the job is added again.
-        o.onWarning?.(`${file}: unreadable (${(e as Error).message}); the chunk is queued again`);
-        unlinkSync(file);
+        // A damaged waiting file (disk trouble, a bad payload): set aside, never read again, and the chunk is queued again.
+        const bad = `${file}.bad-${Date.now()}`;
+        try {
+          renameSync(file, bad);
+        } catch {
+          // gone already
+        }
+        o.onWarning?.(`${file}: unreadable (${(e as Error).message}); moved to ${bad}, the chunk is queued again`);
         pending.delete(next);
         break;
       }
-      const records = unpackBytes(Buffer.from(r.records, 'base64'));
-      const kept = dedupChunk({ game, records, count: r.count }, keys);
-      const bytes = chunkBytes({ game, chunkIndex: next, shardIndex: o.shardIndex, shardCount: o.shardCount, games: r.games, seed: o.seed >>> 0 }, kept.records);
       try {
         writeFileAtomic(join(o.out, chunkFileName(game, o.shardIndex, o.shardCount, next)), bytes, { keepPrevious: false });
       } catch (e) {
@@ -258,10 +301,12 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
   }
   // Done: jobs beyond the end are not wanted any more. One a worker holds cannot be deleted now:
   // it is marked, and the worker drops its records instead of storing them.
-  for (const c of outstanding) {
+  const left = [...outstanding];
+  const leftLooks = await o.queue.lookMany(left.map((c) => datagenJobId(run, c)));
+  for (const [k, c] of left.entries()) {
     const id = datagenJobId(run, c);
-    const look = await o.queue.look(id);
-    if (look.state === 'done' && look.result.kind === 'datagen') await o.queue.deletePayload(look.result.payloadKey);
+    const look = leftLooks[k]!;
+    if (look.state === 'done' && look.result.kind === 'datagen' && typeof look.result.payloadKey === 'string') await o.queue.deletePayload(look.result.payloadKey);
     if (!(await o.queue.remove(id))) await o.queue.discard(id);
   }
   for (const c of pending) {

@@ -10,7 +10,8 @@ export type JobLook =
   | { readonly state: 'missing' }
   | { readonly state: 'pending' }
   | { readonly state: 'done'; readonly result: QueueJobResult }
-  | { readonly state: 'failed'; readonly reason: string };
+  /** `corrupt`: the job's data or result was damaged (edited in Redis): its producer adds it again. */
+  | { readonly state: 'failed'; readonly reason: string; readonly corrupt?: boolean };
 
 export interface JobStore {
   /** The queue's name (keys of blobs). */
@@ -19,6 +20,8 @@ export interface JobStore {
   ensure(kind: JobKind, id: string, data: QueueJob): Promise<void>;
   /** Where the job stands. */
   look(id: string): Promise<JobLook>;
+  /** Where each job stands (one round trip on Redis), in the order of `ids`. */
+  lookMany(ids: readonly string[]): Promise<JobLook[]>;
   /** Deletes a job; false when a worker holds it. */
   remove(id: string): Promise<boolean>;
   /** Marks a job a worker holds as unwanted (its worker stores no payload). */

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { runSelfplay } from '../learning/alphazero/selfplay.js';
 import { manifestPathOf } from '../nn/manifest.js';
-import { blobKey, packBytes, payloadKey, PAYLOAD_TTL_S, type SelfplayJob, type SelfplayJobResult } from './jobs.js';
+import { blobKey, packBytes, payloadKey, PAYLOAD_TTL_S, sha256Hex, type ResultTie, type SelfplayJob, type SelfplayJobResult } from './jobs.js';
+import { createHash } from 'node:crypto';
 import { QUEUE_KEY_PREFIX } from './queue-names.js';
 
 const MOCK = 'mock:';
@@ -25,6 +26,8 @@ async function netPath(redis: Redis, queue: string, model: string): Promise<stri
   if (existsSync(file) && existsSync(manifestPathOf(file))) return file;
   const [onnx, manifest] = await Promise.all([redis.getBuffer(blobKey(QUEUE_KEY_PREFIX, queue, model)), redis.getBuffer(blobKey(QUEUE_KEY_PREFIX, queue, `${model}.manifest`))]);
   if (onnx === null || manifest === null) throw new Error(`the network ${model.slice(0, 12)}… is not in Redis any more (its producer stopped?)`);
+  // The blob is named by its hash: bytes that do not hash to it were changed in Redis.
+  if (createHash('sha256').update(onnx).update(manifest).digest('hex') !== model) throw new Error(`the network ${model.slice(0, 12)}… in Redis does not match its hash`);
   mkdirSync(netDir, { recursive: true });
   writeFileSync(manifestPathOf(file), manifest);
   writeFileSync(file, onnx);
@@ -32,7 +35,7 @@ async function netPath(redis: Redis, queue: string, model: string): Promise<stri
 }
 
 /** Runs the job; the chunk's bytes go to Redis under the job's payload key. */
-export async function runSelfplayJob(redis: Redis, queue: string, jobId: string, worker: string, d: SelfplayJob): Promise<SelfplayJobResult> {
+export async function runSelfplayJob(redis: Redis, queue: string, jobId: string, worker: string, d: SelfplayJob, tie: ResultTie): Promise<SelfplayJobResult> {
   const t0 = performance.now();
   const model = await netPath(redis, queue, d.model);
   const out = mkdtempSync(join(tmpdir(), 'kishi-queue-sp-'));
@@ -58,6 +61,8 @@ export async function runSelfplayJob(redis: Redis, queue: string, jobId: string,
       file: files[0]!,
       payloadKey: key,
       payloadBytes: packed.length,
+      payloadSha: sha256Hex(packed),
+      ...tie,
       games: r.value.games,
       positions: r.value.positions,
       nnEvals: r.value.nnEvals,

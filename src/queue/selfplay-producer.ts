@@ -8,7 +8,7 @@
  * works as for a local run. Collected results wait in `<outDir>/.queue/` until their turn.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../core/result.js';
 import { writeFileAtomic } from '../learning/atomic-write.js';
@@ -16,7 +16,7 @@ import type { LoopSelfplayOptions, LoopSelfplayReport, SelfplayRunner } from '..
 import type { SelfplayGameSummary } from '../learning/alphazero/selfplay-game.js';
 import { manifestPathOf } from '../nn/manifest.js';
 import { resolveModelPath } from '../player/weights-file.js';
-import { blobKey, PAYLOAD_TTL_S, runKey, selfplayJobId, unpackBytes, type SelfplayJob, type SelfplayJobResult } from './jobs.js';
+import { blobKey, PAYLOAD_TTL_S, resultMismatch, runKey, selfplayJobId, sha256Hex, tryUnpackBytes, withDigest, type SelfplayJob, type SelfplayJobResult } from './jobs.js';
 import type { JobStore } from './job-store.js';
 import { QUEUE_KEY_PREFIX } from './queue-names.js';
 import { makeStamp } from './stamp.js';
@@ -77,7 +77,7 @@ export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
     const pendingName = (first: number): string => `${selfplayJobId(run, first)}.json`;
     const live = await q.queue.workers();
     const parallel = q.parallel ?? Math.max(2, 2 * live.reduce((a, w) => a + w.concurrency, 0));
-    const job = (b: { first: number; games: number }): SelfplayJob => ({ kind: 'selfplay', stamp: made.stamp, options, model, firstGameIndex: b.first, games: b.games });
+    const job = (b: { first: number; games: number }): SelfplayJob => withDigest<SelfplayJob>({ kind: 'selfplay', stamp: made.stamp, options, model, firstGameIndex: b.first, games: b.games });
     let next = 0;
     const outstanding = new Set<number>();
     const waiting = new Set<number>(readdirSync(pendingDir).flatMap((n) => batches.findIndex((b) => pendingName(b.first) === n)).filter((k) => k >= 0));
@@ -100,15 +100,21 @@ export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
         const id = selfplayJobId(run, batches[k]!.first);
         const look = await q.queue.look(id);
         if (look.state === 'pending') continue;
-        if (look.state === 'failed') return Result.err(new KishiError('ERR_QUEUE_JOB', `self-play games ${batches[k]!.first}.. failed on the workers: ${look.reason}`));
-        const payload = look.state === 'done' && look.result.kind === 'selfplay' ? await q.queue.payload(look.result.payloadKey) : undefined;
-        if (look.state === 'missing' || payload === undefined) {
-          q.onWarning?.(`job ${id} or its chunk is gone from Redis; adding it again`);
+        if (look.state === 'failed' && look.corrupt !== true) return Result.err(new KishiError('ERR_QUEUE_JOB', `self-play games ${batches[k]!.first}.. failed on the workers: ${look.reason}`));
+        const asked = job(batches[k]!);
+        const done = look.state === 'done' ? (look.result as SelfplayJobResult) : undefined;
+        const refused = done !== undefined ? resultMismatch(asked, done) : look.state === 'failed' ? look.reason : undefined;
+        const payload = done !== undefined && refused === undefined ? await q.queue.payload(done.payloadKey) : undefined;
+        const payloadProblem =
+          payload === undefined ? undefined : sha256Hex(payload) !== done!.payloadSha ? 'its payload does not match the digest in the result' : 'error' in tryUnpackBytes(payload) ? 'its payload is not valid compressed data' : undefined;
+        if (done === undefined || refused !== undefined || payload === undefined || payloadProblem !== undefined) {
+          q.onWarning?.(refused !== undefined || payloadProblem !== undefined ? `the result of job ${id} is refused: ${refused ?? payloadProblem}; queueing the job again` : `job ${id} or its chunk is gone from Redis; adding it again`);
+          if (done !== undefined && typeof done.payloadKey === 'string') await q.queue.deletePayload(done.payloadKey);
           await q.queue.remove(id);
-          await q.queue.ensure('selfplay', id, job(batches[k]!));
+          await q.queue.ensure('selfplay', id, asked);
           continue;
         }
-        const r = look.result as SelfplayJobResult;
+        const r = done;
         writeFileAtomic(join(pendingDir, pendingName(batches[k]!.first)), JSON.stringify({ ...r, bytes: payload.toString('base64') }), { keepPrevious: false });
         await q.queue.deletePayload(r.payloadKey);
         await q.queue.remove(id);
@@ -120,8 +126,23 @@ export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
       // 3. In game order into the self-play directory.
       while (waiting.has(next)) {
         const file = join(pendingDir, pendingName(batches[next]!.first));
-        const r = JSON.parse(readFileSync(file, 'utf8')) as SelfplayJobResult & { bytes: string };
-        writeFileAtomic(join(o.outDir, r.file), unpackBytes(Buffer.from(r.bytes, 'base64')), { keepPrevious: false });
+        let r: SelfplayJobResult & { bytes: string };
+        let bytes: Uint8Array;
+        try {
+          r = JSON.parse(readFileSync(file, 'utf8')) as SelfplayJobResult & { bytes: string };
+          const unpacked = tryUnpackBytes(Buffer.from(r.bytes, 'base64'));
+          if ('error' in unpacked) throw new Error(unpacked.error);
+          if (typeof r.file !== 'string' || !/^[A-Za-z0-9_.-]+\.knr$/.test(r.file)) throw new Error('it names no chunk file');
+          bytes = unpacked.bytes;
+        } catch (e) {
+          // A damaged waiting file: set aside (a rerun ignores it), the batch is played again.
+          const bad = `${file}.bad-${Date.now()}`;
+          renameSync(file, bad);
+          q.onWarning?.(`${file}: unreadable (${(e as Error).message}); moved to ${bad}, the games are played again`);
+          waiting.delete(next);
+          break;
+        }
+        writeFileAtomic(join(o.outDir, r.file), bytes, { keepPrevious: false });
         unlinkSync(file);
         waiting.delete(next);
         for (const s of r.summaries) o.onGame?.(s as SelfplayGameSummary);
@@ -137,7 +158,7 @@ export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
       if (!progressed) await sleep(q.pollMs ?? 500);
     }
     const seconds = (performance.now() - t0) / 1000;
-    if (existsSync(pendingDir) && next >= batches.length) for (const n of readdirSync(pendingDir)) if (n.startsWith(`sp-${run}-`)) unlinkSync(join(pendingDir, n));
+    if (existsSync(pendingDir) && next >= batches.length) for (const n of readdirSync(pendingDir)) if (n.startsWith(`sp-${run}-`) && n.endsWith('.json')) unlinkSync(join(pendingDir, n));
     return Result.ok({
       games: report.games,
       positions: report.positions,

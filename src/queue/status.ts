@@ -1,6 +1,8 @@
 /**
- * `kishi queue status`: the queue's job counts by state and kind, the live workers (from their
- * heartbeats) and the Redis settings the queue relies on (AOF persistence, memory).
+ * `kishi queue status`: the queue's job counts by state and kind, the failed jobs with their
+ * reasons (a damaged job shows here, and does not break the listing: jobs are read as raw hash
+ * fields, never parsed), the live workers (from their heartbeats) and the Redis settings the queue
+ * relies on (AOF persistence, memory).
  */
 import type { ProducerQueue } from './producer-queue.js';
 import type { WorkerHeartbeat } from './worker-heartbeat.js';
@@ -12,6 +14,8 @@ export interface QueueStatus {
   /** Waiting + active + delayed jobs by kind. */
   readonly kinds: Readonly<Record<string, number>>;
   readonly workers: readonly WorkerHeartbeat[];
+  /** The first failed jobs (up to 20) with their reasons. */
+  readonly failed: readonly { readonly id: string; readonly kind: string; readonly reason: string }[];
   readonly aof: boolean;
   readonly usedMemory: string;
 }
@@ -19,8 +23,9 @@ export interface QueueStatus {
 export async function readQueueStatus(q: ProducerQueue): Promise<QueueStatus> {
   const counts = await q.counts();
   const kinds: Record<string, number> = {};
-  const jobs = await q.bull.getJobs(['waiting', 'active', 'delayed', 'prioritized'], 0, 999);
-  for (const j of jobs) if (j !== undefined) kinds[j.name] = (kinds[j.name] ?? 0) + 1;
+  const jobs = await q.listJobs(['waiting', 'active', 'delayed', 'prioritized'], 1000);
+  for (const j of jobs) kinds[j.name] = (kinds[j.name] ?? 0) + 1;
+  const failed = (await q.listJobs(['failed'], 20)).map((j) => ({ id: j.id, kind: j.name, reason: j.failedReason ?? '?' }));
   const persistence = await q.info('persistence');
   const memory = await q.info('memory');
   return {
@@ -29,6 +34,7 @@ export async function readQueueStatus(q: ProducerQueue): Promise<QueueStatus> {
     counts,
     kinds,
     workers: await q.workers(),
+    failed,
     aof: persistence['aof_enabled'] === '1',
     usedMemory: memory['used_memory_human'] ?? '?',
   };
@@ -42,12 +48,14 @@ export function formatQueueStatus(s: QueueStatus, now: number = Date.now()): str
   ];
   const kinds = Object.entries(s.kinds);
   if (kinds.length > 0) lines.push(`open jobs by kind: ${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  for (const f of s.failed) lines.push(`  failed ${f.kind} job ${f.id}: ${f.reason.split('\n')[0]!.slice(0, 300)}`);
   lines.push(`workers: ${s.workers.length} (${s.workers.reduce((a, w) => a + w.concurrency, 0)} slots)`);
   for (const w of s.workers) {
     const age = Math.round((now - Date.parse(w.at)) / 1000);
     lines.push(
-      `  ${w.id}  kishi ${w.version}, ${w.concurrency} slot(s), ${w.active.length} busy, ${w.jobsDone} done, ${w.jobsFailed} failed, ${w.positions} positions, ${w.games} games, seen ${age} s ago` +
-        (w.refused > 0 ? `, refused ${w.refused} (last: ${w.lastRefusal ?? '?'})` : ''),
+      `  ${w.id}  kishi ${w.version}${w.build !== undefined ? ` build ${w.build.slice(0, 12)}` : ''}, ${w.concurrency} slot(s), ${w.active.length} busy, ${w.jobsDone} done, ${w.jobsFailed} failed, ${w.positions} positions, ${w.games} games, seen ${age} s ago` +
+        (w.refused > 0 ? `, refused ${w.refused} (last: ${w.lastRefusal ?? '?'})` : '') +
+        (w.pausedUntil !== undefined ? `, taking no jobs until ${w.pausedUntil}` : ''),
     );
   }
   return lines.join('\n');

@@ -1,12 +1,15 @@
 /**
  * The record a worker publishes every few seconds under `kishi:<queue>:worker:<id>` (expiring 30 s
- * after its last refresh): the live workers for `kishi queue status` and the producers.
+ * after its last refresh; its id in the sorted set `kishi:<queue>:workers`, scored by that expiry):
+ * the live workers for `kishi queue status` and the producers.
  */
 export interface WorkerHeartbeat {
   readonly id: string;
   readonly host: string;
   readonly pid: number;
   readonly version: string;
+  /** stamp.ts `buildHash` of the worker. */
+  readonly build?: string;
   readonly concurrency: number;
   readonly startedAt: string;
   readonly jobsDone: number;
@@ -16,6 +19,8 @@ export interface WorkerHeartbeat {
   readonly games: number;
   readonly refused: number;
   readonly lastRefusal?: string;
+  /** Set while the worker steps aside after refusing jobs of another build (worker.ts). */
+  readonly pausedUntil?: string;
   readonly at: string;
 }
 

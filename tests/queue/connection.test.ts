@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { clearSecrets, redact } from '../../src/log/redact.js';
 import { parseQueueUrl, QUEUE_PASSWORD_ENV, QUEUE_TLS_CA_ENV } from '../../src/queue/connection.js';
-import type { DatagenJob } from '../../src/queue/jobs.js';
+import { withDigest, type DatagenJob } from '../../src/queue/jobs.js';
 import { ProducerQueue } from '../../src/queue/producer-queue.js';
 import { makeStamp, projectVersion, stampMismatch } from '../../src/queue/stamp.js';
 import { kishi, killAll } from './processes.js';
@@ -52,7 +52,7 @@ describe('queue URL', () => {
   it('the config file may name the queue but not hold its password', () => {
     expect(parseConfig('queue:\n  url: rediss://queue.example.org:6380\n').unwrap().queue.url).toBe('rediss://queue.example.org:6380');
     expect(parseConfig(`queue:\n  url: redis://:${SECRET}@queue.example.org:6379\n`).isErr).toBe(true);
-    expect(parseConfig('').unwrap().queue).toEqual({ url: '', name: 'kishi', concurrency: 0, lockDurationSec: 30 });
+    expect(parseConfig('').unwrap().queue).toEqual({ url: '', name: 'kishi', concurrency: 0, lockDurationSec: 30, engines: [] });
   });
 
   it('a stamp from another version or with another file is refused with the reason', () => {
@@ -95,7 +95,7 @@ describe.skipIf(!haveRedis())('queue over TLS with a password (real redis-server
     const q = new ProducerQueue(conn, 'kishi');
     const made = makeStamp(['models/chess-linear.json']);
     if (!('stamp' in made)) throw new Error(`missing ${made.missing}`);
-    const job: DatagenJob = {
+    const job = withDigest<DatagenJob>({
       kind: 'datagen',
       stamp: { ...made.stamp, project: '0.0.0-other' },
       choices: { game: 'chess', nodes: 100, hash: 1 },
@@ -105,7 +105,7 @@ describe.skipIf(!haveRedis())('queue over TLS with a password (real redis-server
       shardCount: 1,
       gamesPerChunk: 1,
       chunk: 0,
-    };
+    });
     await q.ensure('datagen', 'dg-refusetest-c0', job);
     await worker.waitFor(/refusing datagen job dg-refusetest-c0: project version 0\.0\.0-other in the job, \S+ on this worker/, 30_000);
     expect((await q.look('dg-refusetest-c0')).state).toBe('pending');

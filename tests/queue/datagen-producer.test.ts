@@ -14,7 +14,7 @@ import { runDatagen } from '../../src/learning/datagen/datagen-run.js';
 import { prepareDatagen, type DatagenChoices } from '../../src/learning/datagen/datagen-setup.js';
 import { runQueuedDatagen, type QueuedDatagenOptions } from '../../src/queue/datagen-producer.js';
 import type { JobLook, JobStore } from '../../src/queue/job-store.js';
-import { packBytes, type JobKind, type QueueJob, type QueueJobResult } from '../../src/queue/jobs.js';
+import { jobDigest, packBytes, sha256Hex, type JobKind, type QueueJob, type QueueJobResult } from '../../src/queue/jobs.js';
 import { makeStamp } from '../../src/queue/stamp.js';
 
 const choices: DatagenChoices = { game: 'chess', nodes: 120, hash: 1 };
@@ -31,6 +31,9 @@ class MemoryStore implements JobStore {
   }
   async ensure(_kind: JobKind, id: string, data: QueueJob): Promise<void> {
     if (!this.jobs.has(id)) this.jobs.set(id, { data });
+  }
+  async lookMany(ids: readonly string[]): Promise<JobLook[]> {
+    return Promise.all(ids.map((id) => this.look(id)));
   }
   async look(id: string): Promise<JobLook> {
     const j = this.jobs.get(id);
@@ -60,8 +63,9 @@ class MemoryStore implements JobStore {
     const d = j.data;
     if (d.kind !== 'datagen') throw new Error('not a datagen job');
     const raw = playChunkGames(d.chunk, { ...prepareDatagen(d.choices).unwrap(), seed: d.seed, shardIndex: d.shardIndex, shardCount: d.shardCount, gamesPerChunk: d.gamesPerChunk })!;
-    this.payloads.set(`p-${id}`, packBytes(raw.records));
-    j.result = { kind: 'datagen', worker: 'memory', chunk: raw.chunkIndex, games: raw.games, nodes: raw.nodes, count: raw.count, payloadKey: `p-${id}`, payloadBytes: 0, ms: 0 };
+    const packed = packBytes(raw.records);
+    this.payloads.set(`p-${id}`, packed);
+    j.result = { kind: 'datagen', worker: 'memory', chunk: raw.chunkIndex, games: raw.games, nodes: raw.nodes, count: raw.count, payloadKey: `p-${id}`, payloadBytes: 0, payloadSha: sha256Hex(packed), ms: 0, jobDigest: jobDigest(d), build: d.stamp.build };
     return true;
   }
 }

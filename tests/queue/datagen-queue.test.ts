@@ -48,7 +48,7 @@ describe.skipIf(!haveRedis())('datagen over the job queue', () => {
     for (let k = 0; k < 3; k++) {
       const w = kishi(['worker', '--queue', redis.url, '--concurrency', '1', '--config', config]);
       workers.push(w);
-      await w.waitFor(/takes jobs from/, 30_000);
+      await w.waitFor(/takes jobs from/, 90_000);
     }
   }, 180_000);
 

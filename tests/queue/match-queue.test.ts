@@ -35,10 +35,10 @@ describe.skipIf(!haveRedis())('match over the job queue', () => {
 
   it('gives the same counts and game results as the local match', async () => {
     const local = kishi([...MATCH, '--concurrency', '1', '--out', join(tmp, 'local')]);
-    for (let k = 0; k < 2; k++) await kishi(['worker', '--queue', redis.url, '--concurrency', '1']).waitFor(/takes jobs from/, 30_000);
+    for (let k = 0; k < 2; k++) await kishi(['worker', '--queue', redis.url, '--concurrency', '1']).waitFor(/takes jobs from/, 90_000);
     const queued = kishi([...MATCH, '--out', join(tmp, 'queued'), '--queue', redis.url]);
     expect(await local.exited).toBe(0);
-    expect(await queued.exited).toBe(0);
+    expect(await queued.exited, queued.output()).toBe(0);
     expect(queued.output()).toMatch(/worker \S+: games 1 \S+, 2 \S+ in/);
     const read = (d: string): MatchSummary => JSON.parse(readFileSync(join(tmp, d, 'summary.json'), 'utf8')) as MatchSummary;
     const a = read('local');

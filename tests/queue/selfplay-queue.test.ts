@@ -51,7 +51,7 @@ describe.skipIf(!haveRedis())('AlphaZero self-play over the job queue', () => {
     });
     const local = await runSelfplay(options(join(tmp, 'local')));
     expect(local.isOk).toBe(true);
-    await kishi(['worker', '--queue', redis.url, '--concurrency', '1']).waitFor(/takes jobs from/, 30_000);
+    await kishi(['worker', '--queue', redis.url, '--concurrency', '1']).waitFor(/takes jobs from/, 90_000);
     const queue = new ProducerQueue(parseQueueUrl(redis.url).unwrap(), 'kishi');
     const results: string[] = [];
     const r = await queuedSelfplay({ queue, pollMs: 100, onResult: (x) => results.push(x.file) })(options(join(tmp, 'queued')));
