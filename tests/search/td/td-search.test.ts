@@ -103,16 +103,17 @@ describe('TD search', () => {
     expect([...memory.weights]).toEqual([0, 0, 0]);
 
     // Dyna-2 resets it at every root (carry 0) or decays it (carry 0.5), before searching the new one.
-    const board = chessBoard('startpos');
+    // A position with captures to simulate (the material-only weights of the tests see nothing else).
+    const board = chessBoard('r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4');
     const features = (out: SparseVector): void => chessEval.features(board.board, out);
-    const reset = new Dyna2(params({ episodePlies: 4 }), CHESS_FEATURES.names, seededRng(7));
-    reset.think(board, features, { simulations: 20 });
+    const reset = new Dyna2(params({ episodePlies: 6, epsilon: 0.2 }), CHESS_FEATURES.names, seededRng(7));
+    reset.think(board, features, { simulations: 30 });
     expect(reset.memory.touched).toBeGreaterThan(0);
     reset.think(board, features, { simulations: 0 });
     expect(reset.memory.touched).toBe(0);
     expect(reset.memory.weights.every((w) => w === 0)).toBe(true);
-    const decay = new Dyna2(params({ episodePlies: 4, carry: 0.5 }), CHESS_FEATURES.names, seededRng(7));
-    decay.think(board, features, { simulations: 20 });
+    const decay = new Dyna2(params({ episodePlies: 6, epsilon: 0.2, carry: 0.5 }), CHESS_FEATURES.names, seededRng(7));
+    decay.think(board, features, { simulations: 30 });
     const learned = decay.memory.weights.slice();
     decay.think(board, features, { simulations: 0 });
     for (let i = 0; i < learned.length; i++) expect(decay.memory.weights[i]).toBeCloseTo(learned[i]! / 2, 12);
