@@ -26,7 +26,11 @@ import type { SearchBoard } from '../search/alphabeta/search-board.js';
 import { AlphaBetaSearch, type IterationInfo } from '../search/alphabeta/search.js';
 import { ShogiSearchBoard } from '../search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../search/alphabeta/tt.js';
+import { Dyna2 } from '../search/td/dyna2.js';
+import type { TdSearchParams } from '../search/td/td-search.js';
 import { byoyomiOnly, planTime } from '../search/time.js';
+import { seededRng } from '../core/rng.js';
+import type { SparseVector } from '../eval/linear/sparse.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
 
 export interface EngineSettings {
@@ -42,6 +46,11 @@ export interface EngineSettings {
   readonly sharedTable?: boolean;
   /** Attach to this shared table instead of allocating one (a Lazy SMP helper). */
   readonly tableMemory?: SharedArrayBuffer;
+  /**
+   * The two-phase search of Dyna-2 (src/search/td/): TD search for `timeShare` of the move's time,
+   * then alpha-beta over the long-term plus the short-term evaluation. Absent: plain alpha-beta.
+   */
+  readonly dyna2?: TdSearchParams;
 }
 
 /** Words of the control array. */
@@ -60,6 +69,7 @@ export class AlphaBetaEngine {
   private readonly chessNnue?: ChessNnue;
   private readonly shogiNnue?: ShogiNnue;
   private moveOverheadMs: number;
+  private readonly dyna2?: Dyna2;
 
   constructor(settings: EngineSettings) {
     this.game = settings.game;
@@ -77,12 +87,18 @@ export class AlphaBetaEngine {
       if (settings.game === 'chess') this.chessNnue = new ChessNnue(settings.nnue);
       else this.shogiNnue = new ShogiNnue(settings.nnue);
     }
+    if (settings.dyna2 !== undefined) {
+      const names = settings.game === 'chess' ? this.chessEval!.featureSet.names : this.shogiEval!.featureSet.names;
+      // A fixed seed: the same request simulates the same games (reproducible matches and tests).
+      this.dyna2 = new Dyna2(settings.dyna2, names, seededRng(0x7d5ea5c4));
+    }
   }
 
   /** Forgets the table, killers and history. */
   newGame(): void {
     this.tt.clear();
     this.search.clearHeuristics();
+    this.dyna2?.clear();
   }
 
   setHashMb(mb: number): void {
@@ -178,9 +194,31 @@ export class AlphaBetaEngine {
     if (request.multiPv !== undefined && request.multiPv > 1) ab.multiPv = request.multiPv;
     if (infinite || request.ponder === true) ab.noEarlyMateStop = true;
 
+    // Dyna-2's first phase (two-phase search, Silver, Sutton and Müller 2012, section 6): TD search
+    // for a share of the time, then alpha-beta over long-term + short-term on what is left.
+    let searchBoard: SearchBoard = board;
+    let tdSummary: string | undefined;
+    if (this.dyna2 !== undefined) {
+      const budget = ab.softMs ?? ab.hardMs;
+      const share = this.dyna2.params.timeShare;
+      const phase = this.dyna2.think(board, this.featuresOf(board), {
+        simulations: this.dyna2.params.simulations,
+        ...(budget !== undefined ? { deadline: performance.now() + share * budget } : {}),
+        stopped: () => Atomics.load(signal, SIGNAL_STOP) !== 0,
+      });
+      searchBoard = phase.board;
+      tdSummary = phase.summary;
+      const spent = phase.stats.timeMs;
+      if (ab.hardMs !== undefined) ab.hardMs = Math.max(1, ab.hardMs - spent);
+      if (ab.softMs !== undefined) ab.softMs = Math.max(1, Math.min(ab.softMs - spent, ab.hardMs ?? Infinity));
+    }
+
     const toInfo = (it: IterationInfo): SearchInfo => {
       const timeMs = Math.round(performance.now() - start);
       const mp = matePlies(it.score);
+      // What TD search learned goes out once, with the first line that follows it.
+      const text = tdSummary;
+      tdSummary = undefined;
       return {
         depth: it.depth,
         seldepth: it.seldepth,
@@ -191,9 +229,10 @@ export class AlphaBetaEngine {
         pv: it.pv.map((m, i) => this.moveTextAlong(board, it.pv, i, m)),
         hashfull: this.tt.hashfull(),
         ...(it.multipv !== undefined ? { multipv: it.multipv } : {}),
+        ...(text !== undefined ? { string: text } : {}),
       };
     };
-    const result = this.search.search(board, ab, (it) => onInfo?.(toInfo(it)));
+    const result = this.search.search(searchBoard, ab, (it) => onInfo?.(toInfo(it)));
 
     // UCI/USI: an infinite or pondering search answers only after stop (or ponderhit).
     if (infinite) waitFor(signal, () => Atomics.load(signal, SIGNAL_STOP) !== 0);
@@ -236,6 +275,13 @@ export class AlphaBetaEngine {
     };
     onInfo?.(info);
     return { move: pv[0]!, info };
+  }
+
+  /** phi(s) of the linear evaluation at `board`'s current position (Dyna-2's short-term features). */
+  private featuresOf(board: SearchBoard): (out: SparseVector) => void {
+    if (board instanceof ChessSearchBoard) return (out) => this.chessEval!.features(board.board, out);
+    const shogi = board as ShogiSearchBoard;
+    return (out) => this.shogiEval!.features(shogi.board, out);
   }
 
   /** Text of `m`, the i-th move of `line` from the board's position. */

@@ -10,6 +10,7 @@ import type { GameKind } from '../core/game.js';
 import { KishiError } from '../core/result.js';
 import { thetaGrain } from '../eval/linear/grain.js';
 import type { SearchTuning } from '../search/alphabeta/tuning.js';
+import type { TdSearchParams } from '../search/td/td-search.js';
 import type { WorkerInit } from './worker-protocol.js';
 import { WorkerPlayer, workerUrl } from './worker-player.js';
 
@@ -24,6 +25,8 @@ export interface AlphaBetaPlayerSettings {
   readonly threads?: number;
   /** Search margins (tuning.ts, e.g. from `KISHI_SEARCH_TUNING`); absent: the defaults. */
   readonly tuning?: SearchTuning;
+  /** `search: dyna2`: TD search before every alpha-beta search (src/search/td/); absent: plain alpha-beta. */
+  readonly dyna2?: TdSearchParams;
 }
 
 /** The compiled worker: next to this file in dist/, or in dist/ when this file runs from sources (tests). */
@@ -58,6 +61,7 @@ export class AlphaBetaPlayer extends WorkerPlayer {
       signal: this.signal.buffer as SharedArrayBuffer,
       threads: this.settings.threads ?? 1,
       ...(this.settings.tuning !== undefined ? { tuning: this.settings.tuning } : {}),
+      ...(this.settings.dyna2 !== undefined ? { dyna2: this.settings.dyna2 } : {}),
     };
     const url = searchWorkerUrl();
     if (!existsSync(fileURLToPath(url))) {

@@ -1,10 +1,12 @@
 /**
  * `createPlayer`: the Player for a game from the engine config: `search: alphabeta` with the game's
- * linear weights file, `mcts` with the game's ONNX model, `auto` choosing per move (mcts-factory.ts).
+ * linear weights file, `mcts` with the game's ONNX model, `auto` choosing per move (mcts-factory.ts),
+ * `dyna2` the alpha-beta player with TD search before each search (src/search/td/).
  * A missing or mismatching weights file is an expected failure (`ERR_WEIGHTS`), so is a missing
  * model with `search: mcts` (`ERR_MODEL`); `auto` then plays alpha-beta.
  */
-import type { EngineConfig } from '../config/sections/engine.js';
+import { TD_DEFAULTS, type EngineConfig } from '../config/sections/engine.js';
+import type { TdSearchParams } from '../search/td/td-search.js';
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import { AlphaBetaPlayer } from './alphabeta-player.js';
@@ -17,8 +19,21 @@ import { tuningFromEnv } from '../search/alphabeta/tuning.js';
 
 /** The subset of the engine config the players read. */
 export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> &
-  Partial<Pick<EngineConfig, 'threads' | 'chessEval' | 'shogiEval' | 'chessNnue' | 'shogiNnue'>> &
+  Partial<Pick<EngineConfig, 'threads' | 'chessEval' | 'shogiEval' | 'chessNnue' | 'shogiNnue' | TdKey>> &
   NnPlayerConfig;
+
+type TdKey = 'tdLambda' | 'tdStepSize' | 'tdEpsilon' | 'tdEpisodePlies' | 'tdSimulations' | 'tdTimeShare' | 'tdCarry';
+
+/** The TD search parameters of `search: dyna2` from the config (its defaults for absent keys). */
+export const tdParams = (config: Partial<Pick<EngineConfig, TdKey>>): TdSearchParams => ({
+  lambda: config.tdLambda ?? TD_DEFAULTS.lambda,
+  stepSize: config.tdStepSize ?? TD_DEFAULTS.stepSize,
+  epsilon: config.tdEpsilon ?? TD_DEFAULTS.epsilon,
+  episodePlies: config.tdEpisodePlies ?? TD_DEFAULTS.episodePlies,
+  simulations: config.tdSimulations ?? TD_DEFAULTS.simulations,
+  timeShare: config.tdTimeShare ?? TD_DEFAULTS.timeShare,
+  carry: config.tdCarry ?? TD_DEFAULTS.carry,
+});
 
 export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Player, KishiError> => {
   if (config.search === 'mcts') return createMctsPlayer(config, game);
@@ -50,9 +65,12 @@ export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind, env:
       theta: weights.value.theta,
       hashMb: config.hashMb,
       moveOverheadMs: config.moveOverheadMs,
-      threads: config.threads ?? 1,
+      // Dyna-2's short-term memory lives in the main search thread; Lazy SMP helpers would fill the
+      // shared table with scores of the long-term evaluation alone, so `dyna2` searches on one thread.
+      threads: config.search === 'dyna2' ? 1 : (config.threads ?? 1),
       ...(tuning.value !== undefined ? { tuning: tuning.value } : {}),
       ...(nnue !== undefined ? { nnue } : {}),
+      ...(config.search === 'dyna2' ? { dyna2: tdParams(config) } : {}),
     }),
   );
 };

@@ -67,6 +67,8 @@ export interface SearchInfo {
   readonly hashfull?: number;
   /** Rank of the line (1 = best) when several are reported (MultiPV). */
   readonly multipv?: number;
+  /** Free text for the protocol's `string` field (e.g. what TD search learned before this search). */
+  readonly string?: string;
 }
 
 /** The answer to a `GoRequest`. */

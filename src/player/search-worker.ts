@@ -15,7 +15,11 @@ import { serveWorker } from './worker-entry.js';
 import { workerEngine } from './worker-engine.js';
 
 const init = workerData as WorkerInit;
-const { engine, theta } = workerEngine(init, { hashMb: init.hashMb, moveOverheadMs: init.moveOverheadMs, sharedTable: (init.threads ?? 1) > 1 }, 'worker');
+const { engine, theta } = workerEngine(
+  init,
+  { hashMb: init.hashMb, moveOverheadMs: init.moveOverheadMs, sharedTable: (init.threads ?? 1) > 1, ...(init.dyna2 !== undefined ? { dyna2: init.dyna2 } : {}) },
+  'worker',
+);
 const signal = new Int32Array(init.signal);
 const port = parentPort!;
 

@@ -24,7 +24,7 @@ export interface WorkerEvaluation {
 /** The engine of a worker: its evaluation from `data`, its table and clock settings from `settings`. */
 export function workerEngine(
   data: WorkerEvaluation,
-  settings: Pick<EngineSettings, 'hashMb' | 'moveOverheadMs' | 'sharedTable' | 'tableMemory'>,
+  settings: Pick<EngineSettings, 'hashMb' | 'moveOverheadMs' | 'sharedTable' | 'tableMemory' | 'dyna2'>,
   source: string,
 ): { engine: AlphaBetaEngine; theta: Float64Array } {
   const theta = new Float64Array(data.theta);

@@ -3,6 +3,7 @@
  */
 import type { GameKind } from '../core/game.js';
 import type { SearchTuning } from '../search/alphabeta/tuning.js';
+import type { TdSearchParams } from '../search/td/td-search.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
 
 /** `workerData` of the search worker. */
@@ -22,6 +23,8 @@ export interface WorkerInit {
   readonly threads?: number;
   /** Search margins (`KISHI_SEARCH_TUNING`, validated by the player factory); absent: the defaults. */
   readonly tuning?: SearchTuning;
+  /** `search: dyna2`: TD search before every alpha-beta search (src/search/td/); absent: plain alpha-beta. */
+  readonly dyna2?: TdSearchParams;
 }
 
 /** `workerData` of a Lazy SMP helper (alphabeta-helper-worker.ts). */

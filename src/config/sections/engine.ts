@@ -1,12 +1,28 @@
 import { section } from './section.js';
 
-/** Which search plays: MCTS with a net, alpha-beta with the linear evaluation, or `auto` (MCTS when a model loads). */
-export const SEARCH_KINDS = ['auto', 'mcts', 'alphabeta'] as const;
+/**
+ * Which search plays: MCTS with a net, alpha-beta with the linear evaluation, `auto` (MCTS when a
+ * model loads), or `dyna2`: TD search, then alpha-beta over the long-term plus short-term evaluation
+ * (src/search/td/, docs/td-search.md).
+ */
+export const SEARCH_KINDS = ['auto', 'mcts', 'alphabeta', 'dyna2'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /** The alpha-beta search's static evaluation: the sparse linear function or the network (NNUE). */
 export const EVAL_KINDS = ['linear', 'nnue'] as const;
 export type EvalKind = (typeof EVAL_KINDS)[number];
+
+/** Defaults of the TD search parameters (src/search/td/td-search.ts `TdSearchParams`). */
+export const TD_DEFAULTS = {
+  lambda: 0.8,
+  stepSize: 0.1,
+  epsilon: 0.1,
+  episodePlies: 12,
+  simulations: 1000,
+  timeShare: 0.3,
+  carry: 0,
+} as const;
+const D = TD_DEFAULTS;
 
 export interface EngineConfig {
   readonly search: SearchKind;
@@ -24,10 +40,18 @@ export interface EngineConfig {
   readonly shogiModel: string;
   readonly mctsMinClockMs: number;
   readonly mctsDrawScore: number;
+  /** TD search of `search: dyna2` (src/search/td/td-search.ts `TdSearchParams`). */
+  readonly tdLambda: number;
+  readonly tdStepSize: number;
+  readonly tdEpsilon: number;
+  readonly tdEpisodePlies: number;
+  readonly tdSimulations: number;
+  readonly tdTimeShare: number;
+  readonly tdCarry: number;
 }
 
 export const engineSection = section('The built-in engine, shared by every server.', {
-  search: { enum: SEARCH_KINDS, default: 'alphabeta', description: 'auto | mcts | alphabeta' },
+  search: { enum: SEARCH_KINDS, default: 'alphabeta', description: 'auto | mcts | alphabeta | dyna2' },
   hashMb: { type: 'integer', minimum: 1, maximum: 65536, default: 64, description: 'alpha-beta transposition table size, MiB' },
   threads: { type: 'integer', minimum: 1, maximum: 256, default: 1, description: 'search worker threads per game' },
   moveOverheadMs: {
@@ -59,4 +83,11 @@ export const engineSection = section('The built-in engine, shared by every serve
     default: 0,
     description: "MCTS: what a draw by the rules is worth to the side to move at the root, per cent of a win (Lc0's DrawScore; negative avoids repetitions)",
   },
+  tdLambda: { type: 'number', minimum: 0, maximum: 1, default: D.lambda, description: 'search dyna2: lambda of the TD search' },
+  tdStepSize: { type: 'number', minimum: 0, default: D.stepSize, description: 'search dyna2: TD search step size, per logit unit' },
+  tdEpsilon: { type: 'number', minimum: 0, maximum: 1, default: D.epsilon, description: 'search dyna2: share of random moves in the simulations' },
+  tdEpisodePlies: { type: 'integer', minimum: 1, maximum: 200, default: D.episodePlies, description: 'search dyna2: plies per simulated game at most' },
+  tdSimulations: { type: 'integer', minimum: 0, default: D.simulations, description: 'search dyna2: simulated games per move at most' },
+  tdTimeShare: { type: 'number', minimum: 0, maximum: 0.9, default: D.timeShare, description: "search dyna2: share of the move's time for TD search before alpha-beta" },
+  tdCarry: { type: 'number', minimum: 0, maximum: 1, default: D.carry, description: 'search dyna2: share of the short-term memory kept at a new move (0: reset)' },
 });

@@ -18,6 +18,7 @@ export function infoLine(info: SearchInfo, protocol: 'uci' | 'usi'): string {
   if (info.hashfull !== undefined) parts.push('hashfull', String(Math.round(info.hashfull)));
   parts.push('time', String(Math.round(info.timeMs)));
   if (info.pv.length > 0) parts.push('pv', ...info.pv);
+  if (info.string !== undefined) parts.push('string', info.string.replace(/[\r\n]+/g, ' '));
   return parts.join(' ');
 }
 

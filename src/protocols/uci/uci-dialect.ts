@@ -19,7 +19,7 @@ import type { EngineOption } from './engine-options.js';
 export const EVAL_KINDS = ['linear', 'nnue'] as const;
 
 /** Search kinds offered by the `Search` option. */
-export const SEARCH_VARS = ['auto', 'alphabeta', 'mcts'] as const;
+export const SEARCH_VARS = ['auto', 'alphabeta', 'mcts', 'dyna2'] as const;
 
 /** Most search threads (the config schema's `engine.threads` maximum). */
 export const MAX_THREADS = 256;

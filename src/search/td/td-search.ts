@@ -9,6 +9,7 @@
  * Terminal states score 1 (first player wins), 0 (loses) or 1/2 (draw) by the game's rules; an
  * episode cut at `episodePlies` bootstraps from the value of its last state, as TD does.
  */
+import { TD_DEFAULTS } from '../../config/sections/engine.js';
 import type { Rng } from '../../core/rng.js';
 import { SparseVector } from '../../eval/linear/sparse.js';
 import * as boardModule from '../alphabeta/search-board.js';
@@ -38,15 +39,8 @@ export interface TdSearchParams {
   readonly carry: number;
 }
 
-export const DEFAULT_TD_PARAMS: TdSearchParams = {
-  lambda: 0.8,
-  stepSize: 0.1,
-  epsilon: 0.1,
-  episodePlies: 12,
-  simulations: 1000,
-  timeShare: 0.3,
-  carry: 0,
-};
+/** The config's defaults (`engine.td*`). */
+export const DEFAULT_TD_PARAMS: TdSearchParams = TD_DEFAULTS;
 
 /** What TD search sees of a game: the alpha-beta board's rules plus the long-term value and phi. */
 export interface TdPosition {

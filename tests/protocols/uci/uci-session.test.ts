@@ -393,6 +393,11 @@ describe('info lines', () => {
     expect(infoLine(info, 'usi')).toBe('info depth 7 score mate -4 nodes 10 nps 100 time 100');
   });
 
+  it('writes a string last, on one line', () => {
+    const info = { depth: 3, score: { cp: 12 }, nodes: 10, nps: 100, timeMs: 100, pv: ['e2e4'], string: 'td search: 5 simulations\nof 4 plies' };
+    expect(infoLine(info, 'uci')).toBe('info depth 3 score cp 12 nodes 10 nps 100 time 100 pv e2e4 string td search: 5 simulations of 4 plies');
+  });
+
   it('writes the multipv rank after the depths, in both protocols', () => {
     const info = { depth: 9, seldepth: 14, multipv: 2, score: { cp: -31 }, nodes: 5000, nps: 50000, timeMs: 100, pv: ['7g7f', '3c3d'] };
     expect(infoLine(info, 'usi')).toBe('info depth 9 seldepth 14 multipv 2 score cp -31 nodes 5000 nps 50000 time 100 pv 7g7f 3c3d');
