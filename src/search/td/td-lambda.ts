@@ -3,10 +3,14 @@
  * of TD search (Silver, Sutton and Müller 2012, section 3, logistic TD(lambda)):
  *
  *   e_t = lambda * e_{t-1} + phi(s_t)        (e_0 = 0 at the start of every simulated episode)
- *   w  += K * alpha * delta_t * e_t
+ *   w  += K * (alpha / n_t) * delta_t * e_t
  *
- * where delta_t is the TD error in win-probability units and K converts the logit step of the
- * paper's weights into the centipawn weights of the memory (V = sigmoid((L + phi . w) / K)).
+ * where delta_t is the TD error in win-probability units, K converts the logit step of the
+ * paper's weights into the centipawn weights of the memory (V = sigmoid((L + phi . w) / K)), and
+ * n_t is the number of entries of phi(s_t). Dividing by n_t is our choice: with about a hundred
+ * active chess features an undivided step of 0.1 moves V(s_t) by ten logits (it overshoots), while
+ * Go's features, one per local shape, are of one scale; divided, alpha is the share of the TD error
+ * one step corrects, whatever the feature set.
  * The trace is kept sparse (a list of the features it holds), so a step costs the features seen in
  * the episode so far rather than the whole feature set.
  */
@@ -55,8 +59,8 @@ export class TdLambda {
       }
       this.trace[i]! += phi.value[k]!;
     }
-    if (delta === 0) return;
-    const g = this.scale * alpha * delta;
+    if (delta === 0 || phi.count === 0) return;
+    const g = (this.scale * alpha * delta) / phi.count;
     for (let k = 0; k < this.traceCount; k++) {
       const i = this.traceList[k]!;
       const e = this.trace[i]!;

@@ -139,10 +139,10 @@ describe('TD search', () => {
       deltas.push(delta);
       learner.step(phi, delta, lambda, alpha);
     }
-    // w = sum_t K alpha delta_t sum_{k <= t} lambda^(t-k) phi_k.
+    // w = sum_t K (alpha / n_t) delta_t sum_{k <= t} lambda^(t-k) phi_k, n_t the entries of phi_t.
     const full = new Float64Array(size);
     for (let t = 0; t < phis.length; t++) {
-      for (let k = 0; k <= t; k++) phis[k]!.addTo(full, K * alpha * deltas[t]! * lambda ** (t - k));
+      for (let k = 0; k <= t; k++) phis[k]!.addTo(full, ((K * alpha * deltas[t]!) / phis[t]!.count) * lambda ** (t - k));
     }
     for (let i = 0; i < size; i++) expect(memory.weights[i]).toBeCloseTo(full[i]!, 9);
 
