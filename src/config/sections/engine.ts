@@ -20,7 +20,7 @@ export const TD_DEFAULTS = {
   episodePlies: 12,
   simulations: 1000,
   timeShare: 0.3,
-  carry: 0,
+  carry: 1,
 } as const;
 const D = TD_DEFAULTS;
 
@@ -89,5 +89,5 @@ export const engineSection = section('The built-in engine, shared by every serve
   tdEpisodePlies: { type: 'integer', minimum: 1, maximum: 200, default: D.episodePlies, description: 'search dyna2: plies per simulated game at most' },
   tdSimulations: { type: 'integer', minimum: 0, default: D.simulations, description: 'search dyna2: simulated games per move at most' },
   tdTimeShare: { type: 'number', minimum: 0, maximum: 0.9, default: D.timeShare, description: "search dyna2: share of the move's time for TD search before alpha-beta" },
-  tdCarry: { type: 'number', minimum: 0, maximum: 1, default: D.carry, description: 'search dyna2: share of the short-term memory kept at a new move (0: reset)' },
+  tdCarry: { type: 'number', minimum: 0, maximum: 1, default: D.carry, description: 'search dyna2: share of the short-term memory kept at a new move (1: kept, as the paper; 0: reset; a new game always resets)' },
 });

@@ -48,8 +48,8 @@ export class ShortTermMemory {
   }
 
   /**
-   * A new root: `carry` 0 forgets everything (the paper's TD search resets its memory at every
-   * move), a `carry` in (0, 1) keeps that share of every weight (its decayed variant).
+   * A new root: `carry` 1 keeps the memory (the paper's Dyna-2, which clears it only at a new game),
+   * 0 forgets everything, a `carry` in (0, 1) keeps that share of every weight (decayed).
    */
   newRoot(carry: number): void {
     if (carry > 0 && carry < 1) {

@@ -7,10 +7,10 @@
  *
  * where delta_t is the TD error in win-probability units, K converts the logit step of the
  * paper's weights into the centipawn weights of the memory (V = sigmoid((L + phi . w) / K)), and
- * n_t is the number of entries of phi(s_t). Dividing by n_t is our choice: with about a hundred
- * active chess features an undivided step of 0.1 moves V(s_t) by ten logits (it overshoots), while
- * Go's features, one per local shape, are of one scale; divided, alpha is the share of the TD error
- * one step corrects, whatever the feature set.
+ * n_t is the number of entries of phi(s_t): the paper's step is "normalised" (section 3.4, NTD2);
+ * our normalisation divides by the active features, so that alpha is the share of the TD error one
+ * step corrects whatever the feature set (an undivided 0.1 over about a hundred active chess
+ * features moves V(s_t) by ten logits).
  * The trace is kept sparse (a list of the features it holds), so a step costs the features seen in
  * the episode so far rather than the whole feature set.
  */

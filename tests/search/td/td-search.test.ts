@@ -102,11 +102,11 @@ describe('TD search', () => {
     expect(memory.touched).toBe(0);
     expect([...memory.weights]).toEqual([0, 0, 0]);
 
-    // Dyna-2 resets it at every root (carry 0) or decays it (carry 0.5), before searching the new one.
+    // Dyna-2 resets it at a new root with carry 0, decays it with carry 0.5, before searching the new one.
     // A position with captures to simulate (the material-only weights of the tests see nothing else).
     const board = chessBoard('r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4');
     const features = (out: SparseVector): void => chessEval.features(board.board, out);
-    const reset = new Dyna2(params({ episodePlies: 6, epsilon: 0.2 }), CHESS_FEATURES.names, seededRng(7));
+    const reset = new Dyna2(params({ episodePlies: 6, epsilon: 0.2, carry: 0 }), CHESS_FEATURES.names, seededRng(7));
     reset.think(board, features, { simulations: 30 });
     expect(reset.memory.touched).toBeGreaterThan(0);
     reset.think(board, features, { simulations: 0 });
@@ -117,6 +117,14 @@ describe('TD search', () => {
     const learned = decay.memory.weights.slice();
     decay.think(board, features, { simulations: 0 });
     for (let i = 0; i < learned.length; i++) expect(decay.memory.weights[i]).toBeCloseTo(learned[i]! / 2, 12);
+    // carry 1 (the default, as the paper) keeps it between moves; a new game clears it.
+    const keep = new Dyna2(params({ episodePlies: 6, epsilon: 0.2, carry: 1 }), CHESS_FEATURES.names, seededRng(7));
+    keep.think(board, features, { simulations: 30 });
+    const kept = keep.memory.weights.slice();
+    keep.think(board, features, { simulations: 0 });
+    expect([...keep.memory.weights]).toEqual([...kept]);
+    keep.clear();
+    expect(keep.memory.touched).toBe(0);
   });
 
   it('updates incrementally exactly as a full recomputation of the traces', () => {
