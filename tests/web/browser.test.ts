@@ -191,10 +191,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     return page;
   };
 
-  const newGame = async (page: Page, game: 'chess' | 'shogi', level: number): Promise<void> => {
+  const newGame = async (page: Page, game: 'chess' | 'shogi', level: number, control: { minutes: number; byoyomi?: number } = { minutes: 5 }): Promise<void> => {
     await page.select('select[name=game]', game);
     await page.select('select[name=side]', 'first');
-    await page.$eval('input[name=minutes]', (el) => ((el as HTMLInputElement).value = '5'));
+    await page.$eval('input[name=minutes]', (el, m) => ((el as HTMLInputElement).value = String(m)), control.minutes);
+    if (control.byoyomi !== undefined) await page.$eval('input[name=byoyomi]', (el, b) => ((el as HTMLInputElement).value = String(b)), control.byoyomi);
     await page.$eval('input[name=level]', (el, l) => ((el as HTMLInputElement).value = String(l)), level);
     await page.click('#start');
     // Starting a game starts the engine (worker threads, networks): once over 30 s on a loaded machine.
@@ -211,12 +212,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     ).toEqual([true, 'none']);
     expect(await boardScreenshotColours(page, '#board-box', join(shots, 'chess-start.png'))).toBeGreaterThan(8);
 
-    // The clock runs on our move: the bottom clock changes while we wait.
-    const c1 = await page.$eval('#clock-bottom', (el) => el.textContent);
+    // As on lichess, no clock runs before the first moves; nothing to take back yet.
+    const c0 = await page.$eval('#clock-bottom', (el) => el.textContent);
     await sleep(1_200);
-    const c2 = await page.$eval('#clock-bottom', (el) => el.textContent);
-    expect(c2).not.toBe(c1);
-    expect(await page.$eval('#clock-bottom', (el) => el.classList.contains('running'))).toBe(true);
+    expect(await page.$eval('#clock-bottom', (el) => [el.textContent, el.classList.contains('running')])).toEqual([c0, false]);
+    expect(await page.$eval('#takeback', (el) => (el as HTMLButtonElement).disabled)).toBe(true);
+    // The score is labelled with the side it is from.
+    expect(await page.$eval('#score-view', (el) => el.textContent)).toBe("White's view");
 
     // A declined draw offer (Kishi's policy wants a long run of level scores in an endgame).
     await page.click('#draw');
@@ -241,6 +243,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
       humanMoves++;
       const before = state.ply;
       state = await waitForMyTurn(page, before);
+      if (state.result === undefined && humanMoves === 1) {
+        // From the second ply on, our clock runs on our move; the takeback is possible now.
+        const c1 = await page.$eval('#clock-bottom', (el) => el.textContent);
+        await sleep(1_200);
+        const c2 = await page.$eval('#clock-bottom', (el) => el.textContent);
+        expect(c2).not.toBe(c1);
+        expect(await page.$eval('#clock-bottom', (el) => el.classList.contains('running'))).toBe(true);
+        expect(await page.$eval('#takeback', (el) => (el as HTMLButtonElement).disabled)).toBe(false);
+      }
       if (state.result === undefined && !sawEngine) {
         const depth = await page.$eval('#depth', (el) => el.textContent);
         const pv = await page.$eval('#pv', (el) => el.textContent);
@@ -248,8 +259,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
           sawEngine = true;
           // The PV is in SAN, from the position Kishi searched: its first move is the move it played.
           expect(pv).toMatch(/^(O-O(-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)[+#]?( |$)/);
-          const lastMove = await page.$eval('#moves li:last-child', (el) => el.textContent!.split(' ').at(-1));
-          expect(pv!.split(' ')[0]).toBe(lastMove);
+          expect(pv!.split(' ')[0]).toBe(await lastMoveText(page));
           expect(await page.$eval('#nps', (el) => el.textContent)).toMatch(/^\d+k?$/);
           expect(await page.$eval('#score', (el) => el.textContent)).toMatch(/^([+-]?\d+\.\d\d|#-?\d+)$/);
         }
@@ -260,6 +270,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
         await expectToast(page, 'notice', 'took back 2 moves');
         const back = await readState(page);
         expect(back.ply).toBe(state.ply - 2);
+        // No stale line: the panel shows the search behind the move now last on the board (Kishi's
+        // earlier reply), in SAN, or nothing; never the taken-back ply's line.
+        const pvAfter = await page.$eval('#pv', (el) => el.textContent ?? '');
+        if (pvAfter !== '') expect(pvAfter.split(' ')[0]).toBe(await lastMoveText(page));
+        expect(pvAfter).not.toMatch(/\b[a-h][1-8][a-h][1-8]/);
         state = back;
         tookBack = true;
       }
@@ -275,7 +290,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     expect(tookBack && secondTab).toBe(true);
     expect(state.result).toBeDefined();
     expect(['checkmate', 'stalemate', 'insufficient-material', 'fifty-moves', 'threefold-repetition', 'resign']).toContain(state.result);
-    expect(await page.$eval('#status', (el) => el.textContent)).toMatch(/^(You win|Kishi wins|Draw) by /);
+    expect(await page.$eval('#status', (el) => el.textContent)).toMatch(/^(You win|Kishi wins|Draw) (by [a-z -]+|on time)$/);
     expect(await page.$eval('#new', (el) => (el as HTMLElement).hidden)).toBe(false);
 
     // The PGN download replays to the final position.
@@ -307,7 +322,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     const page = await openPage(390, 844);
     await newGame(page, 'shogi', 1);
     expect(await page.$$eval('sg-pieces piece', (ps) => ps.length)).toBe(40);
-    expect(await page.$eval('sg-pieces piece.gote.king', (el) => getComputedStyle(el, '::before').content)).toBe('"K"');
+    // Kanji pieces in the page's own font (served with the page: the machine may have no Japanese font).
+    expect(await page.$eval('sg-pieces piece.gote.king', (el) => getComputedStyle(el, '::before').content)).toBe('"王"');
+    expect(await page.$eval('sg-pieces piece.sente.pawn', (el) => getComputedStyle(el, '::before').content)).toBe('"歩"');
+    expect(await page.evaluate(() => document.fonts.ready.then(() => document.fonts.check('20px "Kishi Kanji"', '歩')))).toBe(true);
     // The board fits the narrow window.
     const box = (await (await page.$('sg-board'))!.boundingBox())!;
     expect(box.width).toBeLessThanOrEqual(390);
@@ -392,13 +410,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     await watcher.waitForSelector(`${card} cg-board piece`);
     expect(await watcher.$$eval(`${card} cg-board piece`, (ps) => ps.length)).toBe(32);
     expect(await watcher.$eval(`${card} .pv`, (el) => el.textContent)).not.toBe('');
-    expect(await watcher.$eval(`${card} .info`, (el) => el.textContent)).toMatch(/^web · 2 plies.*depth \d+/);
+    expect(await watcher.$eval(`${card} .info`, (el) => el.textContent)).toMatch(/^web · 2 plies.*depth \d+ · [+-]?\d+\.\d\d \(White's view\)/);
+    // Kishi's line in SAN from the position it searched: its first move is Black's reply it played.
+    expect(await watcher.$eval(`${card} .pv`, (el) => el.textContent)).toMatch(/^[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]/);
+    // The clock of the side to move (White, after two plies) runs between polls.
+    const w1 = await watcher.$eval(`${card} .clock[data-side="first"]`, (el) => el.textContent);
+    await sleep(1_500);
+    expect(await watcher.$eval(`${card} .clock[data-side="first"]`, (el, before) => [el.textContent === '' || el.textContent === before, el.classList.contains('running')], w1)).toEqual([false, true]);
     await boardScreenshotColours(watcher, 'main', join(shots, 'watch-phone.png'));
     // The playing tab is in the background now: click its button as a script would.
     await player.$eval('#resign', (b) => (b as HTMLButtonElement).click());
     // The finished game leaves the games in progress for the finished ones, with its result.
     await watcher.waitForFunction((sel) => document.querySelector(sel) === null, { timeout: 10_000, polling: 100 }, card);
-    await watcher.waitForFunction(() => [...document.querySelectorAll('#finished tbody tr')].some((tr) => tr.textContent?.includes('Kishi won (resign)')), { timeout: 10_000, polling: 100 });
+    await watcher.waitForFunction(() => [...document.querySelectorAll('#finished tbody tr')].some((tr) => tr.textContent?.includes('Kishi won by resignation')), { timeout: 10_000, polling: 100 });
     expect(await watcher.$eval('#tally', (el) => el.textContent)).toMatch(/^web: \+\d+ =\d+ -\d+$/);
     expect(await watcher.$eval('#ratings', (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0)).toBe(true);
     // The servers' own state and the AlphaZero curve.
@@ -410,10 +434,101 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     await Promise.all([watcher.close(), player.close()]);
   });
 
+  /**
+   * The layout at a phone's and two laptops' window sizes, in both games: no horizontal scroll, the
+   * board column (clocks, eval bar, board, hands, coordinates) inside the window and the clocks
+   * within the board's width, the board column on screen without scrolling, coordinates not covered
+   * by the hands and not clipped, hands of a fixed height. The window is resized under one game (the
+   * page redraws the board); a screenshot of each size goes to the test's output folder.
+   */
+  const SIZES = [[390, 844], [1366, 768], [1440, 900]] as const;
+
+  async function checkLayout(page: Page, game: 'chess' | 'shogi', label: string): Promise<void> {
+    for (const [width, height] of SIZES) {
+      await page.setViewport({ width, height });
+      // The resize handler redraws the board; two frames later it has its new size.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const at = `${game} ${label} ${width}x${height}`;
+      const m = await page.evaluate(() => {
+        // Plain objects: a DOMRect does not come back from the browser.
+        type Box = { left: number; right: number; top: number; bottom: number; width: number; height: number };
+        const box = (e: Element): Box => {
+          const r = e.getBoundingClientRect();
+          return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height };
+        };
+        const rect = (sel: string): Box => box(document.querySelector(sel)!);
+        const rects = (sel: string): Box[] => [...document.querySelectorAll(sel)].map(box);
+        const overlap = (a: Box, b: Box): boolean => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+        const boardSel = document.querySelector('cg-board') ? 'cg-board' : 'sg-board';
+        const inside = [...rects('.board-col, .board-col *, .side-col'), ...rects('coords coord')].filter((r) => r.width > 0);
+        const hands = rects('.sg-hand-wrap');
+        const coords = rects('coords coord');
+        return {
+          scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          outside: inside.filter((r) => r.left < -0.5 || r.right > window.innerWidth + 0.5).length,
+          board: rect(boardSel),
+          boardBox: rect('#board-box'),
+          clocks: rects('.clock'),
+          colBottom: rect('.board-col').bottom,
+          covered: coords.filter((c) => hands.some((h) => overlap(c, h))).length,
+          handHeights: hands.map((h) => Math.round(h.height)),
+          coordFont: Math.min(...[...document.querySelectorAll('coords')].map((e) => parseFloat(getComputedStyle(e).fontSize))),
+          coordCount: coords.length,
+        };
+      });
+      expect(m.scroll, at).toBe(0);
+      expect(m.outside, at).toBe(0);
+      for (const c of m.clocks) expect(c.right, at).toBeLessThanOrEqual(m.boardBox.right + 1);
+      expect(m.colBottom, at).toBeLessThanOrEqual(height);
+      expect(m.covered, at).toBe(0);
+      expect(m.coordCount, at).toBe(game === 'chess' ? 16 : 18);
+      expect(m.coordFont, at).toBeGreaterThanOrEqual(11);
+      expect(m.board.width, at).toBeGreaterThan(width < 500 ? 300 : 420);
+      if (game === 'shogi') {
+        // Both hands one square high (one row that never grows as it fills).
+        const square = m.board.height / 9;
+        expect(m.handHeights, at).toHaveLength(2);
+        for (const h of m.handHeights) expect(Math.abs(h - square), at).toBeLessThan(2);
+      }
+      await page.screenshot({ path: join(shots, `${game}-${label}-${width}x${height}.png`) as `${string}.png` });
+    }
+  }
+
+  it('lays out both games at 390x844, 1366x768 and 1440x900, and shows a byoyomi time-out', async () => {
+    const chess = await openPage(SIZES[0][0], SIZES[0][1]);
+    await newGame(chess, 'chess', 1);
+    await checkLayout(chess, 'chess', 'start');
+    await chess.close();
+
+    // Shogi with byoyomi only: the clocks start after the first two moves, then 2 s a move.
+    const shogi = await openPage(SIZES[1][0], SIZES[1][1]);
+    await newGame(shogi, 'shogi', 1, { minutes: 0, byoyomi: 2 });
+    expect(await shogi.$eval('#takeback', (el) => (el as HTMLButtonElement).disabled)).toBe(true);
+    // A captured piece in each hand would be the next step; the layout must not depend on it.
+    await checkLayout(shogi, 'shogi', 'start');
+    await shogi.setViewport({ width: 1366, height: 768 });
+    await click(shogi, await shogiSquare(shogi, '7g', true));
+    await click(shogi, await shogiSquare(shogi, '7f', true));
+    const s = await waitForMyTurn(shogi, 0);
+    expect(s.result).toBeUndefined();
+    // Now our byoyomi runs out: the clock shows the period spent, not a fresh one.
+    await shogi.waitForSelector('#play[data-result="timeout"]', { timeout: 20_000 });
+    expect(await shogi.$eval('#status', (el) => el.textContent)).toBe('Kishi wins on time');
+    expect(await shogi.$eval('#clock-bottom', (el) => el.textContent)).toBe('byoyomi 0:00.0');
+    expect(await shogi.$eval('#clock-top', (el) => el.textContent)).toBe('byoyomi 0:02.0');
+    expect(await shogi.$eval('#takeback', (el) => (el as HTMLButtonElement).disabled)).toBe(true);
+    await shogi.screenshot({ path: join(shots, 'shogi-timeout.png') });
+    await shogi.close();
+  });
+
   it('raised no console errors and loaded nothing from outside', () => {
     expect(consoleErrors).toEqual([]);
   });
 });
+
+/** The last move in the page's move list, as written there. */
+const lastMoveText = (page: Page): Promise<string | undefined> =>
+  page.evaluate(() => [...document.querySelectorAll('#moves .mv')].at(-1)?.textContent ?? undefined);
 
 /** Whether a USI board move lands on an occupied square (a capture), read from the SFEN board. */
 function isCapture(sfen: string, usi: string): boolean {

@@ -157,8 +157,8 @@ function setupForm(): void {
     }
     const level = Number((form.elements.namedItem('level') as HTMLInputElement).value);
     const l = LEVELS[level - 1];
-    $('level-out').textContent = l ? `${level}: ${l.name}` : String(level);
-    $('level-means').textContent = l ? `Kishi ${l.means}.` : '';
+    $('level-out').textContent = String(level);
+    $('level-means').textContent = l ? `${l.name}: Kishi ${l.means}.` : '';
   };
   form.addEventListener('input', sync);
   sync();
