@@ -13,6 +13,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Chess } from 'chessops/chess';
+import { makeFen } from 'chessops/fen';
 import { parsePgn, startingPosition } from 'chessops/pgn';
 import { parseSan } from 'chessops/san';
 import type { Browser, Page } from 'puppeteer-core';
@@ -230,6 +232,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     let sawEngine = false;
     let tookBack = false;
     let secondTab = false;
+    let stepped = false;
     while (state.result === undefined && humanMoves < 250) {
       const pos = ChessGame.fromFen(state.position).unwrap();
       const moves = pos.legalMoves().map((m) => pos.moveToText(m));
@@ -278,6 +281,33 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
         state = back;
         tookBack = true;
       }
+      if (state.result === undefined && state.ply >= 4 && !stepped) {
+        // The move list: a click shows the position after that move (the game goes on), the arrow
+        // keys step, End comes back to the game now.
+        await page.click('#moves .mv[data-ply="1"]');
+        await page.waitForSelector('#play[data-view="1"]');
+        const first = Chess.default();
+        first.play(parseSan(first, (await lastMoveText(page, 1))!)!);
+        expect(await page.$eval('#play', (el) => (el as HTMLElement).dataset.shown)).toBe(makeFen(first.toSetup()));
+        expect(await page.$eval('#board-box', (el) => el.classList.contains('viewing'))).toBe(true);
+        await page.keyboard.press('ArrowRight');
+        await page.waitForSelector('#play[data-view="2"]');
+        expect(await page.$eval('#moves .mv.current', (el) => (el as HTMLElement).dataset.ply)).toBe('2');
+        await page.keyboard.press('End');
+        await page.waitForFunction(() => (document.getElementById('play') as HTMLElement).dataset.view === undefined);
+        expect(await page.$eval('#play', (el) => (el as HTMLElement).dataset.shown)).toBe(state.position);
+        // The eval bar shows the last search, labelled with the side its score is for.
+        const fill = await page.$eval('#eval-fill', (el) => parseFloat((el as HTMLElement).style.height));
+        expect(fill).toBeGreaterThanOrEqual(0);
+        expect(fill).toBeLessThanOrEqual(100);
+        expect(await page.$eval('#eval-bar', (el) => (el as HTMLElement).title)).toMatch(/^([+-]?\d+\.\d\d|#-?\d+) \(White's view\)$/);
+        // The mute switch, remembered by the browser.
+        await page.click('#sound');
+        expect(await page.evaluate(() => [document.getElementById('sound')!.textContent, localStorage.getItem('kishi-sound')])).toEqual(['Sound off', 'off']);
+        await page.click('#sound');
+        expect(await page.$eval('#sound', (el) => el.textContent)).toBe('Sound on');
+        stepped = true;
+      }
       if (state.result === undefined && humanMoves === 1 && !secondTab) {
         // A second tab asking for the same game is refused; the first tab's game goes on.
         const other = await openPage(1000, 900, `?game=${state.id}`);
@@ -287,7 +317,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
       }
     }
     expect(sawEngine).toBe(true);
-    expect(tookBack && secondTab).toBe(true);
+    expect(tookBack && secondTab && stepped).toBe(true);
     expect(state.result).toBeDefined();
     expect(['checkmate', 'stalemate', 'insufficient-material', 'fifty-moves', 'threefold-repetition', 'resign']).toContain(state.result);
     expect(await page.$eval('#status', (el) => el.textContent)).toMatch(/^(You win|Kishi wins|Draw) (by [a-z -]+|on time)$/);
@@ -526,9 +556,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
   });
 });
 
-/** The last move in the page's move list, as written there. */
-const lastMoveText = (page: Page): Promise<string | undefined> =>
-  page.evaluate(() => [...document.querySelectorAll('#moves .mv')].at(-1)?.textContent ?? undefined);
+/** The last move in the page's move list (or the move of ply `ply`, 1-based), as written there. */
+const lastMoveText = (page: Page, ply?: number): Promise<string | undefined> =>
+  page.evaluate((p) => [...document.querySelectorAll('#moves .mv')].at(p === undefined ? -1 : p - 1)?.textContent ?? undefined, ply);
 
 /** Whether a USI board move lands on an occupied square (a capture), read from the SFEN board. */
 function isCapture(sfen: string, usi: string): boolean {

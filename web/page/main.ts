@@ -10,8 +10,9 @@
  *
  * The current game is kept in the tab's sessionStorage, so a reload takes it back (`join`); an address
  * `/?game=<id>` asks for that game.
- * `#play` carries data attributes (game, position, ply, turn, result, view) for styling and for the
- * browser test, which reads them to choose its moves.
+ * `#play` carries data attributes (game, position, ply, turn, result; view and shown: the ply and
+ * position on the board while stepping through the moves) for styling and for the browser test,
+ * which reads them to choose its moves.
  */
 import { Chessground } from '@lichess-org/chessground';
 import type { Api as CgApi } from '@lichess-org/chessground/api';
@@ -265,6 +266,7 @@ function render(): void {
   const shown = viewPly === undefined ? s.position : viewPly === 0 ? start : plies[viewPly - 1]!.position;
   const lastMove = viewPly === undefined ? s.moves[s.moves.length - 1] : viewPly === 0 ? undefined : plies[viewPly - 1]!.move;
   const live = viewPly === undefined;
+  play.dataset.shown = shown;
   if (s.game === 'chess') renderChess(s, shown, lastMove, live);
   else renderShogi(s, shown, lastMove, live);
   $('board-box').classList.toggle('viewing', !live);
