@@ -501,7 +501,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
           clocks: rects('.clock'),
           colBottom: rect('.board-col').bottom,
           covered: coords.filter((c) => hands.some((h) => overlap(c, h))).length,
-          handHeights: hands.map((h) => Math.round(h.height)),
+          hands,
           coordFont: Math.min(...[...document.querySelectorAll('coords')].map((e) => parseFloat(getComputedStyle(e).fontSize))),
           coordCount: coords.length,
         };
@@ -515,10 +515,26 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
       expect(m.coordFont, at).toBeGreaterThanOrEqual(11);
       expect(m.board.width, at).toBeGreaterThan(width < 500 ? 300 : 420);
       if (game === 'shogi') {
-        // Both hands one square high (one row that never grows as it fills).
-        const square = m.board.height / 9;
-        expect(m.handHeights, at).toHaveLength(2);
-        for (const h of m.handHeights) expect(Math.abs(h - square), at).toBeLessThan(2);
+        // Hands of a fixed size that never grows as they fill: on a phone one row of square-sized places
+        // above and below the board; on a wide window a column of seven beside it, gote's at the top left,
+        // sente's at the bottom right.
+        const square = { w: (m.board.width - 4) / 9, h: (m.board.height - 4) / 9 };
+        const [top, bottom] = m.hands as [typeof m.board, typeof m.board];
+        expect(m.hands, at).toHaveLength(2);
+        if (width < 800) {
+          for (const h of m.hands) expect(Math.abs(h.height - square.h), at).toBeLessThan(2);
+          expect(top.bottom, at).toBeLessThanOrEqual(m.board.top);
+          expect(bottom.top, at).toBeGreaterThanOrEqual(m.board.bottom);
+        } else {
+          for (const h of m.hands) {
+            expect(Math.abs(h.width - square.w), at).toBeLessThan(2);
+            expect(Math.abs(h.height - 7 * square.h), at).toBeLessThan(3);
+          }
+          expect(top.right, at).toBeLessThanOrEqual(m.board.left);
+          expect(Math.abs(top.top - m.board.top), at).toBeLessThan(2);
+          expect(bottom.left, at).toBeGreaterThanOrEqual(m.board.right);
+          expect(Math.abs(bottom.bottom - m.board.bottom), at).toBeLessThan(2);
+        }
       }
       await page.screenshot({ path: join(shots, `${game}-${label}-${width}x${height}.png`) as `${string}.png` });
     }
