@@ -37,7 +37,10 @@ export type ClientMessage =
   | { readonly t: 'move'; readonly ply: number; readonly move: string }
   | { readonly t: 'resign' }
   | { readonly t: 'draw' }
-  | { readonly t: 'takeback' };
+  | { readonly t: 'takeback' }
+  /** Kishi's review of the tab's finished game (src/web/game-analysis.ts): the graph, then lines on request. */
+  | { readonly t: 'analyse' }
+  | { readonly t: 'lines'; readonly ply: number };
 
 /** Longest accepted message, bytes: a page never sends more than a few hundred. */
 export const MAX_MESSAGE_BYTES = 4096;
@@ -96,7 +99,11 @@ export function parseClientMessage(raw: string): Result<ClientMessage, KishiErro
     case 'resign':
     case 'draw':
     case 'takeback':
+    case 'analyse':
       return Result.ok({ t: v.t });
+    case 'lines':
+      if (!intIn(v.ply, 0, 100_000)) return bad('lines needs the ply of the position');
+      return Result.ok({ t: 'lines', ply: v.ply });
     default:
       return bad(`unknown message type ${JSON.stringify(v.t)}`);
   }

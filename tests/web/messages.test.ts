@@ -12,7 +12,9 @@ describe('messages from the page', () => {
     expect(parseClientMessage(JSON.stringify({ ...NEW, name: ' Ann ' })).unwrap()).toEqual({ ...NEW, name: 'Ann' });
     expect(parseClientMessage('{"t":"move","ply":3,"move":"P*5e"}').unwrap()).toEqual({ t: 'move', ply: 3, move: 'P*5e' });
     expect(parseClientMessage('{"t":"move","ply":0,"move":"e7e8q"}').isOk).toBe(true);
-    for (const t of ['resign', 'draw', 'takeback']) expect(parseClientMessage(JSON.stringify({ t })).unwrap()).toEqual({ t });
+    for (const t of ['resign', 'draw', 'takeback', 'analyse']) expect(parseClientMessage(JSON.stringify({ t })).unwrap()).toEqual({ t });
+    expect(parseClientMessage('{"t":"lines","ply":12}').unwrap()).toEqual({ t: 'lines', ply: 12 });
+    expect(err('{"t":"lines","ply":-1}')).toBe('lines needs the ply of the position');
   });
 
   it('refuses malformed and forged messages with a reason', () => {
