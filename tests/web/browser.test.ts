@@ -426,7 +426,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     await page.close();
   });
 
-  it('watch view: the game in progress with its board and search, the finished games, the rating chart, the servers\' state, the AlphaZero curve', async () => {
+  it('watch view: the game in progress with its board and search, the finished games, the rating chart, the servers\' state, the AlphaZero curve; the game\'s review', async () => {
     const player = await openPage();
     await newGame(player, 'chess', 1);
     // One move each, so the log has Kishi's search.
@@ -461,6 +461,24 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     );
     expect(await watcher.$eval('#servers [data-kind="csa"]', (el) => el.textContent)).toBe('floodgatewaiting for a game (waiting) · 2 games played');
     await watcher.waitForFunction(() => (document.getElementById('alphazero') as HTMLImageElement).naturalWidth > 0, { timeout: 10_000, polling: 100 });
+
+    // The review of the finished game: a score for each of its three positions (the graph), then the
+    // lines of the position shown, in SAN with scores from White's view.
+    await player.$eval('#analyse', (b) => (b as HTMLButtonElement).click());
+    await player.waitForFunction(
+      () => document.getElementById('graph')!.dataset.points === '3' && document.getElementById('analysis-status')!.textContent!.startsWith("(White's view"),
+      { timeout: 60_000, polling: 100 },
+    );
+    expect(await player.$eval('#analyse', (b) => (b as HTMLElement).hidden)).toBe(true);
+    await player.$eval('#moves .mv[data-ply="1"]', (el) => (el as HTMLElement).click());
+    await player.waitForFunction(() => document.querySelectorAll('#lines li').length > 0, { timeout: 60_000, polling: 100 });
+    const lines = await player.$$eval('#lines li', (els) => els.map((e) => e.textContent ?? ''));
+    expect(lines.length).toBeLessThanOrEqual(3);
+    for (const l of lines) expect(l).toMatch(/^([+-]?\d+\.\d\d|#-?\d+) [KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]/);
+    // A click on the graph shows that position.
+    const graph = (await (await player.$('#graph'))!.boundingBox())!;
+    await player.$eval('#graph', (el, x) => el.dispatchEvent(new MouseEvent('click', { clientX: x, clientY: 10, bubbles: true })), graph.x + 2);
+    await player.waitForSelector('#play[data-view="0"]');
     await Promise.all([watcher.close(), player.close()]);
   });
 

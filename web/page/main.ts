@@ -6,7 +6,9 @@
  * Around the board, as lichess and lishogi have it: an eval bar and the engine's score from White's /
  * Sente's side, its line in the page's notation (notation.ts), a move list to step through (the board
  * shows an earlier position while the game goes on; a new move brings it back), sounds (sounds.ts),
- * and for shogi a choice of piece set and of notation (kept in localStorage).
+ * and for shogi a choice of piece set and of notation (kept in localStorage). A finished game can be
+ * reviewed: Kishi scores every position (a graph to click on) and gives the best lines of the one shown
+ * (src/web/game-analysis.ts).
  *
  * The current game is kept in the tab's sessionStorage, so a reload takes it back (`join`); an address
  * `/?game=<id>` asks for that game.
@@ -58,7 +60,10 @@ type ServerMessage =
   | { t: 'state'; state: Snapshot }
   | { t: 'info'; ply: number; info: Info }
   | { t: 'notice'; text: string }
-  | { t: 'error'; text: string };
+  | { t: 'error'; text: string }
+  | { t: 'graph'; ply: number; score: Score }
+  | { t: 'graph-done'; plies: number }
+  | { t: 'lines'; ply: number; lines: { multipv: number; depth: number; score: Score; pv: string[] }[] };
 type PieceSet = 'kanji1' | 'kanji2' | 'western';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -81,6 +86,11 @@ let liveInfo: { ply: number; info: Info } | undefined;
 /** The last rendered game and ply, to play a sound once per new move. */
 let heard: { id: string; ply: number; over: boolean } | undefined;
 let lowTimeSecond: number | undefined;
+/**
+ * Kishi's review of the finished game: each position's score from the first side's view (the graph),
+ * and the lines of the position on the board once they come.
+ */
+let review: { id: string; scores: Map<number, Score>; done: boolean; lines?: { ply: number; text: string[] } } | undefined;
 
 let pieceSet: PieceSet = (localStorage.getItem('kishi-pieces') as PieceSet | null) ?? 'kanji1';
 let shogiNotation: ShogiNotation = (localStorage.getItem('kishi-notation') as ShogiNotation | null) ?? 'western';
@@ -132,6 +142,56 @@ function onMessage(m: ServerMessage): void {
       toast(m.text, true);
       if (!snap || snap.result) sessionStorage.removeItem('kishi-game');
       return;
+    case 'graph':
+      // Scores come from the side to move's view; both games start with the first side to move.
+      review?.scores.set(m.ply, scoreForFirst(m.score, m.ply % 2 === 0 ? 'first' : 'second'));
+      renderReview();
+      return;
+    case 'graph-done':
+      if (review) review.done = true;
+      renderReview();
+      askLines();
+      return;
+    case 'lines': {
+      const s = snap;
+      if (!review || !s || m.ply !== (viewPly ?? plies.length)) return;
+      const from = m.ply === 0 ? (s.game === 'chess' ? CHESS_START : SHOGI_START) : plies[m.ply - 1]!.position;
+      const side: Side = m.ply % 2 === 0 ? 'first' : 'second';
+      review.lines = { ply: m.ply, text: m.lines.map((l) => `${formatScore(scoreForFirst(l.score, side))}\t${lineText(s.game, from, l.pv, shogiNotation)}`) };
+      renderReview();
+      return;
+    }
+  }
+}
+
+/** Asks for the lines of the position on the board (the server drops an older request). */
+function askLines(): void {
+  if (review?.done && snap) send({ t: 'lines', ply: viewPly ?? plies.length });
+}
+
+/** The review panel: the graph (the first side's share, as the eval bar), the shown ply, the lines. */
+function renderReview(): void {
+  const box = $('analysis');
+  const s = snap;
+  box.hidden = !review || !s || review.id !== s.id;
+  if (box.hidden || !review || !s) return;
+  const n = Math.max(1, plies.length);
+  const x = (ply: number): string => ((ply / n) * 300).toFixed(1);
+  const pts = [...review.scores.entries()].sort((a, b) => a[0] - b[0]).map(([ply, sc]) => `${x(ply)},${(80 - evalShare(s.game, sc) * 80).toFixed(1)}`);
+  const at = viewPly ?? plies.length;
+  const area = pts.length > 0 ? `<polygon class="area" points="${x(0)},80 ${pts.join(' ')} ${pts.at(-1)!.split(',')[0]},80"/>` : '';
+  $('graph').innerHTML = `${area}<line class="mid" x1="0" y1="40" x2="300" y2="40"/><line class="at" x1="${x(at)}" y1="0" x2="${x(at)}" y2="80"/>`;
+  $('graph').dataset.points = String(review.scores.size);
+  $('analysis-status').textContent = review.done ? `(${sideName(s.game, 'first')}'s view; click the graph or a move)` : `(looking at move ${review.scores.size} of ${plies.length}…)`;
+  const lines = review.lines && review.lines.ply === at ? review.lines.text : [];
+  $('lines').innerHTML = '';
+  for (const l of lines) {
+    const [score, pv] = l.split('\t');
+    const li = document.createElement('li');
+    const b = document.createElement('b');
+    b.textContent = score!;
+    li.append(b, ` ${pv}`);
+    $('lines').appendChild(li);
   }
 }
 
@@ -185,8 +245,19 @@ function setupForm(): void {
   $('resign').onclick = () => send({ t: 'resign' });
   $('draw').onclick = () => send({ t: 'draw' });
   $('takeback').onclick = () => send({ t: 'takeback' });
+  $('analyse').onclick = () => {
+    if (!snap) return;
+    review = { id: snap.id, scores: new Map(), done: false };
+    send({ t: 'analyse' });
+    render();
+  };
+  $('graph').onclick = (e) => {
+    const r = $('graph').getBoundingClientRect();
+    view(Math.round(((e.clientX - r.left) / r.width) * Math.max(1, plies.length)));
+  };
   $('new').onclick = () => {
     sessionStorage.removeItem('kishi-game');
+    review = undefined;
     snap = undefined;
     $('play').hidden = true;
     $('setup').hidden = false;
@@ -238,6 +309,7 @@ function view(ply: number): void {
   const p = Math.max(0, Math.min(plies.length, ply));
   viewPly = p === plies.length ? undefined : p;
   render();
+  askLines();
 }
 
 // ---------- rendering ----------
@@ -270,7 +342,7 @@ function render(): void {
   if (s.game === 'chess') renderChess(s, shown, lastMove, live);
   else renderShogi(s, shown, lastMove, live);
   $('board-box').classList.toggle('viewing', !live);
-  $('viewing').textContent = live ? '' : `viewing move ${viewPly}; the game goes on`;
+  $('viewing').textContent = live ? '' : s.result ? `viewing move ${viewPly}` : `viewing move ${viewPly}; the game goes on`;
   $('name-bottom').textContent = `You (${sideName(s.game, s.humanSide)})`;
   $('name-top').textContent = `Kishi (${sideName(s.game, other(s.humanSide))})`;
   $('engine-name').textContent = s.engine;
@@ -293,8 +365,10 @@ function render(): void {
   $('draw').textContent = s.drawOffered && !s.result ? 'Accept draw' : 'Offer draw';
   $<HTMLButtonElement>('resign').disabled = !!s.result;
   $('new').hidden = !s.result;
+  $('analyse').hidden = !s.result || review?.id === s.id;
   renderMoves(s);
   renderEngine(s);
+  renderReview();
   const dl = $('downloads');
   const kinds = s.game === 'chess' ? ['pgn'] : ['kif', 'csa'];
   dl.innerHTML = kinds.map((k) => `<a href="/games/${s.id}.${k}" download data-kind="${k}">${k.toUpperCase()}</a>`).join('');
