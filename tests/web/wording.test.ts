@@ -2,10 +2,14 @@
  * What the pages say (web/page/wording.ts) and how they write moves (web/page/notation.ts): plain
  * result words, the strength levels matching the server's node budgets, scores from White's / Sente's
  * side, the eval bar's share, SAN and western / Japanese shogi notation, and lines that stop where
- * they no longer replay (never a mix of SAN and UCI).
+ * they no longer replay (never a mix of SAN and UCI); positions and games pasted for analysis (FEN,
+ * PGN, SFEN, KIF, CSA: the records the page itself writes read back).
  */
 import { describe, expect, it } from 'vitest';
+import { csaOf, kifOf, pgnOf } from '../../src/web/game-records.js';
+import type { RecordData } from '../../src/web/game-records.js';
 import { LEVEL_NODES } from '../../src/web/messages.js';
+import { importGame } from '../../web/page/import.js';
 import { CHESS_START, SHOGI_START, lineText, replay, startText } from '../../web/page/notation.js';
 import { LEVELS, evalShare, formatClock, formatScore, playResult, scoreForFirst, watchResult } from '../../web/page/wording.js';
 
@@ -75,3 +79,34 @@ describe('the pages\' notation', () => {
     expect(startText('chess', 'startpos')).toBe(CHESS_START);
   });
 });
+
+describe('a position or game pasted for analysis', () => {
+  const record = (game: 'chess' | 'shogi', moves: string[]): RecordData => ({
+    game,
+    names: { first: 'Ann', second: 'Kishi' },
+    control: { initialMs: 60_000, incrementMs: 0, byoyomiMs: 0 },
+    moves,
+    result: { winner: 'first', reason: 'resign' },
+    startedAt: new Date('2026-01-02T03:04:05Z'),
+  });
+
+  it('reads the PGN, KIF and CSA records the page writes back to their moves', () => {
+    const chess = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'e1e2'];
+    expect(importGame('chess', pgnOf(record('chess', chess)).unwrap())).toEqual({ ok: true, value: { start: CHESS_START, moves: chess } });
+    const shogi = ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e', '8c8d', '4e3d'];
+    expect(importGame('shogi', kifOf(record('shogi', shogi)).unwrap())).toEqual({ ok: true, value: { start: SHOGI_START, moves: shogi } });
+    expect(importGame('shogi', csaOf(record('shogi', shogi)).unwrap())).toEqual({ ok: true, value: { start: SHOGI_START, moves: shogi } });
+  });
+
+  it('reads a FEN or an SFEN as a position without moves, and says what is wrong otherwise', () => {
+    const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+    expect(importGame('chess', fen)).toEqual({ ok: true, value: { start: fen, moves: [] } });
+    const sfen = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2';
+    expect(importGame('shogi', ` ${sfen}\n`)).toEqual({ ok: true, value: { start: sfen, moves: [] } });
+    expect(importGame('chess', '')).toEqual({ ok: false, error: 'paste a position or a game first' });
+    expect(importGame('chess', 'hello')).toEqual({ ok: false, error: 'not a FEN or a PGN game' });
+    expect(importGame('chess', '1. e4 e5 2. Ke3')).toEqual({ ok: false, error: 'move 3 (Ke3) is not legal there' });
+    expect(importGame('shogi', 'hello')).toEqual({ ok: false, error: 'not an SFEN, a KIF or a CSA game' });
+  });
+});
+
