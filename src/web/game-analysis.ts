@@ -8,7 +8,8 @@
  * stops the search and gives the Player back.
  */
 import type { PlayerLease } from '../bot/dispatcher.js';
-import type { GameKind, GameState } from '../core/game.js';
+import type { GameKind, GameState, Side } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
 import { ChessGame } from '../games/chess/index.js';
 import { ShogiGame } from '../games/shogi/index.js';
 import type { GoResult, SearchInfo } from '../player/player.js';
@@ -24,9 +25,9 @@ export interface AnalysisLine {
 
 /** What the page is told; scores are from the view of the side to move at `ply` (the position after `ply` moves). */
 export type AnalysisEvent =
-  | { readonly t: 'graph'; readonly ply: number; readonly score: SearchInfo['score'] }
+  | { readonly t: 'graph'; readonly ply: number; readonly turn: Side; readonly score: SearchInfo['score'] }
   | { readonly t: 'graph-done'; readonly plies: number }
-  | { readonly t: 'lines'; readonly ply: number; readonly lines: readonly AnalysisLine[] };
+  | { readonly t: 'lines'; readonly ply: number; readonly turn: Side; readonly lines: readonly AnalysisLine[] };
 
 /** Nodes per position of the graph: a quick look (a 60-move game takes seconds). */
 export const GRAPH_NODES = 20_000;
@@ -37,10 +38,39 @@ export const LINES = 3;
 
 export interface GameAnalysisOptions {
   readonly game: GameKind;
-  /** The game's moves from the initial position, UCI or USI. */
+  /** FEN/SFEN of the start; the initial position when absent. */
+  readonly start?: string;
+  /** The game's moves from the start, UCI or USI. */
   readonly moves: readonly string[];
   readonly lease: PlayerLease;
   readonly emit: (event: AnalysisEvent) => void;
+}
+
+/** A game checked for analysis: per position, whether it has a move (mate and stalemate are not searched) and who moves. */
+export interface ReplayedGame {
+  readonly playable: readonly boolean[];
+  readonly turns: readonly Side[];
+}
+
+/** Checks the start (FEN/SFEN, or the initial position) and every move, legal in turn. */
+export function replayForAnalysis(game: GameKind, start: string | undefined, moves: readonly string[]): Result<ReplayedGame, KishiError> {
+  let state: GameState<unknown>;
+  if (start === undefined || start === 'startpos') state = (game === 'chess' ? ChessGame.standard() : ShogiGame.startpos()) as GameState<unknown>;
+  else {
+    const parsed = game === 'chess' ? ChessGame.fromFen(start) : ShogiGame.fromSfen(start);
+    if (parsed.isErr) return Result.err(new KishiError('ERR_BAD_POSITION', `not a ${game === 'chess' ? 'FEN' : 'SFEN'} Kishi can play from: ${parsed.error.message}`));
+    state = parsed.value as GameState<unknown>;
+  }
+  const playable = [state.legalMoves().length > 0];
+  const turns = [state.turn()];
+  for (const [i, m] of moves.entries()) {
+    const move = state.parseMove(m);
+    if (move.isErr) return Result.err(new KishiError('ERR_ILLEGAL_MOVE', `move ${i + 1} (${m}) is not legal there`));
+    state.play(move.value);
+    playable.push(state.legalMoves().length > 0 && state.outcome() === undefined);
+    turns.push(state.turn());
+  }
+  return Result.ok({ playable, turns });
 }
 
 export class GameAnalysis {
@@ -50,24 +80,15 @@ export class GameAnalysis {
   private linesGeneration = 0;
   private linesSearching = false;
   private closed = false;
-  /** Whether each position has a legal move (a mate or stalemate position is not searched). */
-  private readonly playable: readonly boolean[];
-
-  constructor(private readonly opts: GameAnalysisOptions) {
-    const state = (opts.game === 'chess' ? ChessGame.standard() : ShogiGame.startpos()) as GameState<unknown>;
-    const playable = [state.legalMoves().length > 0];
-    for (const m of opts.moves) {
-      const move = state.parseMove(m);
-      if (move.isErr) break;
-      state.play(move.value);
-      playable.push(state.legalMoves().length > 0 && state.outcome() === undefined);
-    }
-    this.playable = playable;
-  }
+  /** @param replayed the game replayed by `replayForAnalysis` (with the same game, start and moves) */
+  constructor(
+    private readonly opts: GameAnalysisOptions,
+    private readonly replayed: ReplayedGame,
+  ) {}
 
   /** Positions in the game: one more than its (legal) moves. */
   get positions(): number {
-    return this.playable.length;
+    return this.replayed.playable.length;
   }
 
   /** Scores every position, first to last (`graph` events, then `graph-done`); once per analysis. */
@@ -75,10 +96,10 @@ export class GameAnalysis {
     this.graphRun ??= (async () => {
       for (let ply = 0; ply < this.positions; ply++) {
         if (this.closed) return;
-        if (!this.playable[ply]) continue;
+        if (!this.replayed.playable[ply]) continue;
         const answer = await this.search(ply, GRAPH_NODES, 1);
         if (this.closed) return;
-        if (answer.info) this.opts.emit({ t: 'graph', ply, score: answer.info.score });
+        if (answer.info) this.opts.emit({ t: 'graph', ply, turn: this.replayed.turns[ply]!, score: answer.info.score });
       }
       this.opts.emit({ t: 'graph-done', plies: this.positions - 1 });
     })();
@@ -96,8 +117,8 @@ export class GameAnalysis {
     if (this.linesSearching) this.opts.lease.player.stop();
     await this.linesRun.catch(() => undefined);
     if (generation !== this.linesGeneration || this.closed) return;
-    if (ply < 0 || ply >= this.positions || !this.playable[ply]) {
-      this.opts.emit({ t: 'lines', ply, lines: [] });
+    if (ply < 0 || ply >= this.positions || !this.replayed.playable[ply]) {
+      this.opts.emit({ t: 'lines', ply, turn: this.replayed.turns[ply] ?? 'first', lines: [] });
       return;
     }
     const best = new Map<number, AnalysisLine>();
@@ -110,7 +131,7 @@ export class GameAnalysis {
     const answer = await run;
     if (generation !== this.linesGeneration || this.closed) return;
     if (best.size === 0 && answer.info) best.set(1, { multipv: 1, depth: answer.info.depth, score: answer.info.score, pv: answer.info.pv });
-    this.opts.emit({ t: 'lines', ply, lines: [...best.values()].sort((a, b) => a.multipv - b.multipv) });
+    this.opts.emit({ t: 'lines', ply, turn: this.replayed.turns[ply]!, lines: [...best.values()].sort((a, b) => a.multipv - b.multipv) });
   }
 
   /** Stops the search and gives the Player back to the pool; later requests do nothing. */
@@ -124,7 +145,15 @@ export class GameAnalysis {
 
   private search(ply: number, nodes: number, multiPv: number, onInfo?: (info: SearchInfo) => void): Promise<GoResult> {
     return this.opts.lease.player.go(
-      { game: this.opts.game, variant: 'standard', start: 'startpos', moves: this.opts.moves.slice(0, ply), limits: { nodes }, ...(multiPv > 1 ? { multiPv } : {}) },
+      {
+        game: this.opts.game,
+        // A chess game from a set-up position is lichess's `fromPosition` (castling rights as the FEN says).
+        variant: this.opts.game === 'chess' && this.opts.start !== undefined && this.opts.start !== 'startpos' ? 'fromPosition' : 'standard',
+        start: this.opts.start ?? 'startpos',
+        moves: this.opts.moves.slice(0, ply),
+        limits: { nodes },
+        ...(multiPv > 1 ? { multiPv } : {}),
+      },
       onInfo ?? (() => {}),
     );
   }

@@ -32,7 +32,7 @@ import { limitsFor, parseClientMessage } from './messages.js';
 import type { NewGameRequest, WebEngine } from './messages.js';
 import { bundlePage, pageAssets } from './page-bundle.js';
 import type { PageAssets } from './page-bundle.js';
-import { GameAnalysis } from './game-analysis.js';
+import { GameAnalysis, replayForAnalysis } from './game-analysis.js';
 import type { AnalysisEvent } from './game-analysis.js';
 import { GameWatcher } from './watch.js';
 import { WebGame } from './web-game.js';
@@ -338,23 +338,28 @@ export class WebServer implements GameServer {
           reply({ t: 'state', state: other.game.snapshot() });
           return;
         }
-        if (!seat) return error('no game: start one first');
-        const game = seat.game;
         if (m.t === 'analyse' || m.t === 'lines') {
-          if (!game.over()) return error('Kishi analyses a game once it is over');
+          if (seat && !seat.game.over()) return error('Kishi analyses a game once it is over');
           if (m.t === 'analyse' || !analysis) {
+            // A pasted game (`game`, `start`, `moves`), or the tab's own finished game.
+            const target = m.t === 'analyse' && m.game !== undefined ? { game: m.game, start: m.start!, moves: m.moves! } : seat ? { game: seat.game.game, moves: seat.game.snapshot().moves } : undefined;
+            if (!target) return error('no game: start one first');
+            const replayed = replayForAnalysis(target.game, 'start' in target ? target.start : undefined, target.moves);
+            if (replayed.isErr) return error(replayed.error.message);
             await closeAnalysis();
             if (this.activeGames() >= this.opts.config.maxGames) return error(`${this.activeGames()} games are being played already (web.maxGames); try again later`);
-            const lease = await this.opts.lease('alphabeta', game.game);
+            const lease = await this.opts.lease('alphabeta', target.game);
             if (lease.isErr) return error(lease.error.message);
             this.analyses++;
-            analysis = new GameAnalysis({ game: game.game, moves: game.snapshot().moves, lease: lease.value, emit: reply });
+            analysis = new GameAnalysis({ ...target, lease: lease.value, emit: reply }, replayed.value);
           }
           const a = analysis;
           // Not awaited: the tab may ask for lines while the graph runs (they follow it).
           void (m.t === 'analyse' ? a.graph() : a.lines(m.ply)).catch((e: unknown) => error(`analysis failed: ${(e as Error).message}`));
           return;
         }
+        if (!seat) return error('no game: start one first');
+        const game = seat.game;
         const answer =
           m.t === 'move' ? game.humanMove(m.ply, m.move) : m.t === 'resign' ? game.resign() : m.t === 'draw' ? game.offerDraw() : await game.takeback();
         if (answer.isErr) {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerLease } from '../../src/bot/dispatcher.js';
 import type { Player } from '../../src/player/player.js';
-import { GRAPH_NODES, GameAnalysis, LINES, LINES_NODES } from '../../src/web/game-analysis.js';
+import { GRAPH_NODES, GameAnalysis, LINES, LINES_NODES, replayForAnalysis } from '../../src/web/game-analysis.js';
 import type { AnalysisEvent } from '../../src/web/game-analysis.js';
 import { FirstLegalPlayer } from '../fakes/player.js';
 
@@ -15,7 +15,7 @@ function setup(moves: string[]) {
   const events: AnalysisEvent[] = [];
   let released = 0;
   const lease: PlayerLease = { player: player as Player, release: async () => void released++ };
-  const analysis = new GameAnalysis({ game: 'chess', moves, lease, emit: (e) => events.push(e) });
+  const analysis = new GameAnalysis({ game: 'chess', moves, lease, emit: (e) => events.push(e) }, replayForAnalysis('chess', undefined, moves).unwrap());
   return { analysis, player, events, get released() { return released; } };
 }
 
@@ -43,14 +43,15 @@ describe('the review of a finished game', () => {
     ]);
     expect(t.player.requests[4]).toMatchObject({ moves: ['f2f3', 'e7e5'], limits: { nodes: LINES_NODES }, multiPv: LINES });
     const answer = t.events.at(-1)!;
-    expect(answer).toMatchObject({ t: 'lines', ply: 2, lines: [{ multipv: 1, depth: 1 }] });
+    expect(answer).toMatchObject({ t: 'lines', ply: 2, turn: 'first', lines: [{ multipv: 1, depth: 1 }] });
+    expect(t.events[1]).toMatchObject({ t: 'graph', ply: 1, turn: 'second' });
     // The mated position has no lines.
     await t.analysis.lines(4);
-    expect(t.events.at(-1)).toEqual({ t: 'lines', ply: 4, lines: [] });
+    expect(t.events.at(-1)).toEqual({ t: 'lines', ply: 4, turn: 'first', lines: [] });
     await t.analysis.close();
     expect(t.released).toBe(1);
     await t.analysis.lines(1);
-    expect(t.events.at(-1)).toEqual({ t: 'lines', ply: 4, lines: [] }); // closed: nothing more
+    expect(t.events.at(-1)).toEqual({ t: 'lines', ply: 4, turn: 'first', lines: [] }); // closed: nothing more
   });
 
   it('drops an older request for lines when a newer one comes', async () => {
@@ -63,3 +64,22 @@ describe('the review of a finished game', () => {
     await t.analysis.close();
   });
 });
+
+describe('a pasted game for the review', () => {
+  it('starts from its FEN, knows who moves, and refuses a start or a move that does not replay', async () => {
+    const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+    const replayed = replayForAnalysis('chess', fen, ['f1c4', 'g8f6']).unwrap();
+    expect(replayed).toEqual({ playable: [true, true, true], turns: ['first', 'second', 'first'] });
+    const player = new FirstLegalPlayer();
+    const events: AnalysisEvent[] = [];
+    const a = new GameAnalysis({ game: 'chess', start: fen, moves: ['f1c4', 'g8f6'], lease: { player: player as Player, release: async () => {} }, emit: (e) => events.push(e) }, replayed);
+    await a.graph();
+    expect(player.requests[1]).toMatchObject({ variant: 'fromPosition', start: fen, moves: ['f1c4'] });
+    expect(events.filter((e) => e.t === 'graph')).toHaveLength(3);
+    await a.close();
+    expect(replayForAnalysis('chess', 'not a fen', []).isErr).toBe(true);
+    const bad = replayForAnalysis('shogi', undefined, ['7g7f', '7g7f']);
+    expect(bad.isErr && bad.error.message).toBe('move 2 (7g7f) is not legal there');
+  });
+});
+
