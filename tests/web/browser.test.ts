@@ -585,6 +585,43 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     await shogi.close();
   });
 
+  it('analyses a pasted PGN and a pasted SFEN: the graph, the lines, the board at a chosen move', async () => {
+    const page = await openPage(1366, 768);
+    await page.select('select[name=igame]', 'chess');
+    await page.$eval('textarea[name=text]', (el) => ((el as HTMLTextAreaElement).value = '[Event "pasted"]\n\n1. e4 e5 2. Nf3 Nc6 *'));
+    await page.click('#import-go');
+    await page.waitForSelector('#play[data-result="analysis"]');
+    expect(await page.$eval('#status', (el) => el.textContent)).toBe('Analysis');
+    expect(await page.$$eval('#moves .mv', (els) => els.map((e) => e.textContent))).toEqual(['e4', 'e5', 'Nf3', 'Nc6']);
+    await page.waitForFunction(() => document.getElementById('graph')!.dataset.points === '5' && document.getElementById('analysis-status')!.textContent!.startsWith("(White's view"), {
+      timeout: 60_000,
+      polling: 100,
+    });
+    await page.click('#moves .mv[data-ply="2"]');
+    await page.waitForSelector('#play[data-view="2"]');
+    await page.waitForFunction(() => document.querySelectorAll('#lines li').length > 0, { timeout: 60_000, polling: 100 });
+    // After 1. e4 e5 White moves: Kishi's lines start with a White move in SAN.
+    for (const l of await page.$$eval('#lines li', (els) => els.map((e) => e.textContent ?? ''))) expect(l).toMatch(/^([+-]?\d+\.\d\d|#-?\d+) [KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]/);
+    await page.screenshot({ path: join(shots, 'analysis-chess.png') });
+    // Shogi from an SFEN (Gote to move): one position, its lines in western notation.
+    await page.click('#new');
+    await page.select('select[name=igame]', 'shogi');
+    await page.$eval('textarea[name=text]', (el) => ((el as HTMLTextAreaElement).value = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'));
+    await page.click('#import-go');
+    await page.waitForFunction(() => document.getElementById('graph')?.dataset.points === '1' && document.getElementById('analysis-status')!.textContent!.startsWith("(Sente's view"), {
+      timeout: 60_000,
+      polling: 100,
+    });
+    await page.waitForFunction(() => document.querySelectorAll('#lines li').length > 0, { timeout: 60_000, polling: 100 });
+    for (const l of await page.$$eval('#lines li', (els) => els.map((e) => e.textContent ?? ''))) expect(l).toMatch(/^([+-]?\d+\.\d\d|#-?\d+) [+]?[PLNSGBRK][-x*]\d\d/);
+    // Something that is not a game says so.
+    await page.click('#new');
+    await page.$eval('textarea[name=text]', (el) => ((el as HTMLTextAreaElement).value = 'hello'));
+    await page.click('#import-go');
+    await expectToast(page, 'error', 'not an SFEN, a KIF or a CSA game');
+    await page.close();
+  });
+
   it('raised no console errors and loaded nothing from outside', () => {
     expect(consoleErrors).toEqual([]);
   });

@@ -32,6 +32,7 @@ import type { Role as ShogiRole } from 'shogiops/types';
 import { parseSquareName } from 'shogiops/util';
 import { pieceCanPromote, pieceForcePromote } from 'shogiops/variant/util';
 import type { Shogi } from 'shogiops/variant/shogi';
+import { importGame } from './import.js';
 import { CHESS_START, SHOGI_START, lineText, replay } from './notation.js';
 import type { Ply, ShogiNotation } from './notation.js';
 import { play as playSound, setSoundOn, soundOn, unlockSound } from './sounds.js';
@@ -54,6 +55,8 @@ interface Snapshot {
   drawOffered: boolean;
   lastInfo?: Info;
   evals?: (Score | null)[];
+  /** FEN/SFEN the moves start from: a pasted game's (the page's own analysis); the initial position when absent. */
+  start?: string;
 }
 type ServerMessage =
   | { t: 'hello'; levels: number }
@@ -61,13 +64,18 @@ type ServerMessage =
   | { t: 'info'; ply: number; info: Info }
   | { t: 'notice'; text: string }
   | { t: 'error'; text: string }
-  | { t: 'graph'; ply: number; score: Score }
+  | { t: 'graph'; ply: number; turn: Side; score: Score }
   | { t: 'graph-done'; plies: number }
-  | { t: 'lines'; ply: number; lines: { multipv: number; depth: number; score: Score; pv: string[] }[] };
+  | { t: 'lines'; ply: number; turn: Side; lines: { multipv: number; depth: number; score: Score; pv: string[] }[] };
 type PieceSet = 'kanji1' | 'kanji2' | 'western';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 const other = (side: Side): Side => (side === 'first' ? 'second' : 'first');
+const startOf = (s: Snapshot): string => s.start ?? (s.game === 'chess' ? CHESS_START : SHOGI_START);
+/** The position before ply `ply` (after `ply` moves). */
+const positionAt = (s: Snapshot, ply: number): string | undefined => (ply === 0 ? startOf(s) : plies[ply - 1]?.position);
+/** A pasted game analysed by Kishi is shown as a finished game with this reason. */
+const ANALYSIS = 'analysis';
 
 let socket: WebSocket | undefined;
 let snap: Snapshot | undefined;
@@ -143,8 +151,8 @@ function onMessage(m: ServerMessage): void {
       if (!snap || snap.result) sessionStorage.removeItem('kishi-game');
       return;
     case 'graph':
-      // Scores come from the side to move's view; both games start with the first side to move.
-      review?.scores.set(m.ply, scoreForFirst(m.score, m.ply % 2 === 0 ? 'first' : 'second'));
+      // Scores come from the view of the side to move there.
+      review?.scores.set(m.ply, scoreForFirst(m.score, m.turn));
       renderReview();
       return;
     case 'graph-done':
@@ -155,9 +163,9 @@ function onMessage(m: ServerMessage): void {
     case 'lines': {
       const s = snap;
       if (!review || !s || m.ply !== (viewPly ?? plies.length)) return;
-      const from = m.ply === 0 ? (s.game === 'chess' ? CHESS_START : SHOGI_START) : plies[m.ply - 1]!.position;
-      const side: Side = m.ply % 2 === 0 ? 'first' : 'second';
-      review.lines = { ply: m.ply, text: m.lines.map((l) => `${formatScore(scoreForFirst(l.score, side))}\t${lineText(s.game, from, l.pv, shogiNotation)}`) };
+      const from = positionAt(s, m.ply);
+      if (from === undefined) return;
+      review.lines = { ply: m.ply, text: m.lines.map((l) => `${formatScore(scoreForFirst(l.score, m.turn))}\t${lineText(s.game, from, l.pv, shogiNotation)}`) };
       renderReview();
       return;
     }
@@ -245,6 +253,27 @@ function setupForm(): void {
   $('resign').onclick = () => send({ t: 'resign' });
   $('draw').onclick = () => send({ t: 'draw' });
   $('takeback').onclick = () => send({ t: 'takeback' });
+  $<HTMLFormElement>('import').addEventListener('submit', (e) => {
+    e.preventDefault();
+    unlockSound();
+    const f = $<HTMLFormElement>('import');
+    const game = (f.elements.namedItem('igame') as HTMLSelectElement).value as GameKind;
+    const got = importGame(game, (f.elements.namedItem('text') as HTMLTextAreaElement).value);
+    if (!got.ok) return toast(got.error, true);
+    const { start, moves } = got.value;
+    const last = replay(game, start, moves).at(-1)?.position ?? start;
+    const turn: Side = last.split(' ')[1] === (game === 'chess' ? 'w' : 'b') ? 'first' : 'second';
+    const id = `analysis-${Date.now()}`;
+    // Shown as a finished game of the page's own (no clocks, no buttons), with Kishi's review.
+    snap = {
+      id, game, humanSide: 'first', engine: 'Kishi', control: { initialMs: 0, incrementMs: 0, byoyomiMs: 0 }, moves: [...moves], position: last, turn,
+      clock: { firstMs: 0, secondMs: 0 }, result: { reason: ANALYSIS }, takebacksLeft: 0, drawOffered: false, start,
+    };
+    viewPly = undefined;
+    review = { id, scores: new Map(), done: false };
+    send({ t: 'analyse', game, start, moves });
+    render();
+  });
   $('analyse').onclick = () => {
     if (!snap) return;
     review = { id: snap.id, scores: new Map(), done: false };
@@ -261,6 +290,7 @@ function setupForm(): void {
     snap = undefined;
     $('play').hidden = true;
     $('setup').hidden = false;
+    $('import').hidden = false;
   };
   $('nav-first').onclick = () => view(0);
   $('nav-prev').onclick = () => view((viewPly ?? plies.length) - 1);
@@ -318,8 +348,9 @@ function render(): void {
   const s = snap;
   if (!s) return;
   $('setup').hidden = true;
+  $('import').hidden = true;
   $('play').hidden = false;
-  const start = s.game === 'chess' ? CHESS_START : SHOGI_START;
+  const start = startOf(s);
   plies = replay(s.game, start, s.moves, shogiNotation);
   hearMoves(s);
   if (viewPly !== undefined && viewPly >= plies.length) viewPly = undefined;
@@ -343,12 +374,16 @@ function render(): void {
   else renderShogi(s, shown, lastMove, live);
   $('board-box').classList.toggle('viewing', !live);
   $('viewing').textContent = live ? '' : s.result ? `viewing move ${viewPly}` : `viewing move ${viewPly}; the game goes on`;
-  $('name-bottom').textContent = `You (${sideName(s.game, s.humanSide)})`;
-  $('name-top').textContent = `Kishi (${sideName(s.game, other(s.humanSide))})`;
+  const analysing = s.result?.reason === ANALYSIS;
+  $('name-bottom').textContent = analysing ? sideName(s.game, s.humanSide) : `You (${sideName(s.game, s.humanSide)})`;
+  $('name-top').textContent = analysing ? sideName(s.game, other(s.humanSide)) : `Kishi (${sideName(s.game, other(s.humanSide))})`;
   $('engine-name').textContent = s.engine;
   const mine = s.turn === s.humanSide;
   const status = $('status');
-  if (s.result) {
+  if (analysing) {
+    status.textContent = 'Analysis';
+    status.className = 'status';
+  } else if (s.result) {
     status.textContent = playResult(s.result, s.humanSide);
     status.className = 'status over';
   } else {
@@ -370,7 +405,7 @@ function render(): void {
   renderEngine(s);
   renderReview();
   const dl = $('downloads');
-  const kinds = s.game === 'chess' ? ['pgn'] : ['kif', 'csa'];
+  const kinds = analysing ? [] : s.game === 'chess' ? ['pgn'] : ['kif', 'csa'];
   dl.innerHTML = kinds.map((k) => `<a href="/games/${s.id}.${k}" download data-kind="${k}">${k.toUpperCase()}</a>`).join('');
   tick();
 }
@@ -586,7 +621,7 @@ function renderEngine(s: Snapshot): void {
     $('depth').textContent = info.depth > 0 ? String(info.depth) : '–';
     $('score').textContent = formatScore(scoreForFirst(info.score, kishi));
     $('nps').textContent = info.nps >= 1000 ? `${Math.round(info.nps / 1000)}k` : String(info.nps);
-    const from = ply === 0 ? (s.game === 'chess' ? CHESS_START : SHOGI_START) : plies[ply - 1]?.position;
+    const from = positionAt(s, ply);
     $('pv').textContent = from === undefined ? '' : lineText(s.game, from, info.pv, shogiNotation);
   } else {
     $('depth').textContent = $('score').textContent = $('nps').textContent = '–';
@@ -594,7 +629,10 @@ function renderEngine(s: Snapshot): void {
   }
   // The bar: the shown position's latest score (the live search counts for the game now).
   let score: Score | undefined;
-  if (viewPly === undefined && shown) score = shown.info.score;
+  // The review's score of the shown position, when there is one (already from the first side's view).
+  const reviewed = review?.id === s.id ? review.scores.get(viewPly ?? plies.length) : undefined;
+  if (reviewed) score = scoreForFirst(reviewed, kishi);
+  else if (viewPly === undefined && shown) score = shown.info.score;
   else {
     const evals = s.evals ?? [];
     for (let i = Math.min(viewPly ?? evals.length, evals.length) - 1; i >= 0 && score === undefined; i--) score = evals[i] ?? undefined;
