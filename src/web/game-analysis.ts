@@ -1,7 +1,7 @@
 /**
- * Kishi's review of a finished game on the local page, as lichess's "request a computer analysis":
- * a score for every position of the game (the evaluation graph), and the best lines (MultiPV) of the
- * position the person looks at. It leases a Player from the same pool as the games (alpha-beta:
+ * Kishi's review of a finished game on the local page (or of a game or position pasted there), as
+ * lichess's "request a computer analysis": a score for every position (the evaluation graph), and the
+ * best lines (MultiPV) of the position the person looks at. It leases a Player from the same pool as the games (alpha-beta:
  * MultiPV is alpha-beta's), searches one position at a time with a fixed node budget (the same
  * answer on any machine, light on a small one), and hands events to `emit`. The graph runs once, then
  * the lines asked for, one search at a time (a newer request for lines drops an older one); `close`
