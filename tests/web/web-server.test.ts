@@ -20,7 +20,7 @@ import { createWebServer, localOnlyConfig, webWanted } from '../../src/web/serve
 import { WebServer } from '../../src/web/web-server.js';
 import { Signals } from '../bot/signals.js';
 
-type Msg = { t: string; text?: string; state?: { id: string; moves: string[]; turn: string; result?: { winner?: string; reason: string } } };
+type Msg = { t: string; text?: string; state?: { id: string; moves: string[]; turn: string; clock: { running?: string }; result?: { winner?: string; reason: string } } };
 
 /** A page's socket: sends JSON, collects what the server says. */
 class Tab {
@@ -164,6 +164,9 @@ describe('web server', () => {
     tab.send({ ...NEW, game: 'shogi', side: 'second', control: { initialMs: 1_000, incrementMs: 0, byoyomiMs: 0 } });
     const first = await tab.next((m) => isState(m) && m.state!.moves.length === 1);
     expect(first.state!.turn).toBe('second');
+    // Each side's first move is untimed (as on lichess): our clock runs only from our second move on.
+    expect(first.state!.clock.running).toBeUndefined();
+    tab.send({ t: 'move', ply: 1, move: '3c3d' });
     const over = await tab.next((m) => isState(m) && m.state!.result !== undefined);
     expect(over.state!.result).toEqual({ winner: 'first', reason: 'timeout' });
     const csa = await (await fetch(`${url}games/${first.state!.id}.csa`)).text();
