@@ -248,6 +248,7 @@ export async function runLearn(o: LearnOptions, deps: LearnDeps): Promise<Result
         resume: existsSync(checkpointPath(s.dir, k)),
         settings: s.trainer,
       };
+      mkdirSync(trainDir(s.dir, k), { recursive: true });
       // The report is written last: with it (and the net) on disk the training finished before a kill.
       const finished = existsSync(job.report) && existsSync(job.out);
       let command = trainerCommandText(job);
@@ -272,6 +273,7 @@ export async function runLearn(o: LearnOptions, deps: LearnDeps): Promise<Result
       state.step = 'gate';
     } else if (step === 'gate') {
       const outDir = gateDir(s.dir, k);
+      mkdirSync(outDir, { recursive: true });
       deps.log(`gen ${k} gate: ${candidatePath(s.dir, k)} against ${teacherPath(s.dir, k)}, ${s.gate.nodes} nodes per move, SPRT ${s.gate.sprtText}, at most ${s.gate.games} games`);
       const r = await deps.gate({
         game: s.game,

@@ -9,6 +9,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GameKind } from '../../core/game.js';
+import { stringifyResultJson } from '../../core/json.js';
 import { KishiError, Result } from '../../core/result.js';
 import { nnueManifestPath } from '../../player/nnue-file.js';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -38,7 +39,7 @@ export function copyNet(src: string, dst: string, extra?: Record<string, unknown
   try {
     mkdirSync(dirname(dst), { recursive: true });
     writeFileAtomic(dst, bytes, { keepPrevious: false });
-    writeFileAtomic(nnueManifestPath(dst), `${JSON.stringify({ ...manifest, ...(extra ?? {}) }, null, 1)}\n`, { keepPrevious: false });
+    writeFileAtomic(nnueManifestPath(dst), `${stringifyResultJson({ ...manifest, ...(extra ?? {}) })}\n`, { keepPrevious: false });
   } catch (e) {
     return Result.err(new KishiError('ERR_OUTPUT', `cannot write ${dst}: ${(e as Error).message}`));
   }
