@@ -3,6 +3,7 @@
  * resumed or inspected by hand:
  *
  *   DIR/learn.json                  the run's state (state.ts), written atomically after every step
+ *   DIR/learn.lock                  the pid of the process running it (run-lock.ts)
  *   DIR/gen<k>/teacher.bin          the net generation k searches with (+ teacher.manifest.json); gen1's
  *                                   is a copy of models/<game>-nnue.bin, gen<k+1>'s the net promoted by
  *                                   generation k's gate, or generation k's teacher when the gate failed

@@ -16,7 +16,8 @@
  *            DIR/gen<k+1>/teacher.bin becomes the promoted net, or stays generation k's teacher when
  *            the gate failed (recorded). Then generation k+1 starts.
  *
- * learn.json (state.ts) is written atomically after every step. The run stops once `generations`
+ * learn.json (state.ts) is written atomically after every step; learn.lock (run-lock.ts) keeps a
+ * second process off the directory. The run stops once `generations`
  * generations are complete (a total, so the same command resumes to the same end), at `stopAfter`
  * (tests stop after a step, as a kill between steps would), or when the signal aborts a step.
  */
@@ -42,6 +43,7 @@ import {
 } from './layout.js';
 import type { NetGateRunner, NetGateSettings } from './net-gate.js';
 import { copyNet, promoteCandidate, type LearnProvenance } from './promote.js';
+import { acquireRunLock } from './run-lock.js';
 import {
   generationRecord,
   loadLearnState,
@@ -171,6 +173,17 @@ export async function runLearn(o: LearnOptions, deps: LearnDeps): Promise<Result
   } catch (e) {
     return Result.err(new KishiError('ERR_OUTPUT', `cannot create ${s.dir}: ${(e as Error).message}`));
   }
+  const lock = acquireRunLock(s.dir);
+  if (lock.isErr) return Result.err(lock.error);
+  try {
+    return await runLocked(o, deps);
+  } finally {
+    lock.value();
+  }
+}
+
+async function runLocked(o: LearnOptions, deps: LearnDeps): Promise<Result<LearnResult, KishiError>> {
+  const s = o.settings;
   const opened = openState(s);
   if (opened.isErr) return Result.err(opened.error);
   const state = opened.value;

@@ -15,6 +15,7 @@ import { generationSeed, statePath, trainingGenerations } from '../../../src/lea
 import { runLearn, type LearnDeps } from '../../../src/learning/learn/learn-loop.js';
 import { localDatagenRunner } from '../../../src/learning/learn/local-datagen.js';
 import type { NetGateRequest } from '../../../src/learning/learn/net-gate.js';
+import { lockPath } from '../../../src/learning/learn/run-lock.js';
 import { LEARN_STEPS } from '../../../src/learning/learn/state.js';
 import { learnStatus } from '../../../src/learning/learn/status.js';
 import type { TrainJob } from '../../../src/learning/learn/trainer-run.js';
@@ -189,5 +190,20 @@ describe('kishi learn cycle (scripted trainer and gate)', () => {
     expect(broken.isErr && broken.error.message).toContain(statePath(dir));
     expect(learnStatus(dir).isErr).toBe(true);
     expect(existsSync(`${statePath(dir)}.prev`)).toBe(true);
+  }, 240_000);
+
+  it('keeps a second process off a run directory, and takes over a lock its dead owner left', async () => {
+    const { dir, models } = temp();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(lockPath(dir), `${process.ppid}\n`);
+    const busy = await runLearn({ settings: tinySettings(dir, models), stopAfter: 'datagen' }, deps());
+    expect(busy.isErr && busy.error.code).toBe('ERR_LOCKED');
+    expect(busy.isErr && busy.error.message).toContain(`process ${process.ppid}`);
+    expect(existsSync(statePath(dir))).toBe(false);
+    // A pid above Linux's pid_max (2^22) belongs to no process: the lock is stale.
+    writeFileSync(lockPath(dir), '4194305\n');
+    const r = await runLearn({ settings: tinySettings(dir, models), stopAfter: 'datagen' }, deps());
+    expect(r.isOk, r.isErr ? r.error.message : '').toBe(true);
+    expect(existsSync(lockPath(dir))).toBe(false);
   }, 240_000);
 });
