@@ -232,13 +232,31 @@ export async function learnCommand(o: LearnCliOptions, argv: readonly string[] =
     log('interrupted: stopping the step in progress (the same command resumes it)');
     abort.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const listen = (on: boolean): void => {
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+      if (on) process.on(sig, onSignal);
+      else process.off(sig, onSignal);
+    }
+  };
+  const local = localDatagenRunner((p, job) => log(`gen ${job.generation} datagen: ${formatDatagenProgress(p, job.targetPositions)}`));
+  const queued = queue !== undefined ? queuedDatagenRunner(queue.url, queue.name) : undefined;
+  // Local datagen is one synchronous loop: a handler would never run during it, and would keep the
+  // signal from ending the process; without one, Ctrl-C or a kill ends it at once, losing only the
+  // chunk in progress, which the next run replays identically. The queued producer has its own.
+  const datagen: DatagenRunner = async (job) => {
+    listen(false);
+    try {
+      return await (queued ?? local)(job);
+    } finally {
+      listen(true);
+    }
+  };
+  listen(true);
   try {
     const r = await runLearn(
       { settings, ...(stopAfter !== undefined ? { stopAfter } : {}), signal: abort.signal, command: ['kishi', ...argv.slice(2)].join(' ') },
       {
-        datagen: queue !== undefined ? queuedDatagenRunner(queue.url, queue.name) : localDatagenRunner((p, job) => log(`gen ${job.generation} datagen: ${formatDatagenProgress(p, job.targetPositions)}`)),
+        datagen,
         train: pythonTrainerRunner,
         gate: runNetGate,
         log,
@@ -251,8 +269,7 @@ export async function learnCommand(o: LearnCliOptions, argv: readonly string[] =
     log(`${r.value.stopped === 'done' ? 'done' : 'stopped'}: kishi learn --status ${settings.dir} prints where the run stands`);
     return 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    listen(false);
   }
 }
 

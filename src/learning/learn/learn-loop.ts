@@ -43,7 +43,7 @@ import {
 } from './layout.js';
 import type { NetGateRunner, NetGateSettings } from './net-gate.js';
 import { copyNet, promoteCandidate, type LearnProvenance } from './promote.js';
-import { acquireRunLock } from './run-lock.js';
+import { acquireRunLock, type RunLock } from './run-lock.js';
 import {
   generationRecord,
   loadLearnState,
@@ -176,13 +176,13 @@ export async function runLearn(o: LearnOptions, deps: LearnDeps): Promise<Result
   const lock = acquireRunLock(s.dir);
   if (lock.isErr) return Result.err(lock.error);
   try {
-    return await runLocked(o, deps);
+    return await runLocked(o, deps, lock.value);
   } finally {
-    lock.value();
+    lock.value.release();
   }
 }
 
-async function runLocked(o: LearnOptions, deps: LearnDeps): Promise<Result<LearnResult, KishiError>> {
+async function runLocked(o: LearnOptions, deps: LearnDeps, lock: RunLock): Promise<Result<LearnResult, KishiError>> {
   const s = o.settings;
   const opened = openState(s);
   if (opened.isErr) return Result.err(opened.error);
@@ -273,11 +273,13 @@ async function runLocked(o: LearnOptions, deps: LearnDeps): Promise<Result<Learn
         const r = await deps.train(job, {
           ...(o.signal !== undefined ? { signal: o.signal } : {}),
           log: join(trainDir(s.dir, k), 'train.log'),
+          onSpawn: (pid) => lock.setChild(pid),
           onLine: (line) => {
             const e = parseEpochLine(line);
             if (e !== undefined) deps.log(formatEpochLine(k, e, s.trainer.epochs, positions));
           },
         });
+        lock.setChild(undefined);
         if (r.isErr) return fail(r.error);
       }
       const report = readTrainerReport(job.report);

@@ -105,6 +105,8 @@ export interface TrainRunOptions {
   /** Every output line (also appended to `log` when given). */
   readonly onLine?: (line: string) => void;
   readonly log?: string;
+  /** The child's pid once it started (the run's lock names it). */
+  readonly onSpawn?: (pid: number) => void;
 }
 
 /** Runs the trainer and reads its report. */
@@ -116,6 +118,7 @@ export const pythonTrainerRunner: TrainerRunner = (job, o) =>
     mkdirSync(dirname(job.out), { recursive: true });
     if (o.log !== undefined) appendFileSync(o.log, `# ${new Date().toISOString()} ${trainerCommandText(job)}\n`);
     const child = spawn(job.settings.python, [nnueTrainScript(), ...trainerArgs(job)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) o.onSpawn?.(child.pid);
     const onAbort = (): void => {
       child.kill('SIGTERM');
     };

@@ -1,8 +1,8 @@
 /**
  * A real kill: `kishi learn` (the built CLI) killed with SIGKILL in the middle of its datagen step,
  * then started again with the same command line, ends with the same chunks as a run never killed,
- * and its state says the step that follows. (learn-torch.test.ts stops after each step; this kills
- * inside one.)
+ * and its state says the step that follows (learn-torch.test.ts stops after each step; this kills
+ * inside one); Ctrl-C ends the datagen step at once.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -37,5 +37,20 @@ describe('kishi learn killed during datagen', () => {
     expect(JSON.parse(readFileSync(join(dir, 'learn.json'), 'utf8')).step).toBe('train');
     expect(runFiles(dir)).toEqual(runFiles(join(root, 'a')));
     expect(runFiles(dir).size).toBeGreaterThan(3);
+  }, 600_000);
+
+  it('stops at once on Ctrl-C during datagen (no handler waits behind the synchronous loop)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kishi-learn-int-'));
+    const dir = join(root, 'run');
+    const child = spawn('node', args(dir, join(root, 'm')), { stdio: 'ignore' });
+    const first = join(dir, 'gen1', 'data', chunkFileName('chess', 0, 1, 0));
+    for (let i = 0; i < 1200 && !existsSync(first) && child.exitCode === null; i++) await sleep(100);
+    expect(child.exitCode).toBe(null);
+    const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal)));
+    child.kill('SIGINT');
+    const t0 = Date.now();
+    expect(await exited).toBe('SIGINT');
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect(JSON.parse(readFileSync(join(dir, 'learn.json'), 'utf8')).step).toBe('datagen');
   }, 600_000);
 });

@@ -15,7 +15,7 @@ import { generationSeed, statePath, trainingGenerations } from '../../../src/lea
 import { runLearn, type LearnDeps } from '../../../src/learning/learn/learn-loop.js';
 import { localDatagenRunner } from '../../../src/learning/learn/local-datagen.js';
 import type { NetGateRequest } from '../../../src/learning/learn/net-gate.js';
-import { lockPath } from '../../../src/learning/learn/run-lock.js';
+import { acquireRunLock, lockPath } from '../../../src/learning/learn/run-lock.js';
 import { LEARN_STEPS } from '../../../src/learning/learn/state.js';
 import { learnStatus } from '../../../src/learning/learn/status.js';
 import type { TrainJob } from '../../../src/learning/learn/trainer-run.js';
@@ -205,5 +205,13 @@ describe('kishi learn cycle (scripted trainer and gate)', () => {
     const r = await runLearn({ settings: tinySettings(dir, models), stopAfter: 'datagen' }, deps());
     expect(r.isOk, r.isErr ? r.error.message : '').toBe(true);
     expect(existsSync(lockPath(dir))).toBe(false);
+    // The owner is gone but its trainer still runs (a kill -9 of the parent orphans it): still in use.
+    const lock = acquireRunLock(dir).unwrap();
+    lock.setChild(process.ppid);
+    writeFileSync(lockPath(dir), readFileSync(lockPath(dir), 'utf8').replace(String(process.pid), '4194305'));
+    const orphan = acquireRunLock(dir);
+    expect(orphan.isErr && orphan.error.message).toContain(`in use by process ${process.ppid}`);
+    lock.release();
+    expect(acquireRunLock(dir).isOk).toBe(true);
   }, 240_000);
 });
