@@ -318,7 +318,8 @@ async function runLocked(o: LearnOptions, deps: LearnDeps, lock: RunLock): Promi
         generation: k,
         dataSets: train.dataSets,
         positions: train.positions,
-        command: train.command,
+        // A manifest names no machine's directories (as nnue_train.py's own): the run directory is $DIR.
+        command: train.command.split(s.dir).join('$DIR'),
         gate,
         datagen: { nodes: s.nodes, seeds: trainingGenerations(k, s.trainGens).map((g) => generationSeed(s.seed, g)) },
       };

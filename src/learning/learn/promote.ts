@@ -20,6 +20,7 @@ export interface LearnProvenance {
   readonly generation: number;
   readonly dataSets: TrainRecord['dataSets'];
   readonly positions: number;
+  /** The training command, the run directory written `$DIR`. */
   readonly command: string;
   readonly gate: GateRecord;
   /** The datagen budget and evaluation the data was made with. */

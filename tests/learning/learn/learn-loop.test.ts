@@ -70,7 +70,7 @@ describe('kishi learn cycle (scripted trainer and gate)', () => {
     expect(manifest.learn.generation).toBe(1);
     expect(manifest.learn.dataSets).toEqual([{ dir: join('gen1', 'data'), chunks: state.generations[0]!.datagen!.chunks, positions: state.generations[0]!.datagen!.positions }]);
     expect(manifest.learn.positions).toBeGreaterThanOrEqual(60);
-    expect(manifest.learn.command).toContain('trainer/nnue_train.py --game chess --data');
+    expect(manifest.learn.command).toContain(`trainer/nnue_train.py --game chess --data ${join('$DIR', 'gen1', 'data')} --out ${join('$DIR', 'gen1', 'train', 'net.bin')}`);
     expect(manifest.learn.gate.passed).toBe(true);
     expect(loadNnueFile(join(models, 'chess-nnue.bin'), 'chess').isOk).toBe(true);
     // Generation 2 failed: models/ keeps generation 1's net, generation 3 searches with generation 2's teacher.
