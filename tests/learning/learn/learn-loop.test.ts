@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { KishiError, Result } from '../../../src/core/result.js';
 import { chunkFileName } from '../../../src/learning/datagen/chunk.js';
 import { checkDataFolder } from '../../../src/learning/learn/data-check.js';
 import { generationSeed, statePath, trainingGenerations } from '../../../src/learning/learn/layout.js';
@@ -213,5 +214,20 @@ describe('kishi learn cycle (scripted trainer and gate)', () => {
     expect(orphan.isErr && orphan.error.message).toContain(`in use by process ${process.ppid}`);
     lock.release();
     expect(acquireRunLock(dir).isOk).toBe(true);
+  }, 240_000);
+
+  it('leaves an interrupted step where it was, records it, and replays it on the next start', async () => {
+    const { dir, models } = temp();
+    const s = tinySettings(dir, models);
+    const base = deps();
+    const interrupted = await runLearn({ settings: s }, { ...base, gate: async () => Result.err(new KishiError('ERR_ABORTED', 'gate interrupted')) });
+    expect(interrupted.isErr && interrupted.error.code).toBe('ERR_ABORTED');
+    const state = JSON.parse(readFileSync(statePath(dir), 'utf8'));
+    expect(state.step).toBe('gate');
+    expect(state.events.at(-1).what).toBe('generation 1 gate: interrupted: gate interrupted');
+    const gates: NetGateRequest[] = [];
+    const r = await runLearn({ settings: s }, deps({ gates, pass: () => true }));
+    expect(r.unwrap().state.generations[0]!.promotion!.nextTeacherFrom).toBe('candidate');
+    expect(gates).toHaveLength(1);
   }, 240_000);
 });

@@ -2,14 +2,14 @@
  * `kishi learn` with every real part: datagen with the teacher net, trainer/nnue_train.py (an
  * H = 8 net, one epoch, CPU), the in-process SPRT gate at small node counts, and promotion or the
  * kept teacher. A run stopped after each step must end with the same files as a run that was never
- * stopped (the trainer is seeded and single-threaded, the gate deterministic at fixed nodes), and a
- * corrupt trainer checkpoint is refused with its name.
+ * stopped (the trainer is seeded and single-threaded, the gate deterministic at fixed nodes); a
+ * training resumes from its checkpoint, and a corrupt checkpoint is refused with its name.
  *
  * Needs a Python with torch and numpy (KISHI_PYTHON, /usr/bin/python3 or python3). Skipped when there
  * is none and the prerequisite check (tests/setup/prerequisites.ts) set KISHI_SKIP_TORCH=1; with
  * KISHI_REQUIRE_ALL=1 that check fails the run instead.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -76,5 +76,22 @@ describe.skipIf(skip)('kishi learn with nnue_train.py and the real gate', () => 
     expect(r.isErr && r.error.code).toBe('ERR_TRAIN');
     expect(r.isErr && r.error.message).toContain(`checkpoint ${checkpoint} cannot be resumed`);
     expect(JSON.parse(readFileSync(statePath(dir), 'utf8')).step).toBe('train');
+  }, 600_000);
+
+  it('resumes a training from its checkpoint after the epochs it holds', async () => {
+    const { dir, models } = temp();
+    const s = tinySettings(dir, models, python.unwrap());
+    expect((await runLearn({ settings: s, stopAfter: 'train' }, realDeps())).isOk).toBe(true);
+    // Killed after epoch 1 of 2: the checkpoint holds epoch 1, the net and report were not written yet.
+    rmSync(join(dir, 'gen1', 'train', 'report.json'));
+    rmSync(join(dir, 'gen1', 'train', 'net.bin'));
+    const state = JSON.parse(readFileSync(statePath(dir), 'utf8'));
+    writeFileSync(statePath(dir), JSON.stringify({ ...state, step: 'train' }));
+    const two = { ...s, trainer: { ...s.trainer, epochs: 2 } };
+    const r = await runLearn({ settings: two, stopAfter: 'train' }, realDeps());
+    expect(r.isOk, r.isErr ? r.error.message : '').toBe(true);
+    expect(readFileSync(join(dir, 'gen1', 'train', 'train.log'), 'utf8')).toContain(`resumed from ${join(dir, 'gen1', 'train', 'checkpoint.pt')} after epoch 1`);
+    expect(r.unwrap().state.generations[0]!.train!.history.map((h) => h['epoch'])).toEqual([1, 2]);
+    expect(r.unwrap().state.generations[0]!.train!.command).toMatch(/--epochs 2 .*--resume$/);
   }, 600_000);
 });
