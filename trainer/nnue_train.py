@@ -668,11 +668,16 @@ def main() -> int:
     history: list[dict] = []
     if args.resume and args.checkpoint and os.path.exists(args.checkpoint):
         # Our own checkpoint (the fitted K is a Python float, the history plain dicts): not weights-only.
-        ck = torch.load(args.checkpoint, map_location=device, **({"weights_only": False} if "weights_only" in inspect.signature(torch.load).parameters else {}))
-        net.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["optimizer"])
-        start_epoch = ck["epoch"]
-        k = ck["k"]
+        # A checkpoint that does not load (corrupt, or another net's) is refused by name, never trained over.
+        try:
+            ck = torch.load(args.checkpoint, map_location=device, **({"weights_only": False} if "weights_only" in inspect.signature(torch.load).parameters else {}))
+            net.load_state_dict(ck["model"])
+            opt.load_state_dict(ck["optimizer"])
+            start_epoch = ck["epoch"]
+            k = ck["k"]
+        except Exception as e:  # noqa: BLE001 - any failure to read it is the same refusal
+            print(f"checkpoint {args.checkpoint} cannot be resumed ({type(e).__name__}: {e}); delete it to train from the start", file=sys.stderr)
+            return 2
         history = ck.get("history", [])
         print(f"resumed from {args.checkpoint} after epoch {start_epoch}", file=sys.stderr)
     print(f"K = {k:.1f}, device {device}, hidden {H} {args.activation}", file=sys.stderr)

@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { register as registerAnalyse } from './analyse.js';
 import { register as registerCsa } from './csa.js';
 import { register as registerDatagen } from './datagen.js';
+import { register as registerLearn } from './learn.js';
 import { register as registerLichess } from './lichess.js';
 import { register as registerMatch } from './match.js';
 import { register as registerPerft } from './perft.js';
@@ -46,6 +47,6 @@ export function buildProgram(): Command {
       '(after `npm link`, plain `kishi` works from any directory)',
     ].join('\n'),
   );
-  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerAnalyse, registerPlot, registerDatagen, registerTune, registerWorker, registerQueue]) register(program);
+  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerAnalyse, registerPlot, registerDatagen, registerLearn, registerTune, registerWorker, registerQueue]) register(program);
   return program;
 }

@@ -12,28 +12,32 @@ import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
 import { packageRoot } from '../../player/weights-file.js';
 
-const importsTorch = (python: string): boolean => {
-  const r = spawnSync(python, ['-c', 'import torch, onnx'], { stdio: 'ignore', timeout: 120_000 });
+const imports = (python: string, modules: readonly string[]): boolean => {
+  const r = spawnSync(python, ['-c', `import ${modules.join(', ')}`], { stdio: 'ignore', timeout: 120_000 });
   return r.status === 0;
 };
 
-/** The Python interpreter that has torch (see the module comment). */
-export function resolvePython(env: NodeJS.ProcessEnv = process.env): Result<string, KishiError> {
+/**
+ * The Python interpreter that has torch (see the module comment) and the other `modules`
+ * (train.py needs onnx as well; trainer/nnue_train.py only torch and numpy).
+ */
+export function resolvePython(env: NodeJS.ProcessEnv = process.env, modules: readonly string[] = ['torch', 'onnx']): Result<string, KishiError> {
   const tried: string[] = [];
   const explicit = env['KISHI_PYTHON'];
+  const named = modules.join(' and ');
   if (explicit !== undefined && explicit !== '') {
-    if (importsTorch(explicit)) return Result.ok(explicit);
-    return Result.err(new KishiError('ERR_NO_TORCH', `KISHI_PYTHON=${explicit} cannot import torch and onnx`));
+    if (imports(explicit, modules)) return Result.ok(explicit);
+    return Result.err(new KishiError('ERR_NO_TORCH', `KISHI_PYTHON=${explicit} cannot import ${named}`));
   }
   for (const candidate of ['/usr/bin/python3', 'python3']) {
     if (candidate.startsWith('/') && !existsSync(candidate)) continue;
     tried.push(candidate);
-    if (importsTorch(candidate)) return Result.ok(candidate);
+    if (imports(candidate, modules)) return Result.ok(candidate);
   }
   return Result.err(
     new KishiError(
       'ERR_NO_TORCH',
-      `no Python with torch and onnx (tried ${tried.join(', ') || 'nothing'}): apt-get install python3-torch python3-onnx, or set KISHI_PYTHON to an interpreter that has them`,
+      `no Python with ${named} (tried ${tried.join(', ') || 'nothing'}): apt-get install ${modules.map((m) => `python3-${m}`).join(' ')}, or set KISHI_PYTHON to an interpreter that has them`,
     ),
   );
 }
