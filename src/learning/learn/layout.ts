@@ -10,10 +10,14 @@
  *   DIR/gen<k>/data/                generation k's datagen chunks, exactly as `kishi datagen --out
  *                                   DIR/gen<k>/data --nodes N --seed S --nnue DIR/gen<k>/teacher.bin`
  *                                   writes them (so a run started by hand with that command is adopted)
+ *   DIR/gen<k>/data-<name>/         more chunks of generation k made elsewhere with the same teacher
+ *                                   (a lent GPU machine's cores: trainer/device-learn.sh), other seeds;
+ *                                   trained on beside data/
  *   DIR/gen<k>/train/               net.bin + net.manifest.json (the candidate), checkpoint.pt (the
  *                                   trainer's, resumed after a kill), report.json, train.log
  *   DIR/gen<k>/gate/                the SPRT match (records, summary.json) and gate.json (its verdict)
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The state file of a run. */
@@ -27,6 +31,18 @@ export const teacherPath = (dir: string, k: number): string => join(genDir(dir, 
 
 /** Generation `k`'s datagen chunks. */
 export const dataDir = (dir: string, k: number): string => join(genDir(dir, k), 'data');
+
+/** Every chunk folder of generation `k`: data/, then the extra `data-<name>/` sets in name order. */
+export const dataDirs = (dir: string, k: number): string[] => {
+  const g = genDir(dir, k);
+  const extra = existsSync(g)
+    ? readdirSync(g, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && e.name.startsWith('data-'))
+        .map((e) => join(g, e.name))
+        .sort()
+    : [];
+  return [dataDir(dir, k), ...extra];
+};
 
 /** Generation `k`'s training output. */
 export const trainDir = (dir: string, k: number): string => join(genDir(dir, k), 'train');

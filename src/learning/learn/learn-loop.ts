@@ -34,6 +34,7 @@ import {
   candidatePath,
   checkpointPath,
   dataDir,
+  dataDirs,
   gateDir,
   generationSeed,
   reportPath,
@@ -245,16 +246,17 @@ async function runLocked(o: LearnOptions, deps: LearnDeps, lock: RunLock): Promi
       state.step = 'train';
     } else if (step === 'train') {
       const dataSets: DataSetRecord[] = [];
-      for (const g of trainingGenerations(k, s.trainGens)) {
-        const d = checkDataFolder(dataDir(s.dir, g), s.game);
+      const folders = trainingGenerations(k, s.trainGens).flatMap((g) => dataDirs(s.dir, g));
+      for (const folder of folders) {
+        const d = checkDataFolder(folder, s.game);
         if (d.isErr) return fail(d.error);
-        if (d.value.chunks === 0) return fail(new KishiError('ERR_CHUNK', `${dataDir(s.dir, g)} holds no ${s.game} chunks`));
-        dataSets.push({ dir: rel(s.dir, dataDir(s.dir, g)), ...d.value });
+        if (d.value.chunks === 0) return fail(new KishiError('ERR_CHUNK', `${folder} holds no ${s.game} chunks`));
+        dataSets.push({ dir: rel(s.dir, folder), ...d.value });
       }
       const positions = dataSets.reduce((a, d) => a + d.positions, 0);
       const job: TrainJob = {
         game: s.game,
-        data: trainingGenerations(k, s.trainGens).map((g) => dataDir(s.dir, g)),
+        data: folders,
         out: candidatePath(s.dir, k),
         checkpoint: checkpointPath(s.dir, k),
         report: reportPath(s.dir, k),

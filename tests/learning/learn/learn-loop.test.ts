@@ -152,6 +152,20 @@ describe('kishi learn cycle (scripted trainer and gate)', () => {
     expect(jobs).toHaveLength(1);
   }, 240_000);
 
+  it('trains on the extra data-<name> sets of a generation beside data/', async () => {
+    const { dir, models } = temp();
+    const s = tinySettings(dir, models);
+    expect((await runLearn({ settings: s, stopAfter: 'datagen' }, deps())).isOk).toBe(true);
+    // Chunks of the same generation made elsewhere (trainer/device-learn.sh on a GPU machine's cores).
+    mkdirSync(join(dir, 'gen1', 'data-gpu'), { recursive: true });
+    copyFileSync(join(dir, 'gen1', 'data', chunkFileName('chess', 0, 1, 0)), join(dir, 'gen1', 'data-gpu', chunkFileName('chess', 0, 2, 0)));
+    const jobs: TrainJob[] = [];
+    expect((await runLearn({ settings: s, stopAfter: 'train' }, deps({ jobs }))).isOk).toBe(true);
+    expect(jobs.map((j) => j.data)).toEqual([[join(dir, 'gen1', 'data'), join(dir, 'gen1', 'data-gpu')]]);
+    const state = JSON.parse(readFileSync(statePath(dir), 'utf8'));
+    expect(state.generations[0].train.dataSets.map((d: { dir: string }) => d.dir)).toEqual([join('gen1', 'data'), join('gen1', 'data-gpu')]);
+  }, 240_000);
+
   it('refuses a corrupt chunk with its name, at training and at a datagen resume', async () => {
     const { dir, models } = temp();
     const s = tinySettings(dir, models);
