@@ -28,9 +28,24 @@ describe('an unwritable log.dir', () => {
     expect(r.stderr).toContain(`kishi csa: log.dir ${join(blocker, 'logs')}: cannot write log files there (ENOTDIR)`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
+
+  for (const command of ['uci', 'usi']) {
+    it(`kishi ${command} -c: the same line and exit 2, not a stack trace`, () => {
+      const r = spawnSync(process.execPath, ['bin/kishi.js', command, '-c', config], { encoding: 'utf8', input: 'quit\n', timeout: 30_000 });
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([`kishi ${command}: log.dir ${join(blocker, 'logs')}: cannot write log files there (ENOTDIR)`]);
+      expect(r.stdout).toBe('');
+    });
+  }
 });
 
 describe('new-user paths', () => {
+  it("printf 'uci\\nisready\\nquit\\n' | kishi uci answers readyok before it exits", () => {
+    const r = spawnSync(process.execPath, ['bin/kishi.js', 'uci'], { encoding: 'utf8', input: 'uci\nisready\nquit\n', timeout: 30_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim().split('\n').slice(-2)).toEqual(['uciok', 'readyok']);
+  });
+
   it('kishi log-records with a missing --logs directory: one line and exit 2', () => {
     const r = kishi(['log-records', '--game', 'chess', '--logs', '/nonexistent-logs', '--out', join(tmpdir(), 'kishi-lr-out')]);
     expect(r.status).toBe(2);
