@@ -18,6 +18,7 @@ import { createAlphaBetaPlayer } from '../player/factory.js';
 import type { PlayerConfig } from '../player/factory.js';
 import type { GoResult, Player, SearchInfo, SearchLimits } from '../player/player.js';
 import { engineConfig } from '../protocols/uci/run-engine.js';
+import { wrongGameHint } from './position-game.js';
 
 /** One analysed line: rank, score and the moves in protocol and human notation. */
 export interface AnalysedLine {
@@ -164,7 +165,8 @@ export async function analyse(
   const moves = (opts.moves ?? '').trim() === '' ? [] : opts.moves!.trim().split(/\s+/);
   const pos = analysePosition(opts.game, position, moves);
   if (pos.isErr) {
-    process.stderr.write(`kishi analyse: ${pos.error.message}\n`);
+    const hint = pos.error.code === 'ERR_MOVE' ? '' : wrongGameHint(opts.game, position, (other) => `add -g ${other}`);
+    process.stderr.write(`kishi analyse: ${pos.error.message}${hint}\n`);
     return 2;
   }
   const config = engineConfig(opts.config);

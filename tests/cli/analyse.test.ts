@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { analyse, analysePosition, formatScore, MultiPvCollector } from '../../src/cli/analyse.js';
 import type { SearchInfo } from '../../src/player/player.js';
 import { Result } from '../../src/core/result.js';
@@ -41,6 +41,23 @@ describe('kishi analyse', () => {
         expect(out).toContain(' 1.   +0.20  Nc3 Nf6');
         expect(out.at(-1)).toBe('bestmove b1c3 ponder g8f6');
       }
+    }
+  });
+
+  it('says an SFEN given without -g shogi is a shogi position (and a FEN with -g shogi a chess one)', async () => {
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (err.push(String(s)), true));
+    try {
+      const sfen = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+      expect(await analyse(sfen, { game: 'chess', multipv: 1, depth: 1 }, () => {})).toBe(2);
+      expect(err.at(-1)).toMatch(/^kishi analyse: invalid FEN .*: bad piece placement field .* \(this is a shogi position, an SFEN: add -g shogi\)\n$/);
+      expect(await analyse('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', { game: 'shogi', multipv: 1, depth: 1 }, () => {})).toBe(2);
+      expect(err.at(-1)).toMatch(/\(this is a chess position, a FEN: add -g chess\)\n$/);
+      // A bad move of a good position is about the move, not the game.
+      expect(await analyse('startpos', { game: 'chess', multipv: 1, depth: 1, moves: 'e2e5' }, () => {})).toBe(2);
+      expect(err.at(-1)).not.toContain('this is a');
+    } finally {
+      spy.mockRestore();
     }
   });
 
