@@ -32,7 +32,7 @@ import type { ServerFactory } from '../bot/server-context.js';
 import { onGameFinished, weightsStamp } from '../learning/tdleaf/online.js';
 import type { OnlineOutcome } from '../learning/tdleaf/online.js';
 import { reloadingPlayerFactory } from '../learning/tdleaf/reloading-player.js';
-import { configureLogging, childLogger } from '../log/logger.js';
+import { configureLogging, childLogger, FILE_ONLY } from '../log/logger.js';
 import { registerSecret } from '../log/redact.js';
 import { fileTranscript } from '../log/transcript.js';
 import { createPlayer } from '../player/factory.js';
@@ -195,7 +195,7 @@ export async function runServers(opts: RunOptions): Promise<number> {
       s.start().catch(async (e: unknown) => {
         failed = true;
         say(`kishi run: ${s.name}: ${(e as Error).message}`);
-        log.error(`${s.name}: ${(e as Error).message}`);
+        log.error(`${s.name}: ${(e as Error).message}`, FILE_ONLY);
         // One server failing for good stops the process: the user must fix it.
         await Promise.all(servers.filter((o) => o !== s).map((o) => o.stop(false).catch(() => {})));
       }),

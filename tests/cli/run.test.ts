@@ -1,12 +1,30 @@
 /** `kishi run` and `kishi csa` start-up errors: one line and exit 2 for bad config, never a stack trace. */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const kishi = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, ['bin/kishi.js', ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
+
+/** As `kishi`, without blocking this process's event loop (a test's own server must keep answering). */
+const kishiAsync = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/kishi.js', ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill(), 45_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
 
 describe('an unwritable log.dir', () => {
   // A regular file in the way of the directory: no user, root included, can create it.
@@ -37,6 +55,26 @@ describe('an unwritable log.dir', () => {
       expect(r.stdout).toBe('');
     });
   }
+});
+
+describe('a server that cannot start', () => {
+  it('kishi run with the web port in use: the reason once on stderr (and once in the log file), exit 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const dir = mkdtempSync(join(tmpdir(), 'kishi-port-'));
+      const config = join(dir, 'kishi.yaml');
+      writeFileSync(config, ['lichess:', '  enabled: false', 'web:', `  port: ${port}`, 'log:', `  dir: ${join(dir, 'logs')}`, ''].join('\n'));
+      const r = await kishiAsync(['run', '--config', config]);
+      expect(r.status).toBe(1);
+      const said = `port ${port} on 127.0.0.1 is in use (another Kishi?); set web.port in the config`;
+      expect(r.stderr.trim().split('\n')).toEqual([`kishi run: web: ${said}`]);
+      expect(readFileSync(join(dir, 'logs', 'kishi.log'), 'utf8').split(said).length - 1).toBe(1);
+    } finally {
+      blocker.close();
+    }
+  }, 60_000);
 });
 
 describe('new-user paths', () => {
