@@ -8,7 +8,8 @@ import type { ServerStatus } from './server-status.js';
 export type GracefulStop = 'finish' | 'resign' | 'abandon';
 
 /**
- * A game server Kishi plays on (lichess through the Bot API, a CSA server such as floodgate, later lishogi).
+ * A game server Kishi plays on (lichess and lishogi through their Bot API, a CSA server such as floodgate;
+ * the list is `SERVERS` of servers.ts).
  * `kishi run` starts every enabled server in one process; the dispatcher hands each of their games to the
  * game adapter and Player for its game and variant.
  */

@@ -25,6 +25,7 @@ import { defaultConfigPath } from '../config/default-path.js';
 import { checkLogDir } from '../config/log-dir.js';
 import type { Secrets } from '../config/load.js';
 import type { GameServer, GracefulStop } from '../bot/server.js';
+import { serverNames, SERVERS } from '../bot/servers.js';
 import type { ServerStatus } from '../bot/server-status.js';
 import type { KishiConfig } from '../config/schema.js';
 import { Dispatcher } from '../bot/dispatcher.js';
@@ -168,7 +169,8 @@ export async function runServers(opts: RunOptions): Promise<number> {
   const log = childLogger('run');
   const factories = (opts.factories ?? SERVER_FACTORIES).filter((f) => f.enabled(opts.config));
   if (factories.length === 0) {
-    say('kishi run: no server is enabled in the config (set lichess.enabled, lishogi.enabled or csa.enabled, or web.enabled)');
+    const sections = SERVERS.map((s) => `${s.section}.enabled`);
+    say(`kishi run: no server is enabled in the config (set ${sections.slice(0, -1).join(', ')} or ${sections.at(-1)}, or web.enabled)`);
     return 2;
   }
   const online = opts.config.learning.online;
@@ -224,7 +226,7 @@ export async function runServers(opts: RunOptions): Promise<number> {
 export function register(program: Command): void {
   program
     .command('run')
-    .description('play on the servers enabled in the config (lichess, floodgate); with no account, serve the local web page')
+    .description(`play on the servers enabled in the config (${serverNames()}); with no account, serve the local web page`)
     .option('-c, --config <file>', 'config file (YAML) (default: config/kishi.yaml here, else the one shipped with kishi)')
     .action(async (opts: { config?: string }) => {
       const config = loadConfig(opts.config ?? defaultConfigPath());
