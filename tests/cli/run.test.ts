@@ -11,14 +11,25 @@ const kishi = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, ['bin/kishi.js', ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
 
 /** As `kishi`, without blocking this process's event loop (a test's own server must keep answering). */
-const kishiAsync = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+const kishiAsync = (
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  /** `exactEnv`: the child's whole environment (to leave a variable out), instead of this one's plus `env`. */
+  opts: { readonly cwd?: string; readonly until?: RegExp; readonly exactEnv?: NodeJS.ProcessEnv } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/kishi.js', ...args], { env: { ...process.env, ...env } });
+    // A first argument that is a path to bin/kishi.js replaces the relative one (another working directory).
+    const argv = args[0]?.endsWith('bin/kishi.js') ? args : ['bin/kishi.js', ...args];
+    const child = spawn(process.execPath, argv, { env: opts.exactEnv ?? { ...process.env, ...env }, ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill(), 45_000);
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      // Stopped (SIGTERM: a graceful stop) once it said what the test waits for.
+      if (opts.until?.test(stderr) === true) child.kill('SIGTERM');
+    });
+    const timer = setTimeout(() => child.kill(), 60_000);
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);
@@ -98,13 +109,14 @@ describe('new-user paths', () => {
     expect(r.stdout).toContain('npx kishi run');
   });
 
-  it('kishi run from another directory finds the shipped config (the missing token is then the first problem)', () => {
+  it('kishi run from another directory finds the shipped config (the missing token is then the first problem)', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'kishi-cwd-'));
     const env = { ...process.env };
     delete env['LICHESS_TOKEN'];
     // The shipped config enables lichess and `web.enabled: auto`: without the token the run says so
-    // and serves the local page instead (it keeps running, so the spawn is cut by its timeout).
-    const r = spawnSync(process.execPath, [join(process.cwd(), 'bin/kishi.js'), 'run'], { encoding: 'utf8', cwd: elsewhere, env, timeout: 15_000 });
+    // and serves the local page instead (it keeps running: stopped once it said so, or after 60 s on a
+    // busy machine, never after a fixed short time).
+    const r = await kishiAsync([join(process.cwd(), 'bin/kishi.js'), 'run'], {}, { cwd: elsewhere, until: /serving the local page only/, exactEnv: env });
     expect(r.stderr).not.toContain('file not found');
     expect(r.stderr).toContain('LICHESS_TOKEN');
     expect(r.stderr).toContain('serving the local page only');
