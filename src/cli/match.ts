@@ -414,7 +414,7 @@ export function register(program: Command): void {
   program
     .command('match')
     .description('play games between two UCI/USI engines (or a gauntlet against a ladder) and measure the Elo difference')
-    .option('-e, --engine <spec>', 'an engine: "name=N,cmd=PATH,args=..,proto=uci|usi,option.NAME=V,tc=..,nodes=..,rating=.." or a bare command; cmd=kishi runs Kishi (repeat; the first is measured)', collect, [])
+    .addOption(new Option('-e, --engine <spec>', 'an engine: "name=N,cmd=PATH,args=..,proto=uci|usi,option.NAME=V,tc=..,nodes=..,rating=.." or a bare command; cmd=kishi runs Kishi (repeat; the first is measured)').argParser(collect).default([], 'none'))
     .addOption(new Option('-g, --game <game>', 'game').choices([...GAME_KINDS]).default('chess'))
     .addOption(new Option('--variant <variant>', 'chess variant').choices([...MATCH_VARIANTS]).default('standard'))
     .option('--tc <tc>', 'clock in seconds, cutechess style: 60, 10+0.1, 40/60, 40/60+1')
@@ -435,7 +435,7 @@ export function register(program: Command): void {
     .option('--maxmoves <n>', 'declare a draw after this many full moves')
     .option('--sprt <params>', 'SPRT: elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=normalized|logistic]; stops when it concludes')
     .option('--gauntlet', 'the first engine plays each of the others in turn; prints a Bradley-Terry rating table')
-    .option('--anchor <name=rating>', 'a fixed rating for the gauntlet fit (repeat; or rating= in the engine spec)', collect, [])
+    .addOption(new Option('--anchor <name=rating>', 'a fixed rating for the gauntlet fit (repeat; or rating= in the engine spec)').argParser(collect).default([], 'none'))
     .option('-o, --out <dir>', 'output directory for records and summary.json (default matches/<kind>-<time>)')
     .option('--hang-timeout <s>', 'deadline of a move limited only by nodes/depth, seconds', '60')
     .option('--grace <ms>', 'how long an engine past its deadline gets to answer stop before it is killed', '1000')

@@ -3,6 +3,7 @@
  * here, apart from src/main.ts (which parses argv at import), so that tests can walk the commands.
  */
 import { Command } from 'commander';
+import { gamesOnServers } from '../bot/servers.js';
 import { register as registerAnalyse } from './analyse.js';
 import { register as registerCsa } from './csa.js';
 import { register as registerDatagen } from './datagen.js';
@@ -26,7 +27,7 @@ export function buildProgram(): Command {
   const program = new Command();
   program
     .name('kishi')
-    .description('Chess on lichess, shogi on floodgate and USI; alpha-beta and MCTS engines that learn their own evaluation.')
+    .description(`Kishi plays ${gamesOnServers()}, and in any GUI through UCI/USI; alpha-beta and MCTS engines that learn their own evaluation.`)
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride((err) => {

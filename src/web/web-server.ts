@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { PlayerLease } from '../bot/dispatcher.js';
-import type { GameServer } from '../bot/server.js';
+import type { GameServer, GracefulStop } from '../bot/server.js';
 import type { ServerStatusSource } from '../bot/server-status.js';
 import type { DrawOrResignConfig } from '../config/sections/lichess.js';
 import type { WebConfig } from '../config/sections/web.js';
@@ -209,6 +209,11 @@ export class WebServer implements GameServer {
     await closed;
     await this.opts.onStop?.();
     this.stopped?.();
+  }
+
+  /** A graceful stop ends the games at once (see `stop`). */
+  gracefulStop(): GracefulStop {
+    return 'abandon';
   }
 
   activeGames(): number {

@@ -14,7 +14,7 @@ import { Result } from '../../core/result.js';
 import { KishiError } from '../../core/result.js';
 import type { LichessConfig } from '../../config/sections/lichess.js';
 import type { Dispatcher } from '../../bot/dispatcher.js';
-import type { GameServer } from '../../bot/server.js';
+import type { GameServer, GracefulStop } from '../../bot/server.js';
 import type { LichessStatus } from '../../bot/server-status.js';
 import { childLogger } from '../../log/logger.js';
 import type { Transcript } from '../../log/transcript.js';
@@ -288,6 +288,12 @@ export class LichessBot implements GameServer {
   /** Serves until `stop` completes; rejects on a fatal error (bad token, not a bot account). */
   async start(): Promise<void> {
     const checked = await this.checkAccount();
+    // A stop while connecting (Ctrl-C before the server answered) is what was asked, not a failure:
+    // the requests it cut short say "no longer wanted", and nothing is started after it.
+    if (this.stopping) {
+      this.log.info('stopped before connecting');
+      return;
+    }
     if (checked.isErr) throw checked.error;
     this.account = checked.value;
     this.log.info(`logged in to ${this.config.url} as ${this.account.username}`);
@@ -297,6 +303,12 @@ export class LichessBot implements GameServer {
     });
     await Promise.all([this.challengeBlockList.start(), this.matchmakingBlockList.start()]);
     await this.resumeOngoing();
+    if (this.stopping) {
+      // Stopped meanwhile: the block lists' refresh timers started after `stop` cleared them.
+      this.challengeBlockList.stop();
+      this.matchmakingBlockList.stop();
+      return;
+    }
     this.startEventStream();
     if (this.timings.statusCheckMs > 0) this.timers.push(setInterval(() => void this.checkOnline(), this.timings.statusCheckMs));
     if (this.config.correspondence.checkinPeriodS > 0) {
@@ -304,6 +316,11 @@ export class LichessBot implements GameServer {
     }
     if (this.config.matchmaking.enabled) this.startMatchmaking();
     return finished;
+  }
+
+  /** A graceful stop resigns the games with `onShutdown: resign`, else plays them out. */
+  gracefulStop(): GracefulStop {
+    return this.config.onShutdown === 'resign' ? 'resign' : 'finish';
   }
 
   /** Stops accepting games; `graceful` plays current games out (or resigns them, per `onShutdown`). */

@@ -143,7 +143,10 @@ export class EngineSession {
   private rebuild = false;
   private chain: Promise<void> = Promise.resolve();
   private readonly jobs: SearchJob[] = [];
+  /** `quit` (or end of input) arrived: no more input is read, searches are silenced. */
   private quitting = false;
+  /** The work queued before `quit` has run: nothing more is written. */
+  private closed = false;
 
   constructor(private readonly opts: EngineSessionOptions) {
     this.dialect = opts.dialect;
@@ -204,7 +207,7 @@ export class EngineSession {
         this.enqueue('new game', async () => {
           const player = await this.ensurePlayer();
           if (player.isOk) await player.value.newGame();
-          else this.error(player.error.message);
+          else if (!this.quitting) this.error(player.error.message);
         });
         return;
       case 'position':
@@ -232,11 +235,17 @@ export class EngineSession {
     }
   }
 
-  /** Stops everything, releases the Player and calls `onQuit` (also on end of input). */
+  /**
+   * Stops everything, releases the Player and calls `onQuit` (also on end of input). Commands queued
+   * before `quit` finish first, so an `isready` still waiting is answered `readyok`: GUIs and scripts
+   * send `isready` then `quit` and wait for the answer (Stockfish, reading commands in order, gives it).
+   */
   async quit(): Promise<void> {
     if (this.quitting) return;
     this.quitting = true;
     for (const job of this.jobs) this.silence(job);
+    await this.chain;
+    this.closed = true;
     const player = this.player;
     this.player = undefined;
     try {
@@ -263,6 +272,11 @@ export class EngineSession {
       return;
     }
     this.enqueue('isready', async () => {
+      // After `quit` no Player is made only to be closed: the commands before this one have run.
+      if (this.quitting) {
+        this.write('readyok');
+        return;
+      }
       const player = await this.ensurePlayer();
       if (player.isErr) this.error(player.error.message);
       this.write('readyok');
@@ -446,7 +460,7 @@ export class EngineSession {
       let result: GoResult;
       const made = await this.ensurePlayer();
       if (made.isErr) {
-        this.error(made.error.message);
+        if (!job.silent) this.error(made.error.message);
         result = this.fallback(job, position);
       } else {
         const player = made.value;
@@ -507,6 +521,7 @@ export class EngineSession {
   /** The Player, created (or rebuilt after an option change) on first use. */
   private async ensurePlayer(): Promise<Result<TunablePlayer, KishiError>> {
     if (this.player !== undefined && !this.rebuild) return Result.ok(this.player);
+    if (this.quitting) return Result.err(new KishiError('ERR_CLOSED', 'the session has quit'));
     if (this.player !== undefined) {
       const old = this.player;
       this.player = undefined;
@@ -561,7 +576,7 @@ export class EngineSession {
   }
 
   private write(line: string): void {
-    if (this.quitting) return;
+    if (this.closed) return;
     this.log.debug(`>> ${line}`);
     this.opts.write(line);
   }

@@ -9,6 +9,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { loadConfig, validateConfig } from '../../config/load.js';
+import { checkLogDir } from '../../config/log-dir.js';
 import type { KishiConfig } from '../../config/schema.js';
 import { KishiError, Result } from '../../core/result.js';
 import { childLogger, configureLogging } from '../../log/logger.js';
@@ -60,11 +61,16 @@ export function engineConfig(file: string | undefined): Result<KishiConfig, Kish
   return r.isOk ? Result.ok(r.value) : Result.err(new KishiError('ERR_CONFIG', r.error.message));
 }
 
-/** Serves the protocol until `quit` or end of input; resolves then. */
+/** Serves the protocol until `quit` or end of input; resolves then. A bad config or log directory is an error before any line is read. */
 export function runEngine(dialect: Dialect, opts: RunEngineOptions = {}): Promise<Result<void, KishiError>> {
   const config = engineConfig(opts.config);
   if (config.isErr) return Promise.resolve(Result.err(config.error));
-  if (opts.config !== undefined) configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
+  if (opts.config !== undefined) {
+    // As `kishi run` and `kishi csa`: a log directory we cannot write is bad config (one line, exit 2).
+    const logDir = checkLogDir(config.value.log.dir);
+    if (logDir.isErr) return Promise.resolve(Result.err(logDir.error));
+    configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
+  }
   const input = opts.input ?? process.stdin;
   const output = opts.output ?? process.stdout;
   const log = childLogger(dialect.protocol);

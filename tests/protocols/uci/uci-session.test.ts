@@ -378,6 +378,29 @@ describe('UCI searching', () => {
     expect(h.lines).toEqual([]);
   });
 
+  it('answers an isready still pending at quit, then quits (printf "uci\\nisready\\nquit\\n" | kishi uci)', async () => {
+    const h = harness(uciDialect);
+    h.send('uci', 'isready', 'quit');
+    await h.waitLine((l) => l === 'readyok');
+    await settle();
+    expect(h.quitted()).toBe(true);
+    expect(h.lines.slice(-2)).toEqual(['uciok', 'readyok']);
+    // No Player is made at quit only to be closed.
+    expect(h.players.length).toBe(0);
+  });
+
+  it('answers isready after the work queued before it, even when quit follows at once', async () => {
+    const h = harness(uciDialect);
+    h.send('isready');
+    await h.waitLine((l) => l === 'readyok');
+    h.send('position startpos', 'go perft 1', 'isready', 'quit');
+    await settle();
+    await h.waitLine((l) => l === 'Nodes searched: 20');
+    expect(h.lines.slice(-2)).toEqual(['Nodes searched: 20', 'readyok']);
+    expect(h.quitted()).toBe(true);
+    expect(h.player().closed).toBe(true);
+  });
+
   it('reports unknown commands and ignores USI words', () => {
     const h = harness(uciDialect);
     h.send('flip', 'usinewgame', 'gameover win', '   ', 'debug on');
