@@ -12,7 +12,7 @@ import { ChessLine } from './chess-line.js';
 import type { EndpointTable } from './endpoints.js';
 import { ENDPOINTS } from './endpoints.js';
 import type { GameLine } from './game/line.js';
-import type { Color, GameFullEvent, GameStateEvent, GameStreamEvent, IncomingEvent } from './types.js';
+import type { Color, GameFullEvent, GameStateEvent, GameStreamEvent, IncomingEvent, PlayingGame } from './types.js';
 import { isGameStreamEvent, isIncomingEvent } from './types.js';
 
 /** What a profile needs to turn the server's clock into the Player's. */
@@ -39,6 +39,14 @@ export interface ServerProfile {
   readonly incomingEvent: (line: unknown) => IncomingEvent | undefined;
   /** One game-stream line in the lichess shapes, or undefined to ignore it. */
   readonly gameStreamEvent: (line: unknown) => GameStreamEvent | undefined;
+  /** One entry of `/api/account/playing`'s `nowPlaying` in the lichess shape, or undefined to skip it. */
+  readonly playingGame: (entry: unknown) => PlayingGame | undefined;
+  /**
+   * Whether the players' and the spectators' chats are one room (lishogi since WandererXII/lishogi@51be91d1,
+   * "Merge game and analysis board chats": both rooms write to the game's one chat and every line comes back
+   * labelled `player`), so that a spectators' message reaches the opponent.
+   */
+  readonly oneChatRoom: boolean;
   /** Whether a decline carries a reason (lichess: yes; lishogi's decline takes none). */
   readonly declineReasons: boolean;
   /**
@@ -74,6 +82,8 @@ export const LICHESS_PROFILE: ServerProfile = {
   upgradeHint: 'run `kishi lichess upgrade` to upgrade it (irreversible)',
   incomingEvent: (line) => (isIncomingEvent(line) ? line : undefined),
   gameStreamEvent: (line) => (isGameStreamEvent(line) ? line : undefined),
+  playingGame: (entry) => (typeof entry === 'object' && entry !== null && typeof (entry as { gameId?: unknown }).gameId === 'string' ? (entry as PlayingGame) : undefined),
+  oneChatRoom: false,
   declineReasons: true,
   botMoveDelayMs: 0,
   createLine: (variant, initial) => ChessLine.create(variant, initial),
