@@ -29,7 +29,7 @@ import type { MoveSourceChain } from './move-sources/move-source.js';
 import { moveSourceFactory } from './move-sources/create-move-sources.js';
 import { OnlineBlockList } from './online-block-list.js';
 import type { ServerProfile } from './server-profile.js';
-import { LICHESS_PROFILE } from './server-profile.js';
+import { gameSilenceMs, LICHESS_PROFILE } from './server-profile.js';
 import { ResilientStream } from './stream.js';
 import type { Account, ChallengeJson, DeclineReason, GameEventInfo, IncomingEvent, PlayingGame, PlayingResponse, TokenTestResponse } from './types.js';
 
@@ -148,7 +148,7 @@ export class LichessBot implements GameServer {
     this.log = opts.log ?? childLogger(this.profile.name);
     this.timings = {
       silenceMs: opts.config.streamSilenceMs,
-      gameSilenceMs: opts.config.gameStreamSilenceMs,
+      gameSilenceMs: gameSilenceMs(opts.profile ?? LICHESS_PROFILE, opts.config.gameStreamSilenceMs),
       reconnectMinMs: 1000,
       reconnectMaxMs: 60_000,
       gameReconnectMaxMs: 5000,

@@ -47,6 +47,11 @@ export interface ServerProfile {
    * labelled `player`), so that a spectators' message reaches the opponent.
    */
   readonly oneChatRoom: boolean;
+  /**
+   * How often the server writes a keep-alive (a blank line) on a quiet bot game stream, milliseconds: the
+   * longest a healthy stream stays silent, from which the stall threshold is set (gameSilenceMs).
+   */
+  readonly gameKeepAliveMs: number;
   /** Whether a decline carries a reason (lichess: yes; lishogi's decline takes none). */
   readonly declineReasons: boolean;
   /**
@@ -58,6 +63,21 @@ export interface ServerProfile {
   readonly createLine: (variant: string, initial: string) => Result<GameLine, KishiError>;
   /** The clock the Player plans from (a real-time game). */
   readonly clockState: (input: ClockInput) => ClockState;
+}
+
+/**
+ * Past the server's keep-alive cadence, the margin before a silent game stream counts as stalled: the
+ * server's scheduler and the network's jitter; milliseconds.
+ */
+export const GAME_SILENCE_MARGIN_MS = 1500;
+
+/**
+ * The stall threshold of a game stream: `configured` when set (> 0), else the profile's keep-alive
+ * cadence plus GAME_SILENCE_MARGIN_MS (lichess 8.5 s, lishogi 7.5 s; it was a fixed 10 s, all of it
+ * clock lost per stall on our move).
+ */
+export function gameSilenceMs(profile: Pick<ServerProfile, 'gameKeepAliveMs'>, configured: number): number {
+  return configured > 0 ? configured : profile.gameKeepAliveMs + GAME_SILENCE_MARGIN_MS;
 }
 
 /** lichess: both clocks with their increments; ours less what has run since the state came. */
@@ -84,6 +104,9 @@ export const LICHESS_PROFILE: ServerProfile = {
   gameStreamEvent: (line) => (isGameStreamEvent(line) ? line : undefined),
   playingGame: (entry) => (typeof entry === 'object' && entry !== null && typeof (entry as { gameId?: unknown }).gameId === 'string' ? (entry as PlayingGame) : undefined),
   oneChatRoom: false,
+  // lila `modules/bot/src/main/GameStateStream.scala` @ lichess-org/lila@774695a6: `SetOnline` schedules
+  // `CheckOnline` 7 s later, which offers `None` (a blank line) and sets the next one.
+  gameKeepAliveMs: 7000,
   declineReasons: true,
   botMoveDelayMs: 0,
   createLine: (variant, initial) => ChessLine.create(variant, initial),

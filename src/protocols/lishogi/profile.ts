@@ -35,6 +35,8 @@ export function lishogiProfile(botMoveDelayMs: number = LISHOGI_BOT_MOVE_DELAY_M
     gameStreamEvent: normaliseGameStreamLine,
     playingGame: normalisePlayingGame,
     oneChatRoom: true,
+    // lishogi `GameStateStream` @ WandererXII/lishogi@51be91d1: `queue offer None` 6 s after each `SetOnline`.
+    gameKeepAliveMs: 6000,
     declineReasons: false,
     botMoveDelayMs,
     createLine: (variant, initial) => ShogiLine.create(variant, initial),

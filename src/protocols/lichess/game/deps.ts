@@ -26,7 +26,7 @@ export interface GameRules {
 
 /** Timings that tests shrink; production values in the comments. */
 export interface GameTimings {
-  /** Reconnect a silent game stream (config `gameStreamSilenceMs`, 10 s). */
+  /** Reconnect a silent game stream (config `gameStreamSilenceMs`; 0: the server's keep-alive cadence + 1.5 s). */
   readonly silenceMs: number;
   readonly reconnectMinMs: number;
   readonly reconnectMaxMs: number;
