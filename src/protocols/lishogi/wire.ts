@@ -9,9 +9,10 @@
  * - `initialSfen` becomes `initialFen`; challenge `initialSfen` likewise;
  * - statuses keep their lishogi names (impasse27, perpetualCheck, repetition, paused...);
  * - lishogi sends no `speed` on challenges, gameStart/gameFinish or `/api/account/playing` (since
- *   WandererXII/lishogi@ee461317, "Merge perftypes, remove speeds"): Kishi derives it from the clock as
- *   lishogi's own `Game.isVeryFast`... do (`speedOfClock`), and from the perf key and the time left where
- *   no clock is given (`gameInfo`); a challenge's `perf.name` (a perf key) becomes `perfKey`.
+ *   WandererXII/lishogi@ee461317, "Merge perftypes, remove speeds"): Kishi derives it from the clock the
+ *   way lishogi's own `Game.isVeryFast` and its siblings class games (`speedOfClock`), and from the perf
+ *   key and the time left where no clock is given (`speedOfPreview`); a challenge's `perf.name` (a perf
+ *   key) becomes `perfKey`.
  * Lines that do not have lishogi's shape are refused (undefined), as the lichess guards do.
  * Pure: no I/O.
  */
