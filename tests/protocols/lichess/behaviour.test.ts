@@ -189,19 +189,19 @@ describe('game behaviour', () => {
       };
       return p;
     };
-    const limit = 2000;
+    const limit = 3000;
     h = await startHarness({ config: { firstMoveMs: limit }, player: timed });
     for (const color of ['black', 'white'] as const) {
       const opening = color === 'white' ? ['e2e4'] : [];
       const id = h.server.challenge({ from: `First${color}`, color, clock: { limit: 60, increment: 0 }, opponent: { script: [...opening, { type: 'resign' }] } });
-      await h.server.waitForEnd(id);
+      await h.server.waitForEnd(id, 40_000);
     }
     expect(spent).toHaveLength(2);
     for (const ms of spent) {
       expect(ms).toBeGreaterThanOrEqual(limit / 2);
       expect(ms).toBeLessThan(limit);
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('pondering', () => {
