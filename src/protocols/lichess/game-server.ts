@@ -29,9 +29,9 @@ import type { MoveSourceChain } from './move-sources/move-source.js';
 import { moveSourceFactory } from './move-sources/create-move-sources.js';
 import { OnlineBlockList } from './online-block-list.js';
 import type { ServerProfile } from './server-profile.js';
-import { LICHESS_PROFILE } from './server-profile.js';
+import { gameSilenceMs, LICHESS_PROFILE } from './server-profile.js';
 import { ResilientStream } from './stream.js';
-import type { Account, ChallengeJson, DeclineReason, GameEventInfo, IncomingEvent, PlayingResponse, TokenTestResponse } from './types.js';
+import type { Account, ChallengeJson, DeclineReason, GameEventInfo, IncomingEvent, PlayingGame, PlayingResponse, TokenTestResponse } from './types.js';
 
 /** Timings, production defaults in comments; tests shrink them. */
 export interface BotTimings {
@@ -148,7 +148,7 @@ export class LichessBot implements GameServer {
     this.log = opts.log ?? childLogger(this.profile.name);
     this.timings = {
       silenceMs: opts.config.streamSilenceMs,
-      gameSilenceMs: opts.config.gameStreamSilenceMs,
+      gameSilenceMs: gameSilenceMs(opts.profile ?? LICHESS_PROFILE, opts.config.gameStreamSilenceMs),
       reconnectMinMs: 1000,
       reconnectMaxMs: 60_000,
       gameReconnectMaxMs: 5000,
@@ -400,6 +400,9 @@ export class LichessBot implements GameServer {
         break;
       case 'gameStart':
         this.matchmaker?.onGameStart(ev.game.gameId);
+        // The event stream replays every ongoing game when it opens: a parked correspondence game on the
+        // opponent's move stays parked (the check-in reopens it on our move).
+        if (this.parked.has(ev.game.gameId) && ev.game.speed === 'correspondence' && ev.game.isMyTurn === false) break;
         this.startGame(ev.game.gameId, ev.game.variant?.key);
         break;
       case 'gameFinish':
@@ -653,9 +656,11 @@ export class LichessBot implements GameServer {
       this.log.warn(`cannot list ongoing games: ${r.error.message}; relying on the event stream`);
       return;
     }
-    const games = r.value.data.nowPlaying;
+    const games = this.nowPlaying(r.value.data);
     if (games.length > 0) this.log.info(`resuming ${games.length} ongoing game(s)`);
     for (const g of games) {
+      // A game whose speed the server does not tell (a lishogi variant on its move) is opened: its gameFull
+      // says whether it has a clock, and a correspondence game then leaves while the opponent thinks.
       const correspondence = g.speed === 'correspondence';
       if (correspondence && !g.isMyTurn) {
         this.parked.add(g.gameId);
@@ -665,12 +670,18 @@ export class LichessBot implements GameServer {
     }
   }
 
+  /** The ongoing games of `/api/account/playing`, read through the profile (lishogi's shapes differ). */
+  private nowPlaying(data: PlayingResponse): PlayingGame[] {
+    const list: readonly unknown[] = Array.isArray(data.nowPlaying) ? data.nowPlaying : [];
+    return list.map((g) => this.profile.playingGame(g)).filter((g): g is PlayingGame => g !== undefined);
+  }
+
   /** Correspondence check-in: connect the parked games where it is our turn. */
   private async checkIn(): Promise<void> {
     if (this.stopping) return;
     const r = await this.client.request<PlayingResponse>('playing', { query: { nb: 50 } });
     if (r.isErr) return;
-    for (const g of r.value.data.nowPlaying) {
+    for (const g of this.nowPlaying(r.value.data)) {
       if (this.games.has(g.gameId)) continue;
       if (g.isMyTurn || !this.parked.has(g.gameId)) this.startGame(g.gameId, g.variant.key);
     }
