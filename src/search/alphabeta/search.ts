@@ -89,6 +89,12 @@ const CORR_GRAIN = 16;
 const CORR_LIMIT = 256 * CORR_GRAIN;
 /** Evaluation cache: entries (a power of two) of four words: key low, key high, evaluation, search number. */
 const EVAL_CACHE_SIZE = 1 << 18;
+/**
+ * Shallowest depth at which the mate-in-one test runs (options.mateIn1). At depth 1 the search
+ * finds a mate in one by itself (the check is never pruned and quiescence generates every evasion),
+ * so the test would only cost time there; deeper, it saves a search of every other move.
+ */
+const MATE1_MIN_DEPTH = 2;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 const POLL_MASK = 255;
 
@@ -594,7 +600,8 @@ export class AlphaBetaSearch {
     let ttLower = -INFINITE;
     let ttUpper = INFINITE;
     const tt = this.tt;
-    if (excluded === 0 && tt.probe(hi, lo)) {
+    const ttHit = excluded === 0 && tt.probe(hi, lo);
+    if (ttHit) {
       const h = tt.hit;
       ttMove = h.move;
       ttDepth = h.depth;
@@ -603,6 +610,20 @@ export class AlphaBetaSearch {
       if (!pvNode && h.depth >= depth) {
         if (ttLower >= beta) return ttLower;
         if (ttUpper <= alpha) return ttUpper;
+      }
+    }
+
+    // Step 3b. Mate in one, found without a search (shogi), where the table knows nothing yet.
+    if (!ttHit && !inCheck && excluded === 0 && depth >= MATE1_MIN_DEPTH && opts.mateIn1 && board.mateIn1 !== undefined) {
+      const mate = board.mateIn1();
+      if (mate !== 0) {
+        const score = MATE - ply - 1;
+        if (pvNode) {
+          this.pv[ply * MAX_PLY] = mate;
+          this.pvLen[ply] = 1;
+        }
+        tt.storeBounds(hi, lo, Math.min(MAX_PLY - 1, Math.floor(depth) + 6), scoreToTable(score, ply), scoreToTable(score, ply), mate);
+        return score;
       }
     }
 

@@ -28,7 +28,7 @@ import * as squaresModule from './squares.js';
 // Imported constants copied into module scope (see src/search/alphabeta/shogi-board.ts: under
 // vitest every use of an import is a getter call).
 const { BISHOP, BLACK, BLACK_BIT, GOLD, KING, KNIGHT, LANCE, PAWN, ROOK, SILVER, WHITE_BIT } = piecesModule;
-const { COL_OF, DIRS, RANK_OF, SQUARES } = squaresModule;
+const { BOARD_SIZE, COL_OF, DIRS, RANK_OF, SQUARES } = squaresModule;
 
 /** Hand types tried as drops, strongest first (a rook drop mates where a lance drop also would). */
 const DROP_TYPES = [ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE];
@@ -39,6 +39,18 @@ const MIN_REL_RANK = [0, 1, 1, 2, 0, 0, 0, 0, 0];
 const moveList = new Int32Array(MAX_MOVES);
 const found = new Int32Array(MAX_MOVES);
 const blockSquares = new Int32Array(8);
+/** Our sliders (lances, bishops, rooks, horses, dragons) on the board, by square. */
+const sliders = new Int32Array(40);
+
+/**
+ * `LINE_DIR[a * BOARD_SIZE + b]`: the direction (squares.ts `DIRS`) from square a to square b when
+ * they share a rank, file or diagonal, else -1.
+ */
+const LINE_DIR = new Int8Array(BOARD_SIZE * BOARD_SIZE).fill(-1);
+for (let i = 0; i < 81; i++) {
+  const a = SQUARES[i]!;
+  for (let d = 0; d < 8; d++) for (let s = a + DIRS[d]!; RANK_OF[s]! >= 0; s += DIRS[d]!) LINE_DIR[a * BOARD_SIZE + s] = d;
+}
 
 /** Rank of `sq` counted from the far end of `side` (0 = its last rank). */
 const relRank = (side: number, sq: number): number => (side === BLACK ? RANK_OF[sq]! : 8 - RANK_OF[sq]!);
@@ -55,9 +67,15 @@ class Mate1Scan {
   /** Mates found so far (`all`) or the one found. */
   count = 0;
   all = false;
+  /** Bit d: the king's neighbour in direction d was empty or ours-to-capture and unattacked before the move; -1 until the first candidate. */
+  freeMask = -1;
+  /** How many entries of `sliders` this call filled. */
+  nSliders = 0;
 
   /** Tries a candidate; true when the scan may stop (a mate found and not collecting all). */
   tryMove(m: number): boolean {
+    if (this.freeMask < 0) this.freeMask = this.freeSquares();
+    if (this.freeMask !== 0 && !this.mayCoverEscapes(m)) return false;
     if (!this.isMate(m)) return false;
     if (this.all) {
       for (let i = 0; i < this.count; i++) if (found[i] === m) return false;
@@ -84,8 +102,8 @@ class Mate1Scan {
       b[to] = (m & PROMOTE_FLAG) !== 0 ? pc + 8 : pc;
       if ((pc & 15) === KING) ok = to;
     }
-    const legal = ok < 0 || !this.board.attacked(ok, this.eb);
-    const refuted = !legal || this.hasEvasion();
+    // The cheapest refutation first: a king step (the squares free before the move first).
+    const refuted = this.kingEscapes() || (ok >= 0 && this.board.attacked(ok, this.eb)) || this.hasEvasion();
     if (drop !== 0) b[to] = 0;
     else {
       b[from] = pc;
@@ -101,7 +119,92 @@ class Mate1Scan {
     return n === 0;
   }
 
-  /** With the candidate on the cells: whether the defender is not in check or has an evasion. */
+  /**
+   * A necessary condition for `m` to mate, from the cells alone: every square the king may step to
+   * now must be attacked after the move, and only the moved piece (from its new square) or a line
+   * through the square it leaves can add an attack (a drop adds only its own; blocking removes).
+   * The square of a drop, free now, stays free: the king takes the piece.
+   */
+  private mayCoverEscapes(m: number): boolean {
+    const b = this.b;
+    const to = (m >>> 8) & 255;
+    const drop = m >>> DROP_SHIFT;
+    const from = drop !== 0 ? -1 : m & 255;
+    const pc = drop !== 0 ? this.ub | drop : (m & PROMOTE_FLAG) !== 0 ? b[from]! + 8 : b[from]!;
+    const knight = (pc & 15) === KNIGHT;
+    const eks = this.eks;
+    const free = this.freeMask;
+    for (let d = 0; d < 8; d++) {
+      if (((free >>> d) & 1) === 0) continue;
+      const f = eks + DIRS[d]!;
+      if (from >= 0 && LINE_DIR[from * BOARD_SIZE + f]! >= 0) continue;
+      if (f === to) return false;
+      if (knight) {
+        if (f !== (this.ub === BLACK_BIT ? to - 19 : to + 19) && f !== (this.ub === BLACK_BIT ? to - 21 : to + 21)) return false;
+        continue;
+      }
+      const e = LINE_DIR[to * BOARD_SIZE + f]!;
+      if (e < 0) return false;
+      const step = DIRS[e]!;
+      if (to + step === f) {
+        if ((NEAR_ATTACKS[pc]! & (1 << e)) === 0) return false;
+        continue;
+      }
+      if ((SLIDE_ATTACKS[pc]! & (1 << e)) === 0) return false;
+      for (let t = to + step; t !== f; t += step) {
+        const c = b[t]!;
+        if (c !== 0 && t !== eks && t !== from) return false;
+      }
+    }
+    return true;
+  }
+
+  /** The enemy king's neighbours it may step to now (bit d: direction d), before any candidate is played. */
+  private freeSquares(): number {
+    const b = this.b;
+    const eks = this.eks;
+    const eb = this.eb;
+    const king = b[eks]!;
+    b[eks] = 0;
+    let free = 0;
+    for (let d = 0; d < 8; d++) {
+      const s = eks + DIRS[d]!;
+      if ((b[s]! & eb) === 0 && !this.board.attacked(s, this.ub)) free |= 1 << d;
+    }
+    b[eks] = king;
+    return free;
+  }
+
+  /**
+   * With the candidate on the cells: whether the enemy king can step to a square we do not attack
+   * (lifted, so that sliders see through its square), trying first the squares it could reach
+   * before the move (`freeMask`), which most checks leave free.
+   */
+  private kingEscapes(): boolean {
+    const b = this.b;
+    const eks = this.eks;
+    const eb = this.eb;
+    const ub = this.ub;
+    const board = this.board;
+    const free = this.freeMask;
+    const king = b[eks]!;
+    b[eks] = 0;
+    let escape = false;
+    for (let pass = 0; pass < 2 && !escape; pass++) {
+      for (let d = 0; d < 8; d++) {
+        if (((free >>> d) & 1) !== (pass ^ 1)) continue;
+        const s = eks + DIRS[d]!;
+        if ((b[s]! & eb) === 0 && !board.attacked(s, ub)) {
+          escape = true;
+          break;
+        }
+      }
+    }
+    b[eks] = king;
+    return escape;
+  }
+
+  /** With the candidate on the cells and no king step: whether the defender is not in check or has another evasion. */
   private hasEvasion(): boolean {
     const b = this.b;
     const board = this.board;
@@ -150,19 +253,6 @@ class Mate1Scan {
     }
     if (checks === 0) return true;
 
-    // King steps, judged with the king lifted so that sliders see through its square.
-    const king = b[eks]!;
-    b[eks] = 0;
-    let escape = false;
-    for (let d = 0; d < 8; d++) {
-      const s = eks + DIRS[d]!;
-      if ((b[s]! & eb) === 0 && !board.attacked(s, ub)) {
-        escape = true;
-        break;
-      }
-    }
-    b[eks] = king;
-    if (escape) return true;
     if (checks > 1) return false;
 
     // A capture of the checker by another piece, which must not uncover a check.
@@ -264,69 +354,97 @@ const checksFrom = (pc: number, dirToKing: number, adjacent: boolean): boolean =
   return adjacent ? (NEAR_ATTACKS[pc]! & bit) !== 0 : (SLIDE_ATTACKS[pc]! & bit) !== 0;
 };
 
-/** Board moves of our pieces (not the king) onto `to` that check from there. */
-const directChecksTo = (to: number, dirToKing: number, adjacent: boolean): boolean => {
+/**
+ * Whether our slider `p` on `from` reaches `to` (its step or slide in the direction of `to`, the
+ * squares between empty).
+ */
+const sliderReaches = (from: number, to: number, p: number): boolean => {
+  const d = LINE_DIR[from * BOARD_SIZE + to]!;
+  if (d < 0) return false;
+  const step = DIRS[d]!;
+  if (from + step === to) return (NEAR_ATTACKS[p]! & (1 << d)) !== 0;
+  if ((SLIDE_ATTACKS[p]! & (1 << d)) === 0) return false;
+  const b = scan.b;
+  for (let s = from + step; s !== to; s += step) if (b[s] !== 0) return false;
+  return true;
+};
+
+/**
+ * Board moves of our pieces (not the king) onto `to`, a neighbour of the king or a knight's jump
+ * from it, that check from there: steppers next to `to`, knights, and our sliders.
+ */
+const directChecksNear = (to: number, dirToKing: number): boolean => {
   const b = scan.b;
   const ub = scan.ub;
   for (let d = 0; d < 8; d++) {
-    const step = DIRS[d]!;
-    const back = 1 << (d ^ 4);
-    let s = to + step;
-    let p = b[s]!;
-    if (p !== 0) {
-      if ((p & 48) === ub && (p & 15) !== KING && (NEAR_ATTACKS[p]! & back) !== 0 && tryDirect(s, to, p, dirToKing, adjacent)) return true;
-      continue;
-    }
-    do {
-      s += step;
-      p = b[s]!;
-    } while (p === 0);
-    if ((p & 48) === ub && (SLIDE_ATTACKS[p]! & back) !== 0 && tryDirect(s, to, p, dirToKing, adjacent)) return true;
+    const s = to + DIRS[d]!;
+    const p = b[s]!;
+    if ((p & 48) === ub && (p & 15) !== KING && (NEAR_ATTACKS[p]! & (1 << (d ^ 4))) !== 0 && tryDirect(s, to, p, dirToKing, true)) return true;
   }
   const knight = ub | KNIGHT;
   // Our knight reaches `to` from two ranks behind it.
   const k1 = ub === BLACK_BIT ? to + 19 : to - 19;
   const k2 = ub === BLACK_BIT ? to + 21 : to - 21;
-  if (b[k1] === knight && tryDirect(k1, to, knight, dirToKing, adjacent)) return true;
-  if (b[k2] === knight && tryDirect(k2, to, knight, dirToKing, adjacent)) return true;
+  if (b[k1] === knight && tryDirect(k1, to, knight, dirToKing, true)) return true;
+  if (b[k2] === knight && tryDirect(k2, to, knight, dirToKing, true)) return true;
+  // Sliders from two or more squares away (a neighbour of `to` was tried above).
+  for (let i = 0; i < scan.nSliders; i++) {
+    const f = sliders[i]!;
+    const d = LINE_DIR[f * BOARD_SIZE + to]!;
+    if (d < 0 || f + DIRS[d]! === to) continue;
+    const p = b[f]!;
+    if (sliderReaches(f, to, p) && tryDirect(f, to, p, dirToKing, true)) return true;
+  }
   return false;
 };
 
-/** Every move of our piece on `from` (pinned between our slider and the enemy king on line `line`) that leaves the line. */
+/** Board moves onto `to`, two or more squares from the king on the open line `dirToKing` of it: only a slider can check from there. */
+const directChecksFar = (to: number, dirToKing: number): boolean => {
+  const b = scan.b;
+  for (let i = 0; i < scan.nSliders; i++) {
+    const f = sliders[i]!;
+    const p = b[f]!;
+    if (sliderReaches(f, to, p) && tryDirect(f, to, p, dirToKing, false)) return true;
+  }
+  return false;
+};
+
+/** Tries the move of our piece `pc` from `from` to `to` (discovered check), each promotion choice. */
+const tryDiscovered = (from: number, to: number, pc: number): boolean => {
+  const type = pc & 15;
+  const m = from | (to << 8);
+  if (type <= 6) {
+    const us = scan.us;
+    const rr = relRank(us, to);
+    if (relRank(us, from) <= 2 || rr <= 2) {
+      if (scan.tryMove(m | PROMOTE_FLAG)) return true;
+      if (rr < MIN_REL_RANK[type]!) return false;
+    }
+  }
+  return scan.tryMove(m);
+};
+
+/** Every move of our piece on `from` (alone between our slider and the enemy king on line `line`) that leaves the line. */
 const discoveredChecks = (from: number, line: number): boolean => {
   const b = scan.b;
   const ub = scan.ub;
-  const us = scan.us;
   const pc = b[from]!;
-  const type = pc & 15;
-  const promotable = type <= 6;
-  const fromZone = relRank(us, from) <= 2;
-  const minRel = MIN_REL_RANK[type > 8 ? 0 : type]!;
-  const emit = (to: number): boolean => {
-    const m = from | (to << 8);
-    if (promotable) {
-      const rr = relRank(us, to);
-      if (fromZone || rr <= 2) {
-        if (scan.tryMove(m | PROMOTE_FLAG)) return true;
-        if (rr < minRel) return false;
-      }
-    }
-    return scan.tryMove(m);
-  };
-  for (let k = STEP_BEGIN[pc]!; k < STEP_END[pc]!; k++) {
+  const stepEnd = STEP_END[pc]!;
+  for (let k = STEP_BEGIN[pc]!; k < stepEnd; k++) {
     if (STEP_LINE[k] === line) continue;
     const to = from + STEP_OFFSET[k]!;
     if ((b[to]! & ub) !== 0) continue;
-    if (emit(to)) return true;
+    if (tryDiscovered(from, to, pc)) return true;
   }
-  for (let k = SLIDE_BEGIN[pc]!; k < SLIDE_END[pc]!; k++) {
+  const slideEnd = SLIDE_END[pc]!;
+  for (let k = SLIDE_BEGIN[pc]!; k < slideEnd; k++) {
     const d = SLIDE_DIR[k]!;
     if ((d & 3) === line) continue;
     const step = DIRS[d]!;
     for (let to = from + step; ; to += step) {
       const q = b[to]!;
       if ((q & ub) !== 0) break;
-      if (emit(to)) return true;
+      if (tryDiscovered(from, to, pc)) return true;
       if (q !== 0) break;
     }
   }
@@ -349,18 +467,22 @@ const run = (board: FastShogiBoard, all: boolean): boolean => {
   if (eks < 0) return false;
   const b = scan.b;
   const ub = scan.ub;
+  scan.freeMask = -1;
 
   // 1. Drops (no pawn: a pawn drop may not mate).
   const hb = us * 8;
   const hands = board.hands;
-  for (const type of DROP_TYPES) {
+  for (let i = 0; i < DROP_TYPES.length; i++) {
+    const type = DROP_TYPES[i]!;
     if (hands[hb + type] === 0) continue;
     const pc = ub | type;
     const minRel = MIN_REL_RANK[type]!;
     if (type === KNIGHT) {
-      for (const s of ub === BLACK_BIT ? [eks + 19, eks + 21] : [eks - 19, eks - 21]) {
-        if (b[s] === 0 && relRank(us, s) >= minRel && scan.tryMove((type << DROP_SHIFT) | (s << 8))) return true;
-      }
+      // Our knight attacks the king from two ranks behind it.
+      const s1 = ub === BLACK_BIT ? eks + 19 : eks - 19;
+      const s2 = ub === BLACK_BIT ? eks + 21 : eks - 21;
+      if (b[s1] === 0 && relRank(us, s1) >= minRel && scan.tryMove((KNIGHT << DROP_SHIFT) | (s1 << 8))) return true;
+      if (b[s2] === 0 && relRank(us, s2) >= minRel && scan.tryMove((KNIGHT << DROP_SHIFT) | (s2 << 8))) return true;
       continue;
     }
     for (let d = 0; d < 8; d++) {
@@ -378,36 +500,49 @@ const run = (board: FastShogiBoard, all: boolean): boolean => {
     }
   }
 
-  // 2. Board moves that check directly: onto the king's neighbours, knight squares and open lines.
+  // 2. Board moves that check directly: onto the king's neighbours and knight squares (any piece),
+  // and onto the squares of its open lines further away (sliders only).
+  let nSliders = 0;
+  for (let i = 0; i < 81; i++) {
+    const sq = SQUARES[i]!;
+    const p = b[sq]!;
+    if ((p & 48) === ub && SLIDE_ATTACKS[p] !== 0) sliders[nSliders++] = sq;
+  }
+  scan.nSliders = nSliders;
   for (let d = 0; d < 8; d++) {
     const step = DIRS[d]!;
-    // From `to` the king lies in direction d ^ 4.
+    // From a square of this ray the king lies in direction d ^ 4.
     const toKing = d ^ 4;
     let to = eks + step;
-    let adjacent = true;
-    for (;;) {
-      const q = b[to]!;
-      if ((q & ub) !== 0) break;
-      if (directChecksTo(to, toKing, adjacent)) return true;
-      if (q !== 0) break;
+    if ((b[to]! & ub) !== 0) continue;
+    if (directChecksNear(to, toKing)) return true;
+    if (nSliders === 0 || b[to] !== 0) continue;
+    to += step;
+    let q = b[to]!;
+    while (q === 0) {
+      if (directChecksFar(to, toKing)) return true;
       to += step;
-      adjacent = false;
+      q = b[to]!;
     }
+    if ((q & 48) === (ub ^ 48) && directChecksFar(to, toKing)) return true;
   }
-  for (const to of ub === BLACK_BIT ? [eks + 19, eks + 21] : [eks - 19, eks - 21]) {
-    if ((b[to]! & ub) === 0 && directChecksTo(to, -1, false)) return true;
-  }
+  const n1 = ub === BLACK_BIT ? eks + 19 : eks - 19;
+  const n2 = ub === BLACK_BIT ? eks + 21 : eks - 21;
+  if ((b[n1]! & ub) === 0 && directChecksNear(n1, -1)) return true;
+  if ((b[n2]! & ub) === 0 && directChecksNear(n2, -1)) return true;
 
-  // 3. Discovered checks: our lone piece between the king and our slider, moving off the line.
-  for (let d = 0; d < 8; d++) {
+  // 3. Discovered checks: our lone piece between the king and one of our sliders, off that line.
+  for (let i = 0; i < nSliders; i++) {
+    const f = sliders[i]!;
+    const d = LINE_DIR[f * BOARD_SIZE + eks]!;
+    if (d < 0 || (SLIDE_ATTACKS[b[f]!]! & (1 << d)) === 0) continue;
     const step = DIRS[d]!;
-    let s = eks + step;
-    while (b[s] === 0) s += step;
-    if ((b[s]! & 48) !== ub) continue;
-    let s2 = s + step;
+    let s1 = f + step;
+    while (b[s1] === 0) s1 += step;
+    if (s1 === eks || (b[s1]! & 48) !== ub) continue;
+    let s2 = s1 + step;
     while (b[s2] === 0) s2 += step;
-    const p2 = b[s2]!;
-    if ((p2 & 48) === ub && (SLIDE_ATTACKS[p2]! & (1 << (d ^ 4))) !== 0 && discoveredChecks(s, d & 3)) return true;
+    if (s2 === eks && discoveredChecks(s1, d & 3)) return true;
   }
   return false;
 };
