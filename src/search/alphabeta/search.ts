@@ -89,12 +89,6 @@ const CORR_GRAIN = 16;
 const CORR_LIMIT = 256 * CORR_GRAIN;
 /** Evaluation cache: entries (a power of two) of four words: key low, key high, evaluation, search number. */
 const EVAL_CACHE_SIZE = 1 << 18;
-/**
- * Shallowest depth at which the mate-in-one test runs (options.mateIn1). At depth 1 the search
- * finds a mate in one by itself (the check is never pruned and quiescence generates every evasion),
- * so the test would only cost time there; deeper, it saves a search of every other move.
- */
-const MATE1_MIN_DEPTH = 2;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 const POLL_MASK = 255;
 
@@ -614,7 +608,7 @@ export class AlphaBetaSearch {
     }
 
     // Step 3b. Mate in one, found without a search (shogi), where the table knows nothing yet.
-    if (!ttHit && !inCheck && excluded === 0 && depth >= MATE1_MIN_DEPTH && opts.mateIn1 && board.mateIn1 !== undefined) {
+    if (!ttHit && !inCheck && excluded === 0 && opts.mateIn1 && depth >= this.tune.mate1MinDepth && board.mateIn1 !== undefined) {
       const mate = board.mateIn1();
       if (mate !== 0) {
         const score = MATE - ply - 1;

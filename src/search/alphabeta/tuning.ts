@@ -52,6 +52,12 @@ const SPEC = {
   singularMinDepth: { value: 7, min: 2, max: 64, integer: true },
   /** Internal iterative reduction from this depth on. */
   iirMinDepth: { value: 4, min: 1, max: 64, integer: true },
+  /**
+   * Mate in one (options.mateIn1, shogi) tested at nodes of at least this depth; 128: never. At
+   * depth 1 the search finds the mate itself (the check is never pruned, quiescence generates every
+   * evasion), so there the test would only cost time.
+   */
+  mate1MinDepth: { value: 2, min: 1, max: 128, integer: true },
   /** Quiescence delta pruning margin (centipawns above the victim's nominal value). */
   deltaMargin: { value: 200, min: 0, max: 5000, integer: true },
   /**
