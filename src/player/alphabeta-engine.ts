@@ -19,7 +19,7 @@ import { canDeclare } from '../games/shogi/entering-king.js';
 import { RANK_OF } from '../games/shogi/fast/squares.js';
 import { parseShogiSfen } from '../games/shogi/sfen.js';
 import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
-import { MateSearch } from '../search/alphabeta/mate-search.js';
+import { MateSolver } from '../search/alphabeta/mate-solver.js';
 import { searchOptions, type AbLimits, type SearchOptions } from '../search/alphabeta/options.js';
 import { matePlies } from '../search/alphabeta/score.js';
 import type { SearchBoard } from '../search/alphabeta/search-board.js';
@@ -54,7 +54,7 @@ export class AlphaBetaEngine {
   readonly game: GameKind;
   private readonly tt: TranspositionTable;
   private readonly search: AlphaBetaSearch;
-  private readonly mate = new MateSearch(16);
+  private readonly mate = new MateSolver(16);
   private readonly chessEval?: ChessLinearEval;
   private readonly shogiEval?: ShogiLinearEval;
   private readonly chessNnue?: ChessNnue;
