@@ -58,6 +58,12 @@ const SPEC = {
    * evasion), so there the test would only cost time.
    */
   mate1MinDepth: { value: 2, min: 1, max: 128, integer: true },
+  /**
+   * Shogi, searches under a clock: the df-pn mate solver (mate-solver.ts) runs at the root for this
+   * many nodes before the alpha-beta search, and a mate it proves is played at once; 0: never. Off:
+   * not yet measured at a time control (a fixed-node match cannot charge its nodes).
+   */
+  rootMateNodes: { value: 0, min: 0, max: 10_000_000, integer: true },
   /** Quiescence delta pruning margin (centipawns above the victim's nominal value). */
   deltaMargin: { value: 200, min: 0, max: 5000, integer: true },
   /**
