@@ -532,6 +532,20 @@ export class AlphaBetaSearch {
     return v;
   }
 
+  /**
+   * Whether the opponent, were we to pass, would mate in one (tuning `mateThreat`, boards with the
+   * mate-in-one test; the caller is not in check). A position under such a threat is not cut by its
+   * static evaluation or a null move: the evaluation does not see the mate.
+   */
+  private mateThreat(): boolean {
+    const board = this.board;
+    if (this.tune.mateThreat === 0 || board.mateIn1 === undefined) return false;
+    board.makeNull();
+    const threat = board.mateIn1() !== 0;
+    board.unmake();
+    return threat;
+  }
+
   /** Whether legal move `m` gives check (made and taken back when the board cannot tell without). */
   private givesCheck(m: number): boolean {
     const b = this.board;
@@ -649,7 +663,7 @@ export class AlphaBetaSearch {
       if (opts.futility && Math.abs(beta) < MATE_BOUND) {
         const maxDepth = quietPruning ? tune.rfpMaxDepth : 3;
         const margin = quietPruning ? (improving ? tune.rfpMarginImproving : tune.rfpMargin) * depth : 120 * depth;
-        if (depth <= maxDepth && staticEval - margin >= beta) return staticEval;
+        if (depth <= maxDepth && staticEval - margin >= beta && !this.mateThreat()) return staticEval;
       }
       // Razoring: hopeless near the horizon unless a capture saves it.
       if (quietPruning && depth <= 3 && staticEval + tune.razorBase + tune.razorDepth2 * depth * depth < alpha) {
@@ -658,7 +672,7 @@ export class AlphaBetaSearch {
         if (v <= alpha) return v;
       }
       // Null move.
-      if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk()) {
+      if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk() && !this.mateThreat()) {
         const r = quietPruning
           ? tune.nullBase + Math.floor(depth / tune.nullDepthDivisor) + Math.min(3, Math.floor((staticEval - beta) / tune.nullEvalDivisor))
           : 2 + Math.floor(depth / 4);

@@ -59,6 +59,11 @@ const SPEC = {
    */
   mate1MinDepth: { value: 2, min: 1, max: 128, integer: true },
   /**
+   * Shogi: 1 tests, before reverse futility pruning or a null move cuts a node, whether the
+   * opponent would mate in one were we to pass, and cuts nothing then; 0: no test.
+   */
+  mateThreat: { value: 0, min: 0, max: 1, integer: true },
+  /**
    * Shogi, searches under a clock: the df-pn mate solver (mate-solver.ts) runs at the root for this
    * many nodes before the alpha-beta search, and a mate it proves is played at once; 0: never. Off:
    * not yet measured at a time control (a fixed-node match cannot charge its nodes).
