@@ -19,13 +19,14 @@ import { canDeclare } from '../games/shogi/entering-king.js';
 import { RANK_OF } from '../games/shogi/fast/squares.js';
 import { parseShogiSfen } from '../games/shogi/sfen.js';
 import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
-import { MateSearch } from '../search/alphabeta/mate-search.js';
+import { MateSolver } from '../search/alphabeta/mate-solver.js';
 import { searchOptions, type AbLimits, type SearchOptions } from '../search/alphabeta/options.js';
 import { matePlies } from '../search/alphabeta/score.js';
 import type { SearchBoard } from '../search/alphabeta/search-board.js';
 import { AlphaBetaSearch, type IterationInfo } from '../search/alphabeta/search.js';
 import { ShogiSearchBoard } from '../search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../search/alphabeta/tt.js';
+import { DEFAULT_TUNING } from '../search/alphabeta/tuning.js';
 import { byoyomiOnly, planTime } from '../search/time.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
 
@@ -54,12 +55,14 @@ export class AlphaBetaEngine {
   readonly game: GameKind;
   private readonly tt: TranspositionTable;
   private readonly search: AlphaBetaSearch;
-  private readonly mate = new MateSearch(16);
+  private readonly mate = new MateSolver(16);
   private readonly chessEval?: ChessLinearEval;
   private readonly shogiEval?: ShogiLinearEval;
   private readonly chessNnue?: ChessNnue;
   private readonly shogiNnue?: ShogiNnue;
   private moveOverheadMs: number;
+  /** Nodes of the root mate probe under a clock (tuning `rootMateNodes`; 0: none). */
+  private readonly rootMateNodes: number;
 
   constructor(settings: EngineSettings) {
     this.game = settings.game;
@@ -71,6 +74,7 @@ export class AlphaBetaEngine {
           : new TranspositionTable(settings.hashMb);
     this.search = new AlphaBetaSearch(this.tt, settings.options ?? searchOptions('tournament'));
     this.moveOverheadMs = settings.moveOverheadMs;
+    this.rootMateNodes = settings.game === 'shogi' ? (settings.options?.tuning ?? DEFAULT_TUNING.shogi).rootMateNodes : 0;
     if (settings.game === 'chess') this.chessEval = new ChessLinearEval(settings.theta);
     else this.shogiEval = new ShogiLinearEval(settings.theta);
     if (settings.nnue !== undefined) {
@@ -193,6 +197,11 @@ export class AlphaBetaEngine {
         ...(it.multipv !== undefined ? { multipv: it.multipv } : {}),
       };
     };
+    const mated = this.rootMateProbe(board, ab, start);
+    if (mated !== undefined) {
+      if (mated.info !== undefined) onInfo?.(mated.info);
+      return Result.ok(mated);
+    }
     const result = this.search.search(board, ab, (it) => onInfo?.(toInfo(it)));
 
     // UCI/USI: an infinite or pondering search answers only after stop (or ponderhit).
@@ -236,6 +245,21 @@ export class AlphaBetaEngine {
     };
     onInfo?.(info);
     return { move: pv[0]!, info };
+  }
+
+  /**
+   * The root mate probe (shogi, a search under a clock, `rootMateNodes` > 0): df-pn for that many
+   * nodes; a proven mate is the answer, with its line and a mate score. Not for pondering, infinite,
+   * MultiPV or fixed-node/depth searches, whose answers must come from the search itself.
+   */
+  private rootMateProbe(board: SearchBoard, ab: AbLimits, start: number): GoResult | undefined {
+    if (this.rootMateNodes <= 0 || ab.hardMs === undefined || ab.ponder === true || ab.multiPv !== undefined) return undefined;
+    const r = this.mate.solve(board, { nodes: this.rootMateNodes, hardMs: ab.hardMs / 4, ...(ab.signal !== undefined ? { signal: ab.signal } : {}) });
+    if (r.kind !== 'mate') return undefined;
+    const timeMs = Math.round(performance.now() - start);
+    const pv = r.moves.map((m, i) => this.moveTextAlong(board, r.moves, i, m));
+    const info: SearchInfo = { depth: r.moves.length, score: { mate: r.moves.length }, nodes: r.nodes, nps: timeMs > 0 ? Math.round((r.nodes * 1000) / timeMs) : 0, timeMs, pv };
+    return pv.length > 1 ? { move: pv[0]!, ponder: pv[1]!, info } : { move: pv[0]!, info };
   }
 
   /** Text of `m`, the i-th move of `line` from the board's position. */

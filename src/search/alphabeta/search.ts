@@ -532,6 +532,20 @@ export class AlphaBetaSearch {
     return v;
   }
 
+  /**
+   * Whether the opponent, were we to pass, would mate in one (tuning `mateThreat`, boards with the
+   * mate-in-one test; the caller is not in check). A position under such a threat is not cut by its
+   * static evaluation or a null move: the evaluation does not see the mate.
+   */
+  private mateThreat(): boolean {
+    const board = this.board;
+    if (this.tune.mateThreat === 0 || board.mateIn1 === undefined) return false;
+    board.makeNull();
+    const threat = board.mateIn1() !== 0;
+    board.unmake();
+    return threat;
+  }
+
   /** Whether legal move `m` gives check (made and taken back when the board cannot tell without). */
   private givesCheck(m: number): boolean {
     const b = this.board;
@@ -594,7 +608,8 @@ export class AlphaBetaSearch {
     let ttLower = -INFINITE;
     let ttUpper = INFINITE;
     const tt = this.tt;
-    if (excluded === 0 && tt.probe(hi, lo)) {
+    const ttHit = excluded === 0 && tt.probe(hi, lo);
+    if (ttHit) {
       const h = tt.hit;
       ttMove = h.move;
       ttDepth = h.depth;
@@ -603,6 +618,20 @@ export class AlphaBetaSearch {
       if (!pvNode && h.depth >= depth) {
         if (ttLower >= beta) return ttLower;
         if (ttUpper <= alpha) return ttUpper;
+      }
+    }
+
+    // Step 3b. Mate in one, found without a search (shogi), where the table knows nothing yet.
+    if (!ttHit && !inCheck && excluded === 0 && opts.mateIn1 && depth >= this.tune.mate1MinDepth && board.mateIn1 !== undefined) {
+      const mate = board.mateIn1();
+      if (mate !== 0) {
+        const score = MATE - ply - 1;
+        if (pvNode) {
+          this.pv[ply * MAX_PLY] = mate;
+          this.pvLen[ply] = 1;
+        }
+        tt.storeBounds(hi, lo, Math.min(MAX_PLY - 1, Math.floor(depth) + 6), scoreToTable(score, ply), scoreToTable(score, ply), mate);
+        return score;
       }
     }
 
@@ -634,7 +663,7 @@ export class AlphaBetaSearch {
       if (opts.futility && Math.abs(beta) < MATE_BOUND) {
         const maxDepth = quietPruning ? tune.rfpMaxDepth : 3;
         const margin = quietPruning ? (improving ? tune.rfpMarginImproving : tune.rfpMargin) * depth : 120 * depth;
-        if (depth <= maxDepth && staticEval - margin >= beta) return staticEval;
+        if (depth <= maxDepth && staticEval - margin >= beta && !this.mateThreat()) return staticEval;
       }
       // Razoring: hopeless near the horizon unless a capture saves it.
       if (quietPruning && depth <= 3 && staticEval + tune.razorBase + tune.razorDepth2 * depth * depth < alpha) {
@@ -643,7 +672,7 @@ export class AlphaBetaSearch {
         if (v <= alpha) return v;
       }
       // Null move.
-      if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk()) {
+      if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk() && !this.mateThreat()) {
         const r = quietPruning
           ? tune.nullBase + Math.floor(depth / tune.nullDepthDivisor) + Math.min(3, Math.floor((staticEval - beta) / tune.nullEvalDivisor))
           : 2 + Math.floor(depth / 4);

@@ -52,6 +52,23 @@ const SPEC = {
   singularMinDepth: { value: 7, min: 2, max: 64, integer: true },
   /** Internal iterative reduction from this depth on. */
   iirMinDepth: { value: 4, min: 1, max: 64, integer: true },
+  /**
+   * Mate in one (options.mateIn1, shogi) tested at nodes of at least this depth; 128: never. At
+   * depth 1 the search finds the mate itself (the check is never pruned, quiescence generates every
+   * evasion), so there the test would only cost time.
+   */
+  mate1MinDepth: { value: 2, min: 1, max: 128, integer: true },
+  /**
+   * Shogi: 1 tests, before reverse futility pruning or a null move cuts a node, whether the
+   * opponent would mate in one were we to pass, and cuts nothing then; 0: no test.
+   */
+  mateThreat: { value: 0, min: 0, max: 1, integer: true },
+  /**
+   * Shogi, searches under a clock: the df-pn mate solver (mate-solver.ts) runs at the root for this
+   * many nodes before the alpha-beta search, and a mate it proves is played at once; 0: never. Off:
+   * not yet measured at a time control (a fixed-node match cannot charge its nodes).
+   */
+  rootMateNodes: { value: 0, min: 0, max: 10_000_000, integer: true },
   /** Quiescence delta pruning margin (centipawns above the victim's nominal value). */
   deltaMargin: { value: 200, min: 0, max: 5000, integer: true },
   /**
