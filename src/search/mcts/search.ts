@@ -193,6 +193,8 @@ export class MctsSearch {
   /** Forgets the tree. */
   reset(): void {
     this.tree = this.newTree();
+    // The worker lets go of the old tree now, not at the next run.
+    this.worker.tree = this.tree;
     this.halving = undefined;
   }
 
@@ -215,6 +217,7 @@ export class MctsSearch {
       this.tree = this.tree.extract(node);
       // The extract of a shared tree is a new shared tree (new memory: the helpers get it at the next run).
       if (this.shared !== undefined) this.shared = this.tree as SharedTree;
+      this.worker.tree = this.tree;
     }
     // The schedule named the old root's edges.
     this.halving = undefined;
