@@ -26,6 +26,8 @@ const port = parentPort!;
 const helperCount = Math.max(0, Math.floor(init.threads ?? 1) - 1);
 const control = new Int32Array(new SharedArrayBuffer(4 * (helperCount + 1)));
 const helpers: Worker[] = [];
+/** Helpers that failed (index = helper id). */
+const dead: boolean[] = [];
 for (let i = 1; i <= helperCount; i++) {
   const helperInit: HelperInit = {
     game: init.game,
@@ -38,12 +40,18 @@ for (let i = 1; i <= helperCount; i++) {
     ...(init.tuning !== undefined ? { tuning: init.tuning } : {}),
   };
   const w = new Worker(new URL('./alphabeta-helper-worker.js', import.meta.url), { workerData: helperInit });
-  w.on('error', (e) => port.postMessage({ type: 'error', id: -1, code: 'ERR_ENGINE', message: `search helper failed: ${e.message}` } satisfies WorkerReply));
+  w.on('error', (e) => {
+    // A failed helper is not waited for again (its busy flag would never clear).
+    dead[i] = true;
+    Atomics.store(control, i, 0);
+    port.postMessage({ type: 'error', id: -1, code: 'ERR_ENGINE', message: `search helper failed: ${e.message}` } satisfies WorkerReply);
+  });
   helpers.push(w);
 }
-/** Sends a message to every helper, marking each busy until it has handled it. */
+/** Sends a message to every helper still alive, marking each busy until it has handled it. */
 const toHelpers = (msg: HelperRequest): void => {
   for (let i = 1; i <= helperCount; i++) {
+    if (dead[i] === true) continue;
     Atomics.store(control, i, 1);
     helpers[i - 1]!.postMessage(msg);
   }

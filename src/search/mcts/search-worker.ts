@@ -128,10 +128,13 @@ export class SearchWorker {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Expands the unexpanded root (one net call) and backs its value up; false when it has no
-   * legal move. Its visit is not a playout: the caller counts the playouts from after it.
+   * The unexpanded root's step 1 (false when it has no legal move): with a leaf evaluator it is
+   * valued and expanded at once, synchronously (a search on a shared leaf evaluator must not
+   * pause between its `attach` and its end: concurrent self-play games take turns search by
+   * search); with the batched evaluator it goes into slot 0 (`batch` 1) for `evaluateBatch`. Its
+   * visit is not a playout: the caller counts the playouts from after it.
    */
-  async expandRoot(board: MctsBoard): Promise<boolean> {
+  expandRoot(board: MctsBoard): boolean {
     const t = this.tree;
     const moves = this.moveViews[0]!;
     const n = board.generate(moves);
@@ -151,7 +154,7 @@ export class SearchWorker {
     board.encode(this.planes, 0);
     board.moveIndices(moves, n, this.indexViews[0]!);
     this.keys[0] = board.cacheKey();
-    await this.evaluateBatch(1);
+    this.batch = 1;
     return true;
   }
 

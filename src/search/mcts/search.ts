@@ -267,7 +267,9 @@ export class MctsSearch {
       // Re-rooted at a leaf that was valued but never revisited: only its priors are missing.
       if (!worker.expandValuedRoot(board)) return this.result('terminal', start, visitsAtStart);
     } else if (!t.isExpanded(0)) {
-      if (!(await worker.expandRoot(board))) return this.result('terminal', start, visitsAtStart);
+      if (!worker.expandRoot(board)) return this.result('terminal', start, visitsAtStart);
+      // Only the batched evaluator waits here; a leaf evaluator's search never pauses.
+      if (worker.batch > 0) await worker.evaluateBatch();
       // The root's own expansion is not a playout.
       visitsAtStart = t.visits[0]!;
     }
