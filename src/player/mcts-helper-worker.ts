@@ -23,6 +23,8 @@ const evaluator = loadCpuEvaluator(init.modelPath, init.game, init.evaluator, in
 const search = evaluator.isOk ? new MctsSearch(evaluator.value, init.options) : undefined;
 // The status before the message: whoever hears of the failure must find the helper marked failed.
 Atomics.store(control.words, status, search !== undefined ? HELPER_IDLE : HELPER_FAILED);
+// Wakes a main search thread waiting for the helpers to load (`MctsHelperPool.waitLoaded`).
+Atomics.notify(control.words, status);
 if (evaluator.isErr) port.postMessage({ type: 'error', message: evaluator.error.message } satisfies MctsHelperReply);
 
 port.on('message', (msg: MctsHelperRequest) => {

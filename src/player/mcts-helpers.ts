@@ -5,8 +5,9 @@
  * ends, which ends them too). Each loads the CPU networks from the same files with the same
  * settings as the main search and plays on the main search's shared tree while a search runs.
  *
- * A helper takes part from the first search after its networks are loaded (a search never waits
- * for a helper to start: the first move of a fast game is not delayed). A helper that fails (it
+ * A helper takes part from the first search after its networks are loaded: a search never waits
+ * for a helper to start (the first move of a fast game is not delayed), but `newGame`, which
+ * UCI/USI `isready` runs, does (`waitLoaded`), so that after `readyok` every helper plays. A helper that fails (it
  * could not load, or its run threw: status `HELPER_FAILED`), that does not stop within the
  * search's timeout, or whose thread ends, is lost: it is terminated and gets no more work, and the
  * searches go on with the others (or alone).
@@ -110,6 +111,28 @@ export class MctsHelperPool implements MctsHelpers {
       w.postMessage(request);
       this.started.push(id);
     }
+  }
+
+  /**
+   * Blocks until no helper is still loading its networks, at most `timeoutMs`; returns how many
+   * are ready to search. The MCTS worker calls it at `newGame` (UCI/USI `isready`), so that the
+   * helpers take part from the first search instead of sitting it out while they load.
+   */
+  waitLoaded(timeoutMs: number): number {
+    const words = this.control.words;
+    const deadline = performance.now() + timeoutMs;
+    let ready = 0;
+    for (let id = 1; id <= this.workers.length; id++) {
+      if (this.workers[id - 1] === undefined) continue;
+      const word = controlStatus(id);
+      for (;;) {
+        const left = deadline - performance.now();
+        if (Atomics.load(words, word) !== HELPER_LOADING || left <= 0) break;
+        Atomics.wait(words, word, HELPER_LOADING, left);
+      }
+      if (Atomics.load(words, word) === HELPER_IDLE) ready++;
+    }
+    return ready;
   }
 
   join(timeoutMs: number): number {

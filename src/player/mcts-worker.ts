@@ -37,6 +37,9 @@ export interface MctsWorkerInit {
 }
 
 const init = workerData as MctsWorkerInit;
+/** How long `newGame` waits for the helper threads to load (a helper later still joins from the next search). */
+const HELPER_LOAD_TIMEOUT_MS = 15_000;
+
 const port = parentPort!;
 const reply = (r: WorkerReply): void => port.postMessage(r);
 const signal = new Int32Array(init.signal);
@@ -85,7 +88,11 @@ if (loaded.isErr) {
   const engine = new MctsEngine({ game: init.game, evaluator: loaded.value.evaluator, moveOverheadMs: init.moveOverheadMs, options, ...(helpers !== undefined ? { helpers } : {}) });
   serveWorker(port, {
     go: (request, onInfo) => engine.go(request, signal, onInfo),
-    newGame: () => engine.newGame(),
+    // UCI/USI `isready`: the helpers load their networks before `readyok`, to play from the first search.
+    newGame: () => {
+      helpers?.waitLoaded(HELPER_LOAD_TIMEOUT_MS);
+      engine.newGame();
+    },
     setHashMb: () => undefined, // no table to size: the evaluation cache is set at start
     setMoveOverheadMs: (ms) => engine.setMoveOverheadMs(ms),
     // A failed evaluation can leave the tree half-updated: start the next search afresh.
