@@ -33,6 +33,7 @@ for (let i = 1; i <= helperCount; i++) {
     control: control.buffer as SharedArrayBuffer,
     id: i,
     ...(init.tuning !== undefined ? { tuning: init.tuning } : {}),
+    ...(init.nnueSimd !== undefined ? { nnueSimd: init.nnueSimd } : {}),
   };
   const w = new Worker(new URL('./alphabeta-helper-worker.js', import.meta.url), { workerData: helperInit });
   w.on('error', (e) => port.postMessage({ type: 'error', id: -1, code: 'ERR_ENGINE', message: `search helper failed: ${e.message}` } satisfies WorkerReply));

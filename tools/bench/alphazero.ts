@@ -70,7 +70,7 @@ export const bench: BenchModule = {
     const rows: BenchRow[] = [];
     const reps = Math.max(1, ctx.reps);
     const workers = Math.max(1, Math.min(2, availableParallelism()));
-    const python = resolvePython();
+    const python = resolvePython(process.env);
     if (python.isErr) ctx.log(`alphazero: ${python.error.message}; training rows skipped`);
     for (const game of ['chess', 'shogi'] as const) {
       const model = resolveModelPath(`models/${game}-int8.onnx`);

@@ -2,7 +2,8 @@
  * Running trainer/train.py (PyTorch) from the loop: finding a Python that has torch, building the
  * command line, streaming its progress lines, and reading its JSON report.
  *
- * Interpreter: `$KISHI_PYTHON` if set (it must import torch), else `/usr/bin/python3` if it imports
+ * Interpreter: `KISHI_PYTHON` of the environment the caller passes (the command reads the
+ * process's; it must import torch), else `/usr/bin/python3` if it imports
  * torch (Debian's python3-torch), else `python3` on the PATH if it does; otherwise `ERR_NO_TORCH`
  * saying what to install.
  */
@@ -17,8 +18,8 @@ const importsTorch = (python: string): boolean => {
   return r.status === 0;
 };
 
-/** The Python interpreter that has torch (see the module comment). */
-export function resolvePython(env: NodeJS.ProcessEnv = process.env): Result<string, KishiError> {
+/** The Python interpreter that has torch (see the module comment); `env`: the environment to read `KISHI_PYTHON` from. */
+export function resolvePython(env: Readonly<Record<string, string | undefined>>): Result<string, KishiError> {
   const tried: string[] = [];
   const explicit = env['KISHI_PYTHON'];
   if (explicit !== undefined && explicit !== '') {

@@ -31,6 +31,9 @@ import { findOption, optionLine, optionValue, parseSetOption } from './engine-op
 import { goRequestOf, parseGoCommand } from './go-command.js';
 import { infoLine, infoString } from './info-line.js';
 import { parsePosition, startPosition } from './position-command.js';
+import { sessionTuningText } from './tuning-options.js';
+import { cpuTuningFromText } from '../../player/mcts-cpu-nets.js';
+import { parseTuningPairs } from '../../search/alphabeta/tuning.js';
 
 /** Builds the Player (factory.ts's `createPlayer` in production, a mock in tests). */
 export type PlayerMaker = (config: PlayerConfig, game: GameKind) => Result<Player, KishiError>;
@@ -362,6 +365,39 @@ export class EngineSession {
       case 'chess960':
         s.chess960 = value as boolean;
         return;
+      case 'searchTuning': {
+        const text = value as string;
+        const checked = parseTuningPairs(text);
+        if (checked.isErr) return this.error(`SearchTuning not changed: ${checked.error.message}`);
+        if (text === s.searchTuning) return;
+        s.searchTuning = text;
+        this.rebuild = true;
+        return;
+      }
+      case 'tuningParam':
+        if (option.param === undefined || s.tuningValues[option.param] === value) return;
+        s.tuningValues = { ...s.tuningValues, [option.param]: value as number };
+        this.rebuild = true;
+        return;
+      case 'mctsTuning': {
+        const text = value as string;
+        const checked = cpuTuningFromText(text);
+        if (checked.isErr) return this.error(`MctsTuning not changed: ${checked.error.message}`);
+        if (text === s.mctsTuning) return;
+        s.mctsTuning = text;
+        this.rebuild = true;
+        return;
+      }
+      case 'policyFile':
+        if (value === s.policyFile) return;
+        s.policyFile = value as string;
+        this.rebuild = true;
+        return;
+      case 'nnueSimd':
+        if (value === s.nnueSimd) return;
+        s.nnueSimd = value as boolean;
+        this.rebuild = true;
+        return;
     }
   }
 
@@ -527,6 +563,10 @@ export class EngineSession {
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
       mctsDrawScore: s.drawScore,
       threads: s.threads,
+      searchTuning: sessionTuningText(s),
+      mctsTuning: s.mctsTuning,
+      mctsPolicy: s.policyFile,
+      nnueSimd: s.nnueSimd,
     };
     let made = this.opts.makePlayer(config, this.dialect.game);
     if (made.isErr && made.error.code === 'ERR_MODEL' && config.search !== 'alphabeta') {

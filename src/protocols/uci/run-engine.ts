@@ -51,6 +51,11 @@ export function engineSettings(config: KishiConfig, dialect: Dialect, moveOverhe
     chess960: false,
     multiPv: 1,
     threads: e.threads,
+    searchTuning: e.searchTuning,
+    tuningValues: {},
+    mctsTuning: e.mctsTuning,
+    policyFile: e.mctsPolicy,
+    nnueSimd: e.nnueSimd,
   };
 }
 

@@ -27,7 +27,7 @@ import { AlphaBetaSearch } from '../../../src/search/alphabeta/search.js';
 import { ShogiSearchBoard } from '../../../src/search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../../../src/search/alphabeta/tt.js';
 
-const python = resolvePython();
+const python = resolvePython(process.env);
 if (python.isErr) console.warn(`trainer-export.test.ts skipped: ${python.error.message}`);
 
 const makeData = (game: GameKind, dir: string): void => {
