@@ -32,7 +32,9 @@ import type { LinearWeights } from '../eval/linear/weights.js';
 import { loadTrainableNetwork, startedFrom, writeLearntNetwork, type LoadedTrainable } from '../learning/nnue/network-files.js';
 import { liveNetworkPath } from '../learning/tdleaf/online.js';
 import { topChanges, trainTdLeaf } from '../learning/tdleaf/trainer.js';
-import { featureSetOf, loadWeightsFile, resolveModelPath } from '../player/weights-file.js';
+import { featureSetOf } from '../eval/linear/game-features.js';
+import { loadWeightsFile } from '../player/weights-file.js';
+import { resolveModelPath } from '../core/package-path.js';
 
 export interface TrainTdLeafCliOptions {
   logs: string;

@@ -19,7 +19,7 @@ import { AutoPlayer } from './auto-player.js';
 import { checkCpuNetFiles, cpuTuningFromText, isCpuNetPath, type CpuNetSettings } from './mcts-cpu-nets.js';
 import { MctsPlayer } from './mcts-player.js';
 import type { Player } from './player.js';
-import { resolveModelPath } from './weights-file.js';
+import { resolveModelPath } from '../core/package-path.js';
 
 /** What the net-based players read of the engine config; model settings default to the config schema's defaults. */
 export type NnPlayerConfig = Pick<EngineConfig, 'moveOverheadMs'> &

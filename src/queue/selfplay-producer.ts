@@ -15,7 +15,7 @@ import { writeFileAtomic } from '../learning/atomic-write.js';
 import type { LoopSelfplayOptions, LoopSelfplayReport, SelfplayRunner } from '../learning/alphazero/loop.js';
 import type { SelfplayGameSummary } from '../learning/alphazero/selfplay-game.js';
 import { manifestPathOf } from '../nn/manifest.js';
-import { resolveModelPath } from '../player/weights-file.js';
+import { resolveModelPath } from '../core/package-path.js';
 import { blobKey, PAYLOAD_TTL_S, runKey, selfplayJobId, unpackBytes, type SelfplayJob, type SelfplayJobResult } from './jobs.js';
 import type { JobStore } from './job-store.js';
 import { QUEUE_KEY_PREFIX } from './queue-names.js';

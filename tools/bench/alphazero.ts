@@ -22,7 +22,7 @@ import { NetEvaluator } from '../../src/nn/evaluator.js';
 import { encodingOf } from '../../src/nn/manifest.js';
 import { OnnxRunner } from '../../src/nn/onnx-runner.js';
 import { encodePosition } from '../../src/nn/reference-check.js';
-import { resolveModelPath } from '../../src/player/weights-file.js';
+import { resolveModelPath } from '../../src/core/package-path.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { median, rateRow } from './lib/measure.js';
 import { rawRate, rawWarmUp } from './nn.js';

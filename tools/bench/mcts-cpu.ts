@@ -18,7 +18,7 @@ import { encodingOf } from '../../src/nn/manifest.js';
 import { OnnxRunner } from '../../src/nn/onnx-runner.js';
 import { loadCpuEvaluator, policyPathFor } from '../../src/player/mcts-cpu-nets.js';
 import { MctsHelperPool } from '../../src/player/mcts-helpers.js';
-import { resolveModelPath } from '../../src/player/weights-file.js';
+import { resolveModelPath } from '../../src/core/package-path.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import type { LeafEvaluator } from '../../src/search/mcts/leaf-evaluator.js';
 import type { MctsBoard } from '../../src/search/mcts/mcts-board.js';

@@ -26,7 +26,7 @@ import { formatMatchReport } from '../../match/report.js';
 import { parseSprtParams } from '../../match/rule-text.js';
 import { NO_TIME_CONTROL } from '../../match/time-control.js';
 import { createMctsPlayer, type NnPlayerConfig } from '../../player/mcts-factory.js';
-import { packageRoot } from '../../player/weights-file.js';
+import { packageRoot } from '../../core/package-path.js';
 
 export const GATE_MODES = ['sprt', 'fixed'] as const;
 export type GateMode = (typeof GATE_MODES)[number];

@@ -25,7 +25,7 @@ import { KishiError, Result } from '../../core/result.js';
 import type { Evaluator } from '../../nn/evaluator.js';
 import { encodingOf } from '../../nn/manifest.js';
 import { isCpuNetPath, policyPathFor } from '../../player/mcts-cpu-nets.js';
-import { resolveModelPath } from '../../player/weights-file.js';
+import { resolveModelPath } from '../../core/package-path.js';
 import { removeStaleChunkTemps, scanSelfplayChunks, selfplayChunkBytes, selfplayChunkName, writeBytesAtomic } from './selfplay-chunks.js';
 import { MOCK_MODEL_PREFIX, openSelfplayNet, selfplayNet, type SelfplayNet, type SelfplayNetStats } from './selfplay-evaluator.js';
 import { playSelfplayGame, type SelfplayGameRecord, type SelfplayGameSettings, type SelfplayGameSummary } from './selfplay-game.js';

@@ -11,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
-import { packageRoot } from '../../player/weights-file.js';
+import { packageRoot } from '../../core/package-path.js';
 
 const importsTorch = (python: string): boolean => {
   const r = spawnSync(python, ['-c', 'import torch, onnx'], { stdio: 'ignore', timeout: 120_000 });

@@ -10,7 +10,7 @@ import { KishiError, Result } from '../../core/result.js';
 import type { Opening } from '../../match/openings.js';
 import { parseOpening, splitOpeningLine } from '../../match/openings.js';
 import { randomInt, seededRng } from '../../core/rng.js';
-import { resolveModelPath } from '../../player/weights-file.js';
+import { resolveModelPath } from '../../core/package-path.js';
 
 export const DEFAULT_BOOKS: Readonly<Record<GameKind, string>> = {
   chess: 'data/openings/chess-balanced.epd',
