@@ -25,7 +25,7 @@ import type { KishiConfig } from '../config/schema.js';
 import { GAME_KINDS, type GameKind } from '../core/game.js';
 import { serializeWeights } from '../eval/linear/weights.js';
 import { formatGameLogProblem, readGameLogDir } from '../records/game-log-reader.js';
-import { previousVersionPath, writeFileAtomic } from '../learning/atomic-write.js';
+import { previousVersionPath, writeFileAtomic } from '../core/atomic-write.js';
 import { parseDateOption } from '../learning/tdleaf/game-filter.js';
 import { paramNames } from '../eval/nnue/float-network.js';
 import type { LinearWeights } from '../eval/linear/weights.js';

@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../learning/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-write.js';
 import type { GameRecord } from '../match/game-record.js';
 import type { RemoteGameSpec, RemoteGames, RemoteMatchSettings } from '../match/remote-games.js';
 import { matchJobId, runKey, type MatchJob, type MatchJobResult } from './jobs.js';

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../core/result.js';
-import { writeFileAtomic } from '../learning/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-write.js';
 import type { LoopSelfplayOptions, LoopSelfplayReport, SelfplayRunner } from '../learning/alphazero/loop.js';
 import type { SelfplayGameSummary } from '../learning/alphazero/selfplay-game.js';
 import { manifestPathOf } from '../nn/manifest.js';

@@ -12,7 +12,7 @@
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
-import { removeFilesWhere, writeFileAtomic } from '../atomic-write.js';
+import { removeFilesWhere, writeFileAtomic } from '../../core/atomic-write.js';
 import type { EncodingSpec } from '../../nn/encoding.js';
 import { CHUNK_MAGIC, ChunkWriter, type ChunkHeader } from '../../nn/training-chunk.js';
 import type { SelfplayGameRecord } from './selfplay-game.js';

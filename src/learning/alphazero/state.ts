@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { GateConfig, GateOutcome } from './gate.js';
 import type { CurveEntry } from './curve.js';
 import type { SelfplaySearchChoices } from './selfplay.js';

@@ -21,7 +21,7 @@ import { KishiError, Result } from '../../core/result.js';
 import type { Opening } from '../../match/openings.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import type { AlphaBetaSearch } from '../../search/alphabeta/search.js';
-import { removeFilesWhere, writeFileAtomic } from '../atomic-write.js';
+import { removeFilesWhere, writeFileAtomic } from '../../core/atomic-write.js';
 import { chunkBytes, chunkFileName, chunkIndexOf, parseChunk } from './chunk.js';
 import { dedupChunk, playChunkGames, shardSettingsFileName, shardSettingsText } from './chunk-play.js';
 import type { DatagenGameSettings } from './datagen-game.js';

@@ -30,7 +30,7 @@ import { resolveModelPath } from '../../core/package-path.js';
 import type { GameLogProblem, ReadGameLog } from '../../records/game-log-reader.js';
 import { loadTrainableNetwork, startedFrom, writeLearntNetwork, type LearningRecord } from '../nnue/network-files.js';
 import { formatGameLogProblem, readGameLogFile } from '../../records/game-log-reader.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { SkipReason } from './game-filter.js';
 import { gameKey, topChanges, trainTdLeaf, type GameReport } from './trainer.js';
 

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import { writeFileAtomic as writeAtomic } from '../atomic-write.js';
+import { writeFileAtomic as writeAtomic } from '../../core/atomic-write.js';
 
 export const CHECKPOINT_FORMAT = 'kishi-treestrap-checkpoint';
 export const CHECKPOINT_VERSION = 1;
