@@ -20,7 +20,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The layers, lowest first; the folders of one layer may not import each other. */
 const LAYERS: readonly (readonly string[])[] = [
   ['core'], //                       result, game kinds, clock, json, rng
-  ['games', 'books'], //             rules and notations; Polyglot books
+  ['games'], //                      rules and notations, the game of a start position
+  ['books'], //                      opening files, the training book, Polyglot books
   ['log', 'config', 'records', 'plot'], // logging, the config schema, game records, charts
   ['eval', 'nn'], //                 evaluators: linear, neural nets
   ['search'], //                     alpha-beta, MCTS, time planning

@@ -47,7 +47,7 @@ import type { GameRecord } from '../../src/match/game-record.js';
 import type { MatchConfig, MatchEngineEntry } from '../../src/match/match-runner.js';
 import { runMatch } from '../../src/match/match-runner.js';
 import { pairingResults } from '../../src/match/gauntlet.js';
-import { defaultOpenings, loadOpenings, type Opening } from '../../src/match/openings.js';
+import { defaultOpenings, loadOpenings, type Opening } from '../../src/books/openings.js';
 import { seededRng } from '../../src/core/rng.js';
 import { fitBradleyTerry, formatTable, ratingTableRows, type PairingResult } from '../../src/match/stats/index.js';
 import type { TimeControl } from '../../src/match/time-control.js';

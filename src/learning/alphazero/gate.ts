@@ -20,7 +20,7 @@ import { seededRng } from '../../core/rng.js';
 import { EngineFailure } from '../../engines/engine-client.js';
 import type { AdjudicationRules } from '../../match/adjudication.js';
 import { probeEngines, runMatch, type MatchConfig, type MatchEngineEntry } from '../../match/match-runner.js';
-import { defaultOpenings, loadOpenings } from '../../match/openings.js';
+import { defaultOpenings, loadOpenings } from '../../books/openings.js';
 import { PlayerEngine } from '../../match/player-engine.js';
 import { formatMatchReport } from '../../match/report.js';
 import { parseSprtParams } from '../../match/rule-text.js';

@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import type { Opening } from '../../match/openings.js';
+import type { Opening } from '../../books/openings.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import type { AlphaBetaSearch } from '../../search/alphabeta/search.js';
 import { removeFilesWhere, writeFileAtomic } from '../../core/atomic-write.js';

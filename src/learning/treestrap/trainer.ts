@@ -34,7 +34,7 @@ import { curvePoint, evaluationMatch } from './evaluation.js';
 import { RANDOM_INIT_SCALE, type TreestrapMethod } from './methods.js';
 import { playTrainingGame, type TrainingGameResult } from './self-play.js';
 import type { TableWalk, UpdateSet } from './table-delta.js';
-import { loadTrainingBook, openingFor } from './training-book.js';
+import { loadTrainingBook, openingFor } from '../../books/training-book.js';
 import { TrainingSearch } from './training-search.js';
 
 /**
