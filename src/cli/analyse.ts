@@ -146,7 +146,7 @@ export async function analyse(position: string, opts: AnalyseOptions, print: (li
     process.stderr.write(`kishi analyse: ${pos.error.message}\n`);
     return 2;
   }
-  const config = engineConfig(opts.config);
+  const config = await engineConfig(opts.config);
   if (config.isErr) {
     process.stderr.write(`kishi analyse: ${config.error.message}\n`);
     return 2;

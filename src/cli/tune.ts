@@ -150,7 +150,7 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
     if (loaded.isErr) return fail(loaded.error);
     openings = loaded.value;
   } else openings = defaultOpenings(o.game, 'standard', 1000, seededRng(nums.seed.unwrap() ^ 0x5eed));
-  const config = engineConfig(o.config);
+  const config = await engineConfig(o.config);
   if (config.isErr) return fail(config.error);
   const e = config.value.engine;
   const evalKind = o.eval ?? (o.game === 'chess' ? e.chessEval : e.shogiEval);

@@ -15,13 +15,8 @@
  * file exists. A policy file that exists but does not load (corrupt, wrong game, references that do
  * not match) is logged by the player (mcts-factory.ts) and the one-ply prior is used.
  *
- * Tuning hook: the engine config's `mctsTuning` (UCI/USI `MctsTuning`) = `key=value` pairs separated by commas (or semicolons, as inside a
- * `kishi match` engine spec) overriding the evaluator's settings (`tau` prior temperature in units
- * of K, `qplies` quiescence plies, `ptau` the policy network's temperature, `k` the value's sigmoid
- * scale in centipawns instead of the manifest's) and the search's
- * (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` / `textend` the time shares, `mplies` / `mnodes` /
- * `mcands` the mate guard's length, node limit and candidates, `gumbel` the root's Gumbel moves in
- * node-limited searches), used by the tuning matches of the MCTS notes.
+ * Tuning hook: the engine config's `mctsTuning` (mcts-cpu-tuning.ts), used by the tuning matches
+ * of the MCTS notes.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -89,68 +84,6 @@ const kOf = (loaded: LoadedNnue): Result<number, KishiError> => {
     return Result.err(new KishiError('ERR_MODEL', `network manifest of ${loaded.file}: no training.k (the sigmoid scale MCTS turns centipawns into values with)`));
   }
   return Result.ok(k);
-};
-
-/** The tuning overrides of the config's `mctsTuning` text; `ERR_CONFIG` on a malformed value. */
-export const cpuTuningFromText = (
-  text: string | undefined,
-): Result<{ evaluator: Partial<CpuEvaluatorSettings>; options: Partial<MctsOptions> }, KishiError> => {
-  const raw = text?.trim() ?? '';
-  const evaluator: { -readonly [K in keyof CpuEvaluatorSettings]?: number } = {};
-  const options: { -readonly [K in keyof MctsOptions]?: MctsOptions[K] } = {};
-  if (raw === '') return Result.ok({ evaluator, options });
-  for (const pair of raw.split(/[,;]/)) {
-    const [key, value] = pair.split('=').map((s) => s.trim());
-    const v = Number(value);
-    if (key === undefined || value === undefined || value === '' || !Number.isFinite(v)) {
-      return Result.err(new KishiError('ERR_CONFIG', `mctsTuning: expected key=number pairs, got ${JSON.stringify(pair)}`));
-    }
-    switch (key) {
-      case 'tau':
-        evaluator.priorTemperature = v;
-        break;
-      case 'qplies':
-        evaluator.qsearchPlies = v;
-        break;
-      case 'ptau':
-        evaluator.policyTemperature = v;
-        break;
-      case 'k':
-        evaluator.k = v;
-        break;
-      case 'cpuct':
-        options.cpuctInit = v;
-        break;
-      case 'cpuctFactor':
-        options.cpuctFactor = v;
-        break;
-      case 'fpu':
-        options.fpuReduction = v;
-        options.fpuReductionRoot = v;
-        break;
-      case 'tsoft':
-        options.softTimeShare = v;
-        break;
-      case 'textend':
-        options.extendTimeShare = v;
-        break;
-      case 'mplies':
-        options.mateGuardPlies = v;
-        break;
-      case 'mnodes':
-        options.mateGuardNodes = v;
-        break;
-      case 'mcands':
-        options.mateGuardCandidates = v;
-        break;
-      case 'gumbel':
-        options.gumbelActions = v;
-        break;
-      default:
-        return Result.err(new KishiError('ERR_CONFIG', `mctsTuning: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, gumbel)`));
-    }
-  }
-  return Result.ok({ evaluator, options });
 };
 
 /**

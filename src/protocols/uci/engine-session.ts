@@ -32,11 +32,11 @@ import { goRequestOf, parseGoCommand } from './go-command.js';
 import { infoLine, infoString } from './info-line.js';
 import { parsePosition, startPosition } from './position-command.js';
 import { sessionTuningText } from './tuning-options.js';
-import { cpuTuningFromText } from '../../player/mcts-cpu-nets.js';
+import { cpuTuningFromText } from '../../player/mcts-cpu-tuning.js';
 import { parseTuningPairs } from '../../search/alphabeta/tuning.js';
 
-/** Builds the Player (factory.ts's `createPlayer` in production, a mock in tests). */
-export type PlayerMaker = (config: PlayerConfig, game: GameKind) => Result<Player, KishiError>;
+/** Builds the Player (factory.ts's `createPlayer` in production, loaded on first use; a mock in tests). */
+export type PlayerMaker = (config: PlayerConfig, game: GameKind) => Result<Player, KishiError> | Promise<Result<Player, KishiError>>;
 
 /** Optional setters a Player may have (the alpha-beta player does); without them the Player is rebuilt. */
 interface TunablePlayer extends Player {
@@ -568,12 +568,12 @@ export class EngineSession {
       mctsPolicy: s.policyFile,
       nnueSimd: s.nnueSimd,
     };
-    let made = this.opts.makePlayer(config, this.dialect.game);
+    let made = await this.opts.makePlayer(config, this.dialect.game);
     if (made.isErr && made.error.code === 'ERR_MODEL' && config.search !== 'alphabeta') {
       // No usable model for MCTS: search with alpha-beta rather than answer with an unsearched move.
       this.write(infoString(`${made.error.message}; searching with alpha-beta instead of ${config.search}`));
       this.log.warn(`${made.error.message}; falling back to alpha-beta`);
-      made = this.opts.makePlayer({ ...config, search: 'alphabeta' }, this.dialect.game);
+      made = await this.opts.makePlayer({ ...config, search: 'alphabeta' }, this.dialect.game);
     }
     if (made.isErr) return Result.err(made.error);
     const player: TunablePlayer = made.value;
