@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The layers, lowest first; the folders of one layer may not import each other. */
-const LAYERS: readonly (readonly string[])[] = [
+export const LAYERS: readonly (readonly string[])[] = [
   ['core'], //                       result, game kinds, clock, json, rng
   ['games'], //                      rules and notations, the game of a start position
   ['books'], //                      opening files, the training book, Polyglot books
