@@ -169,7 +169,7 @@ export async function analyse(
     process.stderr.write(`kishi analyse: ${pos.error.message}${hint}\n`);
     return 2;
   }
-  const config = engineConfig(opts.config);
+  const config = await engineConfig(opts.config);
   if (config.isErr) {
     process.stderr.write(`kishi analyse: ${config.error.message}\n`);
     return 2;

@@ -28,9 +28,9 @@ import { learnStatus } from '../learning/learn/status.js';
 import { pythonTrainerRunner, TRAIN_DEVICES, type TrainDevice } from '../learning/learn/trainer-run.js';
 import { defaultGateOpenings } from '../learning/alphazero/gate.js';
 import { resolvePython } from '../learning/alphazero/train-process.js';
-import { defaultOpenings, loadOpenings, type Opening } from '../match/openings.js';
+import { defaultOpenings, loadOpenings, type Opening } from '../books/openings.js';
 import { formatDatagenProgress } from './datagen.js';
-import { parseResignRule, parseSprtParams } from './match.js';
+import { parseResignRule, parseSprtParams } from '../match/rule-text.js';
 import { runQueuedDatagenCli } from './queued-datagen.js';
 
 /** The raw options as commander hands them over (all text: validated by `learnSettings`). */

@@ -17,7 +17,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import type { GameKind } from '../core/game.js';
 import { GAME_KINDS } from '../core/game.js';
-import { GATE_MODES, runKishiMatchGate, type GateMode } from '../learning/alphazero/gate.js';
+import { GATE_MODES, runInProcessGate, type GateMode } from '../learning/alphazero/gate.js';
 import { runLoop } from '../learning/alphazero/loop.js';
 import { runAlphaBetaBootstrap } from '../learning/alphazero/loop-bootstrap.js';
 import { runSelfplay } from '../learning/alphazero/selfplay.js';
@@ -209,7 +209,7 @@ export function register(train: Command): void {
         process.exitCode = 2;
         return;
       }
-      const python = resolvePython();
+      const python = resolvePython(process.env);
       if (python.isErr) {
         console.error(`kishi train alphazero: ${python.error.message}`);
         process.exitCode = 2;
@@ -262,7 +262,7 @@ export function register(train: Command): void {
                   }),
             bootstrap: runAlphaBetaBootstrap,
             train: pythonTrainRunner(python.value, int(opts.nice, '--nice')),
-            gate: runKishiMatchGate,
+            gate: runInProcessGate,
             log: (line) => process.stderr.write(`${stamp()} ${line}\n`),
           },
         );

@@ -15,6 +15,7 @@ import { ShogiLinearEval } from '../eval/linear/shogi-eval.js';
 import { ChessNnue } from '../eval/nnue/chess-nnue.js';
 import type { NnueNetwork } from '../eval/nnue/network.js';
 import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
+import { simdSupported } from '../eval/nnue/simd/simd-kernels.js';
 import { canDeclare } from '../games/shogi/entering-king.js';
 import { RANK_OF } from '../games/shogi/fast/squares.js';
 import { parseShogiSfen } from '../games/shogi/sfen.js';
@@ -36,6 +37,8 @@ export interface EngineSettings {
   readonly theta: Float64Array;
   /** The network evaluation (replaces the linear one in the search when given). */
   readonly nnue?: NnueNetwork;
+  /** false: run `nnue` without the SIMD kernels (config `nnueSimd`); absent: where the runtime supports them. */
+  readonly nnueSimd?: boolean;
   readonly hashMb: number;
   readonly moveOverheadMs: number;
   readonly options?: SearchOptions;
@@ -78,8 +81,9 @@ export class AlphaBetaEngine {
     if (settings.game === 'chess') this.chessEval = new ChessLinearEval(settings.theta);
     else this.shogiEval = new ShogiLinearEval(settings.theta);
     if (settings.nnue !== undefined) {
-      if (settings.game === 'chess') this.chessNnue = new ChessNnue(settings.nnue);
-      else this.shogiNnue = new ShogiNnue(settings.nnue);
+      const simd = settings.nnueSimd ?? simdSupported();
+      if (settings.game === 'chess') this.chessNnue = new ChessNnue(settings.nnue, simd);
+      else this.shogiNnue = new ShogiNnue(settings.nnue, simd);
     }
   }
 

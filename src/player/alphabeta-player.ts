@@ -22,8 +22,10 @@ export interface AlphaBetaPlayerSettings {
   readonly moveOverheadMs: number;
   /** Search threads (Lazy SMP, see search-worker.ts); 1 when absent. */
   readonly threads?: number;
-  /** Search margins (tuning.ts, e.g. from `KISHI_SEARCH_TUNING`); absent: the defaults. */
+  /** Search margins (tuning.ts, from the config's `searchTuning`); absent: the defaults. */
   readonly tuning?: SearchTuning;
+  /** false: the network evaluation without the SIMD kernels (config `nnueSimd`); absent: where supported. */
+  readonly nnueSimd?: boolean;
 }
 
 /** The compiled worker: next to this file in dist/, or in dist/ when this file runs from sources (tests). */
@@ -58,6 +60,7 @@ export class AlphaBetaPlayer extends WorkerPlayer {
       signal: this.signal.buffer as SharedArrayBuffer,
       threads: this.settings.threads ?? 1,
       ...(this.settings.tuning !== undefined ? { tuning: this.settings.tuning } : {}),
+      ...(this.settings.nnueSimd !== undefined ? { nnueSimd: this.settings.nnueSimd } : {}),
     };
     const url = searchWorkerUrl();
     if (!existsSync(fileURLToPath(url))) {

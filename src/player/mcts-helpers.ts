@@ -27,8 +27,10 @@ export interface MctsHelperSettings {
   readonly modelPath: string;
   /** Resolved path of the policy network, when the main search uses one. */
   readonly policyPath?: string;
-  /** The evaluator settings the main search's evaluator was loaded with (`KISHI_MCTS_CPU`'s). */
+  /** The evaluator settings the main search's evaluator was loaded with (the config's `mctsTuning`). */
   readonly evaluator: Partial<CpuEvaluatorSettings>;
+  /** The main search's SIMD switch (config `nnueSimd`); absent: where supported. */
+  readonly simd?: boolean;
   /** The main search's options. */
   readonly options: MctsOptions;
 }

@@ -38,6 +38,7 @@ for (let i = 1; i <= helperCount; i++) {
     control: control.buffer as SharedArrayBuffer,
     id: i,
     ...(init.tuning !== undefined ? { tuning: init.tuning } : {}),
+    ...(init.nnueSimd !== undefined ? { nnueSimd: init.nnueSimd } : {}),
   };
   const w = new Worker(new URL('./alphabeta-helper-worker.js', import.meta.url), { workerData: helperInit });
   w.on('error', (e) => {

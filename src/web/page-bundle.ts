@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../player/weights-file.js';
+import { packageRoot } from '../core/package-path.js';
 
 /** Served path -> contents. */
 export type PageAssets = ReadonlyMap<string, string>;

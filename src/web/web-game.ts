@@ -11,7 +11,7 @@
  * zero with few pieces left, and resigns after a run of lost scores when that is enabled.
  */
 import type { PlayerLease } from '../bot/dispatcher.js';
-import type { DrawOrResignConfig } from '../config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../config/sections/draw-or-resign.js';
 import type { GameKind, GameState, Side } from '../core/game.js';
 import { otherSide } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';

@@ -19,7 +19,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { PlayerLease } from '../bot/dispatcher.js';
 import type { GameServer, GracefulStop } from '../bot/server.js';
 import type { ServerStatusSource } from '../bot/server-status.js';
-import type { DrawOrResignConfig } from '../config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../config/sections/draw-or-resign.js';
 import type { WebConfig } from '../config/sections/web.js';
 import type { GameKind, Side } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MctsHelperPool } from '../../src/player/mcts-helpers.js';
-import { resolveModelPath } from '../../src/player/weights-file.js';
+import { resolveModelPath } from '../../src/core/package-path.js';
 import { defaultMctsOptions } from '../../src/search/mcts/options.js';
 import { SharedTree } from '../../src/search/mcts/shared-tree.js';
 import { controlStatus, CONTROL_STOP, CONTROL_TARGET, HELPER_BUSY, HELPER_IDLE, HELPER_LOADING } from '../../src/search/mcts/threads.js';

@@ -32,8 +32,8 @@ describe('the servers Kishi plays on', () => {
     expect(SERVERS.map((s) => s.section).filter((s) => !SERVER_FACTORIES.some((f) => f.section === s))).toEqual([]);
   });
 
-  it('are named by kishi --help and kishi run --help', () => {
-    const program = buildProgram();
+  it('are named by kishi --help and kishi run --help', async () => {
+    const program = await buildProgram(['node', 'kishi', '--help']);
     expectAll('kishi --help', program.description(), names);
     expectAll('kishi run --help', program.commands.find((c) => c.name() === 'run')!.description(), names);
   });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PlayerLease } from '../../src/bot/dispatcher.js';
 import { parseConfig } from '../../src/config/load.js';
-import type { DrawOrResignConfig } from '../../src/config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../../src/config/sections/draw-or-resign.js';
 import type { Player } from '../../src/player/player.js';
 import { GameLogWriter } from '../../src/records/game-log.js';
 import { WebGame } from '../../src/web/web-game.js';

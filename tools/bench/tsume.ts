@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShogiLinearEval } from '../../src/eval/linear/shogi-eval.js';
 import { shogiMaterialTheta } from '../../src/eval/linear/material.js';
-import { packageRoot } from '../../src/player/weights-file.js';
+import { packageRoot } from '../../src/core/package-path.js';
 import { MateSearch } from '../../src/search/alphabeta/mate-search.js';
 import { MateSolver } from '../../src/search/alphabeta/mate-solver.js';
 import { searchOptions } from '../../src/search/alphabeta/options.js';

@@ -24,6 +24,10 @@ export interface EngineConfig {
   readonly shogiModel: string;
   readonly mctsMinClockMs: number;
   readonly mctsDrawScore: number;
+  readonly mctsPolicy: string;
+  readonly mctsTuning: string;
+  readonly searchTuning: string;
+  readonly nnueSimd: boolean;
 }
 
 export const engineSection = section('The built-in engine, shared by every server.', {
@@ -59,4 +63,20 @@ export const engineSection = section('The built-in engine, shared by every serve
     default: 0,
     description: "MCTS: what a draw by the rules is worth to the side to move at the root, per cent of a win (Lc0's DrawScore; negative avoids repetitions)",
   },
+  mctsPolicy: {
+    type: 'string',
+    default: '',
+    description: "MCTS on the CPU networks: the policy network file (path), 'oneply' for the one-ply prior, empty for <game>-policy.bin beside the value network",
+  },
+  mctsTuning: {
+    type: 'string',
+    default: '',
+    description: 'MCTS on the CPU networks: key=value overrides separated by commas or semicolons (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, gumbel; src/player/mcts-cpu-nets.ts)',
+  },
+  searchTuning: {
+    type: 'string',
+    default: '',
+    description: 'alpha-beta: name=value overrides of the search margins separated by semicolons (src/search/alphabeta/tuning.ts; kishi tune prints them)',
+  },
+  nnueSimd: { type: 'boolean', default: true, description: 'run the network evaluation on the WebAssembly SIMD kernels where the runtime has them' },
 });

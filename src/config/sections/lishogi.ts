@@ -3,11 +3,11 @@ import { bool, int, section, strings } from './section.js';
 import type {
   ChallengeFilterConfig,
   CorrespondenceConfig,
-  DrawOrResignConfig,
   GO_OVERRIDE_SPEEDS,
   GoOverride,
   GreetingConfig,
 } from './lichess.js';
+import type { DrawOrResignConfig } from './draw-or-resign.js';
 import { LICHESS_MODES, LICHESS_SPEEDS, SHUTDOWN_POLICIES, lichessSection } from './lichess.js';
 
 /**

@@ -2,7 +2,8 @@
  * Running trainer/train.py (PyTorch) from the loop: finding a Python that has torch, building the
  * command line, streaming its progress lines, and reading its JSON report.
  *
- * Interpreter: `$KISHI_PYTHON` if set (it must import torch), else `/usr/bin/python3` if it imports
+ * Interpreter: `KISHI_PYTHON` of the environment the caller passes (the command reads the
+ * process's; it must import torch), else `/usr/bin/python3` if it imports
  * torch (Debian's python3-torch), else `python3` on the PATH if it does; otherwise `ERR_NO_TORCH`
  * saying what to install.
  */
@@ -10,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
-import { packageRoot } from '../../player/weights-file.js';
+import { packageRoot } from '../../core/package-path.js';
 
 const imports = (python: string, modules: readonly string[]): boolean => {
   const r = spawnSync(python, ['-c', `import ${modules.join(', ')}`], { stdio: 'ignore', timeout: 120_000 });
@@ -19,9 +20,10 @@ const imports = (python: string, modules: readonly string[]): boolean => {
 
 /**
  * The Python interpreter that has torch (see the module comment) and the other `modules`
- * (train.py needs onnx as well; trainer/nnue_train.py only torch and numpy).
+ * (train.py needs onnx as well; trainer/nnue_train.py only torch and numpy); `env`: the environment to
+ * read `KISHI_PYTHON` from.
  */
-export function resolvePython(env: NodeJS.ProcessEnv = process.env, modules: readonly string[] = ['torch', 'onnx']): Result<string, KishiError> {
+export function resolvePython(env: Readonly<Record<string, string | undefined>>, modules: readonly string[] = ['torch', 'onnx']): Result<string, KishiError> {
   const tried: string[] = [];
   const explicit = env['KISHI_PYTHON'];
   const named = modules.join(' and ');

@@ -28,7 +28,7 @@ import { stringifyResultJson } from '../../core/json.js';
 import { KishiError, Result } from '../../core/result.js';
 import type { MatchEvent } from '../../match/match-runner.js';
 import { formatProgressLine } from '../../match/report.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 import { checkDataFolder } from './data-check.js';
 import {
   candidatePath,

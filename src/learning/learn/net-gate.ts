@@ -14,7 +14,7 @@ import type { EngineSpec } from '../../engines/engine-spec.js';
 import type { MatchEngine } from '../../engines/match-engine.js';
 import type { AdjudicationRules } from '../../match/adjudication.js';
 import { runMatch, type MatchEvent } from '../../match/match-runner.js';
-import type { Opening } from '../../match/openings.js';
+import type { Opening } from '../../books/openings.js';
 import { PlayerEngine } from '../../match/player-engine.js';
 import type { SprtParams } from '../../match/stats/index.js';
 import { NO_TIME_CONTROL } from '../../match/time-control.js';

@@ -3,7 +3,7 @@
  * `<game>-nnue.bin`, with its trainer manifest extended by a `learn` section (the data sets and their
  * positions, the training command, the gate result), which the loader ignores and a reader of
  * models/ finds; and the next generation's teacher is written (the promoted net, or the old teacher
- * when the gate failed). Every file is written atomically (src/learning/atomic-write.ts), the net
+ * when the gate failed). Every file is written atomically (src/core/atomic-write.ts), the net
  * before its manifest; rerunning a promotion writes the same bytes.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import type { GameKind } from '../../core/game.js';
 import { stringifyResultJson } from '../../core/json.js';
 import { KishiError, Result } from '../../core/result.js';
 import { nnueManifestPath } from '../../player/nnue-file.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { GateRecord, TrainRecord } from './state.js';
 
 /** The `learn` section of a promoted net's manifest. */

@@ -1,7 +1,7 @@
 /**
  * The state of a `kishi learn` run (`DIR/learn.json`, layout.ts): what defines the run (game, base
  * seed, datagen nodes), where it is (generation and step) and one record per generation (its data,
- * training, gate and promotion). Written atomically (src/learning/atomic-write.ts) after every step,
+ * training, gate and promotion). Written atomically (src/core/atomic-write.ts) after every step,
  * so a run killed at any moment restarts at the step it was in; each step itself resumes from its
  * files (datagen from its chunks, training from its checkpoint, the gate is replayed).
  */
@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { GameKind } from '../../core/game.js';
 import { parseResultJson, stringifyResultJson } from '../../core/json.js';
 import { KishiError, Result } from '../../core/result.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { GateMatchResult } from '../alphazero/gate.js';
 import { statePath } from './layout.js';
 

@@ -10,7 +10,7 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import { packageRoot } from '../../player/weights-file.js';
+import { packageRoot } from '../../core/package-path.js';
 
 export const TRAIN_DEVICES = ['auto', 'cpu', 'cuda'] as const;
 export type TrainDevice = (typeof TRAIN_DEVICES)[number];

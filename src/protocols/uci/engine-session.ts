@@ -31,9 +31,12 @@ import { findOption, optionLine, optionValue, parseSetOption } from './engine-op
 import { goRequestOf, parseGoCommand } from './go-command.js';
 import { infoLine, infoString } from './info-line.js';
 import { parsePosition, startPosition } from './position-command.js';
+import { sessionTuningText } from './tuning-options.js';
+import { cpuTuningFromText } from '../../player/mcts-cpu-tuning.js';
+import { parseTuningPairs } from '../../search/alphabeta/tuning.js';
 
-/** Builds the Player (factory.ts's `createPlayer` in production, a mock in tests). */
-export type PlayerMaker = (config: PlayerConfig, game: GameKind) => Result<Player, KishiError>;
+/** Builds the Player (factory.ts's `createPlayer` in production, loaded on first use; a mock in tests). */
+export type PlayerMaker = (config: PlayerConfig, game: GameKind) => Result<Player, KishiError> | Promise<Result<Player, KishiError>>;
 
 /** Optional setters a Player may have (the alpha-beta player does); without them the Player is rebuilt. */
 interface TunablePlayer extends Player {
@@ -376,6 +379,39 @@ export class EngineSession {
       case 'chess960':
         s.chess960 = value as boolean;
         return;
+      case 'searchTuning': {
+        const text = value as string;
+        const checked = parseTuningPairs(text);
+        if (checked.isErr) return this.error(`SearchTuning not changed: ${checked.error.message}`);
+        if (text === s.searchTuning) return;
+        s.searchTuning = text;
+        this.rebuild = true;
+        return;
+      }
+      case 'tuningParam':
+        if (option.param === undefined || s.tuningValues[option.param] === value) return;
+        s.tuningValues = { ...s.tuningValues, [option.param]: value as number };
+        this.rebuild = true;
+        return;
+      case 'mctsTuning': {
+        const text = value as string;
+        const checked = cpuTuningFromText(text);
+        if (checked.isErr) return this.error(`MctsTuning not changed: ${checked.error.message}`);
+        if (text === s.mctsTuning) return;
+        s.mctsTuning = text;
+        this.rebuild = true;
+        return;
+      }
+      case 'policyFile':
+        if (value === s.policyFile) return;
+        s.policyFile = value as string;
+        this.rebuild = true;
+        return;
+      case 'nnueSimd':
+        if (value === s.nnueSimd) return;
+        s.nnueSimd = value as boolean;
+        this.rebuild = true;
+        return;
     }
   }
 
@@ -542,13 +578,17 @@ export class EngineSession {
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
       mctsDrawScore: s.drawScore,
       threads: s.threads,
+      searchTuning: sessionTuningText(s),
+      mctsTuning: s.mctsTuning,
+      mctsPolicy: s.policyFile,
+      nnueSimd: s.nnueSimd,
     };
-    let made = this.opts.makePlayer(config, this.dialect.game);
+    let made = await this.opts.makePlayer(config, this.dialect.game);
     if (made.isErr && made.error.code === 'ERR_MODEL' && config.search !== 'alphabeta') {
       // No usable model for MCTS: search with alpha-beta rather than answer with an unsearched move.
       this.write(infoString(`${made.error.message}; searching with alpha-beta instead of ${config.search}`));
       this.log.warn(`${made.error.message}; falling back to alpha-beta`);
-      made = this.opts.makePlayer({ ...config, search: 'alphabeta' }, this.dialect.game);
+      made = await this.opts.makePlayer({ ...config, search: 'alphabeta' }, this.dialect.game);
     }
     if (made.isErr) return Result.err(made.error);
     const player: TunablePlayer = made.value;

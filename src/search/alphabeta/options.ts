@@ -75,7 +75,7 @@ export interface SearchOptions {
    */
   readonly evalCache: boolean;
   /**
-   * The margins of the reductions, pruning and extensions above (tuning.ts; `KISHI_SEARCH_TUNING`
+   * The margins of the reductions, pruning and extensions above (tuning.ts; the engine config's `searchTuning`
    * overrides them); absent: the defaults of the board's game.
    */
   readonly tuning?: SearchTuning;

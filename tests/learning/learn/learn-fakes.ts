@@ -13,8 +13,8 @@ import { localDatagenRunner } from '../../../src/learning/learn/local-datagen.js
 import type { LearnDeps, LearnSettings } from '../../../src/learning/learn/learn-loop.js';
 import { runNetGate, type NetGateOutcome, type NetGateRequest, type NetGateRunner } from '../../../src/learning/learn/net-gate.js';
 import { pythonTrainerRunner, type TrainerRunner, type TrainJob } from '../../../src/learning/learn/trainer-run.js';
-import { loadOpenings } from '../../../src/match/openings.js';
-import { parseSprtParams } from '../../../src/cli/match.js';
+import { loadOpenings } from '../../../src/books/openings.js';
+import { parseSprtParams } from '../../../src/match/rule-text.js';
 
 /** A chess run in `dir` promoting into `models`: 2-game chunks at 60 nodes, H = 8 for 1 epoch, a gate of at most 4 games at 60 nodes. */
 export const tinySettings = (dir: string, models: string, python = 'python3', over: Partial<LearnSettings> = {}): LearnSettings => ({
