@@ -22,7 +22,7 @@ import { Dispatcher } from '../src/bot/dispatcher.js';
 import { loadConfig, parseConfig } from '../src/config/load.js';
 import type { GameKind } from '../src/core/game.js';
 import { createPlayer } from '../src/player/factory.js';
-import { packageRoot } from '../src/player/weights-file.js';
+import { packageRoot } from '../src/core/package-path.js';
 import type { GoRequest, GoResult, Player } from '../src/player/player.js';
 import { LichessBot } from '../src/protocols/lichess/game-server.js';
 import { ChessLine } from '../src/protocols/lichess/chess-line.js';

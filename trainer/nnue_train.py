@@ -18,6 +18,13 @@ Feature sets (`--features`): `base` (chess 768; shogi board + hand, 2344), and f
 Loss (nnue-pytorch / bullet style): prediction sigmoid(out * SCALE / K), target
 lambda * sigmoid(score / K) + (1 - lambda) * result, mean squared error. K is fitted to the data
 (the scale at which sigmoid(score / K) best predicts the results, by cross-entropy) unless given.
+Validation also scores the net's expected score sigmoid(out * SCALE / K) against the game results
+(`val_result_mse`, `val_result_xent`; and once, the data's search scores the same way), which is what
+MCTS reads as its value (src/search/mcts/cpu-evaluator.ts: v = 2 sigmoid(cp / K) - 1), comparable
+between runs of any `--lambda`. A value trained for MCTS (issue 42): `--lambda 0` (the results alone,
+so that Q is an expected score rather than squashed centipawns), written beside the policy network as
+models/<game>-mcts-value.bin and named by the config's `engine.<game>Model` (UCI/USI `ModelFile`);
+alpha-beta keeps its own net.
 Learning rate: AdamW, linear warm-up then cosine decay to `--lr-end`. Validation: every
 `--val-every`-th chunk is held out (whole chunks, so whole games). Checkpoints (model, optimiser,
 epoch, K) are written atomically after every epoch and resumed with `--resume`.
@@ -668,11 +675,16 @@ def main() -> int:
     history: list[dict] = []
     if args.resume and args.checkpoint and os.path.exists(args.checkpoint):
         # Our own checkpoint (the fitted K is a Python float, the history plain dicts): not weights-only.
-        ck = torch.load(args.checkpoint, map_location=device, **({"weights_only": False} if "weights_only" in inspect.signature(torch.load).parameters else {}))
-        net.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["optimizer"])
-        start_epoch = ck["epoch"]
-        k = ck["k"]
+        # A checkpoint that does not load (corrupt, or another net's) is refused by name, never trained over.
+        try:
+            ck = torch.load(args.checkpoint, map_location=device, **({"weights_only": False} if "weights_only" in inspect.signature(torch.load).parameters else {}))
+            net.load_state_dict(ck["model"])
+            opt.load_state_dict(ck["optimizer"])
+            start_epoch = ck["epoch"]
+            k = ck["k"]
+        except Exception as e:  # noqa: BLE001 - any failure to read it is the same refusal
+            print(f"checkpoint {args.checkpoint} cannot be resumed ({type(e).__name__}: {e}); delete it to train from the start", file=sys.stderr)
+            return 2
         history = ck.get("history", [])
         print(f"resumed from {args.checkpoint} after epoch {start_epoch}", file=sys.stderr)
     print(f"K = {k:.1f}, device {device}, hidden {H} {args.activation}", file=sys.stderr)
@@ -731,17 +743,36 @@ def main() -> int:
         target = args.lam * torch.sigmoid(score / k) + (1 - args.lam) * result
         return ((pred - target) ** 2).mean()
 
-    def validate() -> float:
+    def result_fit(pred, result) -> tuple[float, float]:
+        """Sums over a batch of how well expected scores `pred` predict the game results: squared error and cross-entropy."""
+        p = pred.clamp(1e-6, 1 - 1e-6)
+        xent = -(result * torch.log(p) + (1 - result) * torch.log(1 - p))
+        return float(((pred - result) ** 2).sum()), float(xent.sum())
+
+    def validate() -> tuple[float, float, float]:
+        """Validation loss (this run's target), and the squared error and cross-entropy of the net's
+        expected score sigmoid(out / K) against the game results: what MCTS reads as its value
+        (src/search/mcts/cpu-evaluator.ts), comparable between runs of any --lambda."""
         net.eval()
-        tot, n = 0.0, 0
+        tot, mse, xent, n = 0.0, 0.0, 0.0, 0
         with torch.no_grad():
             for i in range(0, len(va[0]), 16384):
                 idx = np.arange(i, min(i + 16384, len(va[0])))
                 us, them, fus, fthem, score, result = tensors(va, idx)
-                tot += float(loss_of(net(us, them, fus, fthem), score, result)) * len(idx)
-                n += len(idx)
+                out = net(us, them, fus, fthem)
+                tot += float(loss_of(out, score, result)) * len(idx)
+                m, x = result_fit(torch.sigmoid(out * args.scale / k), result)
+                mse, xent, n = mse + m, xent + x, n + len(idx)
         net.train()
-        return tot / max(1, n)
+        return tot / max(1, n), mse / max(1, n), xent / max(1, n)
+
+    # The same for the search scores of the data (the squashed centipawns MCTS's value imitates with --lambda 1).
+    with torch.no_grad():
+        sc = torch.from_numpy(np.array(va[2])).to(device)
+        rs = torch.from_numpy(np.array(va[3])).to(device)
+        m, x = result_fit(torch.sigmoid(sc / k), rs)
+        nva = max(1, len(va[2]))
+        print(json.dumps({"validation_search_score_vs_result": {"mse": m / nva, "xent": x / nva, "positions": len(va[2])}}), file=sys.stderr)
 
     n_train = len(tr[0])
     steps_per_epoch = max(1, n_train // args.batch)
@@ -788,8 +819,9 @@ def main() -> int:
             cnt += len(idx)
             samples += len(idx)
             step += 1
-        val = validate()
-        rec = {"epoch": epoch + 1, "step": step, "train_loss": float(tot) / max(1, cnt), "val_loss": val, "lr": lr,
+        val, val_result_mse, val_result_xent = validate()
+        rec = {"epoch": epoch + 1, "step": step, "train_loss": float(tot) / max(1, cnt), "val_loss": val,
+               "val_result_mse": val_result_mse, "val_result_xent": val_result_xent, "lr": lr,
                "samples_per_s": samples / max(1e-9, time.time() - t_train)}
         history.append(rec)
         if val < best_val:

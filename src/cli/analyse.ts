@@ -1,7 +1,7 @@
 /**
  * `kishi analyse`: the alpha-beta engine's best lines for one position, as a GUI's analysis pane
  * shows them (UCI/USI MultiPV): every completed depth prints its k best lines with scores, in SAN
- * (chess) or western shogi notation, and the last depth is the answer. `--json` prints the final
+ * (chess) or western shogi notation, and line 1 of the last complete depth is the answer (`bestmove`). `--json` prints the final
  * lines as JSON for scripts.
  */
 import { InvalidArgumentError, Option } from 'commander';
@@ -15,8 +15,10 @@ import { ChessGame, parseUciMove } from '../games/chess/index.js';
 import { parseShogiSfen, parseUsiMove } from '../games/shogi/index.js';
 import { ShogiGame } from '../games/shogi/shogi-game.js';
 import { createAlphaBetaPlayer } from '../player/factory.js';
-import type { SearchInfo, SearchLimits } from '../player/player.js';
+import type { PlayerConfig } from '../player/factory.js';
+import type { GoResult, Player, SearchInfo, SearchLimits } from '../player/player.js';
 import { engineConfig } from '../protocols/uci/run-engine.js';
+import { wrongGameHint } from './position-game.js';
 
 /** One analysed line: rank, score and the moves in protocol and human notation. */
 export interface AnalysedLine {
@@ -138,22 +140,43 @@ interface AnalyseOptions {
   readonly json?: boolean;
 }
 
+/**
+ * The answer of an analysis: line 1 of the last complete depth, the line printed above it. A search
+ * stopped by `--movetime` may hold a better move found inside an unfinished depth, but naming it
+ * would show a move without its line or score; the engine's own answer stands only when no depth
+ * completed (or its line is empty).
+ */
+export const analysisAnswer = (lines: readonly SearchInfo[], result: GoResult): { readonly move: string; readonly ponder?: string } => {
+  const pv = lines[0]?.pv ?? [];
+  if (pv[0] === undefined) return { move: result.move, ...(result.ponder !== undefined ? { ponder: result.ponder } : {}) };
+  return { move: pv[0], ...(pv[1] !== undefined ? { ponder: pv[1] } : {}) };
+};
+
+/** Makes the analysing Player (alpha-beta from the config; tests pass a scripted one). */
+export type AnalysePlayerMaker = (config: PlayerConfig, game: GameKind) => Result<Player, KishiError>;
+
 /** Runs one analysis; prints as it goes. Resolves with the exit code. */
-export async function analyse(position: string, opts: AnalyseOptions, print: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+export async function analyse(
+  position: string,
+  opts: AnalyseOptions,
+  print: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  makePlayer: AnalysePlayerMaker = (config, game) => createAlphaBetaPlayer(config, game),
+): Promise<number> {
   const moves = (opts.moves ?? '').trim() === '' ? [] : opts.moves!.trim().split(/\s+/);
   const pos = analysePosition(opts.game, position, moves);
   if (pos.isErr) {
-    process.stderr.write(`kishi analyse: ${pos.error.message}\n`);
+    const hint = pos.error.code === 'ERR_MOVE' ? '' : wrongGameHint(opts.game, position, (other) => `add -g ${other}`);
+    process.stderr.write(`kishi analyse: ${pos.error.message}${hint}\n`);
     return 2;
   }
-  const config = engineConfig(opts.config);
+  const config = await engineConfig(opts.config);
   if (config.isErr) {
     process.stderr.write(`kishi analyse: ${config.error.message}\n`);
     return 2;
   }
   const e = config.value.engine;
   const evalKind = opts.eval ?? (opts.game === 'chess' ? e.chessEval : e.shogiEval);
-  const player = createAlphaBetaPlayer(
+  const player = makePlayer(
     { ...e, search: 'alphabeta', threads: opts.threads ?? e.threads, hashMb: opts.hash ?? e.hashMb, ...(opts.game === 'chess' ? { chessEval: evalKind } : { shogiEval: evalKind }) },
     opts.game,
   );
@@ -179,10 +202,11 @@ export async function analyse(position: string, opts: AnalyseOptions, print: (li
       },
     );
     const lines = collector.complete(result.info);
+    const answer = analysisAnswer(lines, result);
     if (opts.json === true) {
       const out: AnalysedLine[] = lines.map((l) => ({ multipv: l.multipv ?? 1, depth: l.depth, score: l.score, pv: l.pv, pvText: pos.value.notate(l.pv) }));
-      print(JSON.stringify({ game: opts.game, start: position, moves, bestmove: result.move, lines: out }, null, 2));
-    } else print(`bestmove ${result.move}${result.ponder !== undefined ? ` ponder ${result.ponder}` : ''}`);
+      print(JSON.stringify({ game: opts.game, start: position, moves, bestmove: answer.move, lines: out }, null, 2));
+    } else print(`bestmove ${answer.move}${answer.ponder !== undefined ? ` ponder ${answer.ponder}` : ''}`);
     return 0;
   } finally {
     await player.value.close();

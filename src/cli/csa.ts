@@ -25,6 +25,7 @@ import { createCsaBot, singlePlayerSource } from '../protocols/csa/game-server.j
 import type { PlayerSource } from '../protocols/csa/game-server.js';
 import { csaLogin } from '../protocols/csa/login.js';
 import { x1Query } from '../protocols/csa/x1.js';
+import { gracefulStopNotice } from './run.js';
 
 interface CsaCliOptions {
   readonly config?: string;
@@ -146,7 +147,8 @@ export function register(program: Command): void {
       let signals = 0;
       const onSignal = (): void => {
         signals++;
-        log.info(signals === 1 ? 'stopping after the game in progress (again to leave now)' : 'leaving now');
+        // Said as `kishi run` says it: a game in progress is finished, none is not promised.
+        log.info(signals === 1 ? `stopping; ${gracefulStopNotice([bot.value])}` : 'leaving now');
         void bot.value.stop(signals === 1);
       };
       process.on('SIGINT', onSignal);

@@ -77,7 +77,7 @@ export function register(program: Command): void {
     .option('--nodes <n>', 'node budget per move (default 5000; deterministic)', int('--nodes', 1))
     .option('--depth <n>', 'depth limit per move (instead of or with --nodes)', int('--depth', 1))
     .option('--seed <n>', 'random seed (openings and random plies of every game)', int('--seed', 0), 1)
-    .option('--shard <i/n>', 'this process plays games i, i+n, i+2n, ...', parseShard, { index: 0, count: 1 })
+    .addOption(new Option('--shard <i/n>', 'this process plays games i, i+n, i+2n, ...').argParser(parseShard).default({ index: 0, count: 1 }, '0/1'))
     .option('--games-per-chunk <n>', 'games per chunk file', int('--games-per-chunk', 1), 50)
     .option('--book <file>', 'opening book (chess default data/openings/chess-balanced.epd; shogi default startpos)')
     .option('--random-plies <min-max>', 'uniformly random plies after the book position (default chess 2-8, shogi 4-14)')

@@ -17,21 +17,20 @@ import type { Command } from 'commander';
 import type { GameKind } from '../core/game.js';
 import { GAME_KINDS } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
-import type { AdjudicationRules, DrawRule, ResignRule } from '../match/adjudication.js';
+import type { AdjudicationRules } from '../match/adjudication.js';
+import { parseDrawRule, parseResignRule, parseSprtParams } from '../match/rule-text.js';
 import type { EngineSpec } from '../engines/engine-spec.js';
 import { parseEngineSpec } from '../engines/engine-spec.js';
-import type { MatchVariant } from '../match/game-factory.js';
-import { MATCH_VARIANTS } from '../match/game-factory.js';
+import type { MatchVariant } from '../games/game-factory.js';
+import { MATCH_VARIANTS } from '../games/game-factory.js';
 import { runGauntlet } from '../match/gauntlet.js';
-import { keyValueRecord, parseKeyValues, parseNumber } from '../core/key-values.js';
+import { parseNumber } from '../core/key-values.js';
 import type { MatchConfig, MatchEngineEntry, MatchEvent } from '../match/match-runner.js';
 import { probeEngines, runMatch } from '../match/match-runner.js';
-import type { Opening, OpeningOrder } from '../match/openings.js';
-import { OPENING_ORDERS, defaultOpenings, loadOpenings } from '../match/openings.js';
+import type { Opening, OpeningOrder } from '../books/openings.js';
+import { OPENING_ORDERS, defaultOpenings, loadOpenings } from '../books/openings.js';
 import { formatMatchReport, formatProgressLine } from '../match/report.js';
 import { seededRng } from '../core/rng.js';
-import type { SprtModel, SprtParams } from '../match/stats/index.js';
-import { SPRT_MODELS } from '../match/stats/index.js';
 import type { TimeControl } from '../match/time-control.js';
 import { hasLimit, parseClockText } from '../match/time-control.js';
 import { parseQueueUrl } from '../queue/connection.js';
@@ -109,46 +108,6 @@ export function timeControlFor(spec: EngineSpec, o: MatchCliOptions): Result<Tim
   };
   if (!hasLimit(tc)) return Result.err(usage(`no time control for ${spec.name ?? spec.command}: give --tc, --byoyomi, --movetime, --nodes or --depth`));
   return Result.ok(tc);
-}
-
-/** `--resign movecount=3,score=600[,twosided=false]`. */
-export function parseResignRule(text: string): Result<ResignRule, KishiError> {
-  const kv = parseKeyValues(text, '--resign').chain((p) => keyValueRecord(p, ['movecount', 'score', 'twosided'], '--resign'));
-  if (kv.isErr) return Result.err(kv.error);
-  const moveCount = parseNumber(kv.value['movecount'] ?? '3', '--resign movecount', (x) => Number.isInteger(x) && x > 0);
-  const score = parseNumber(kv.value['score'] ?? '600', '--resign score', (x) => x > 0);
-  if (moveCount.isErr) return Result.err(moveCount.error);
-  if (score.isErr) return Result.err(score.error);
-  const two = kv.value['twosided'] ?? 'true';
-  return Result.ok({ moveCount: moveCount.value, score: score.value, twoSided: two === '' || two === 'true' });
-}
-
-/** `--draw movenumber=40,movecount=8,score=10`. */
-export function parseDrawRule(text: string): Result<DrawRule, KishiError> {
-  const kv = parseKeyValues(text, '--draw').chain((p) => keyValueRecord(p, ['movenumber', 'movecount', 'score'], '--draw'));
-  if (kv.isErr) return Result.err(kv.error);
-  const moveNumber = parseNumber(kv.value['movenumber'] ?? '40', '--draw movenumber', (x) => Number.isInteger(x) && x >= 0);
-  const moveCount = parseNumber(kv.value['movecount'] ?? '8', '--draw movecount', (x) => Number.isInteger(x) && x > 0);
-  const score = parseNumber(kv.value['score'] ?? '10', '--draw score', (x) => x >= 0);
-  for (const r of [moveNumber, moveCount, score]) if (r.isErr) return Result.err(r.error);
-  return Result.ok({ moveNumber: moveNumber.unwrap(), moveCount: moveCount.unwrap(), score: score.unwrap() });
-}
-
-/** `--sprt elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=normalized|logistic]`. */
-export function parseSprtParams(text: string): Result<SprtParams, KishiError> {
-  const kv = parseKeyValues(text, '--sprt').chain((p) => keyValueRecord(p, ['elo0', 'elo1', 'alpha', 'beta', 'model'], '--sprt'));
-  if (kv.isErr) return Result.err(kv.error);
-  const v = kv.value;
-  if (v['elo0'] === undefined || v['elo1'] === undefined) return Result.err(usage('--sprt needs elo0= and elo1='));
-  const elo0 = parseNumber(v['elo0'], '--sprt elo0');
-  const elo1 = parseNumber(v['elo1'], '--sprt elo1');
-  const alpha = parseNumber(v['alpha'] ?? '0.05', '--sprt alpha', (x) => x > 0 && x < 1);
-  const beta = parseNumber(v['beta'] ?? '0.05', '--sprt beta', (x) => x > 0 && x < 1);
-  for (const r of [elo0, elo1, alpha, beta]) if (r.isErr) return Result.err(r.error);
-  const model = (v['model'] ?? 'normalized') as SprtModel;
-  if (!(SPRT_MODELS as readonly string[]).includes(model)) return Result.err(usage(`--sprt model must be one of ${SPRT_MODELS.join(', ')}`));
-  if (!(elo1.unwrap() > elo0.unwrap())) return Result.err(usage('--sprt needs elo1 > elo0'));
-  return Result.ok({ elo0: elo0.unwrap(), elo1: elo1.unwrap(), alpha: alpha.unwrap(), beta: beta.unwrap(), model });
 }
 
 /** Everything the options decide, before the engines are started. */
@@ -414,7 +373,7 @@ export function register(program: Command): void {
   program
     .command('match')
     .description('play games between two UCI/USI engines (or a gauntlet against a ladder) and measure the Elo difference')
-    .option('-e, --engine <spec>', 'an engine: "name=N,cmd=PATH,args=..,proto=uci|usi,option.NAME=V,tc=..,nodes=..,rating=.." or a bare command; cmd=kishi runs Kishi (repeat; the first is measured)', collect, [])
+    .addOption(new Option('-e, --engine <spec>', 'an engine: "name=N,cmd=PATH,args=..,proto=uci|usi,option.NAME=V,tc=..,nodes=..,rating=.." or a bare command; cmd=kishi runs Kishi (repeat; the first is measured)').argParser(collect).default([], 'none'))
     .addOption(new Option('-g, --game <game>', 'game').choices([...GAME_KINDS]).default('chess'))
     .addOption(new Option('--variant <variant>', 'chess variant').choices([...MATCH_VARIANTS]).default('standard'))
     .option('--tc <tc>', 'clock in seconds, cutechess style: 60, 10+0.1, 40/60, 40/60+1')
@@ -435,7 +394,7 @@ export function register(program: Command): void {
     .option('--maxmoves <n>', 'declare a draw after this many full moves')
     .option('--sprt <params>', 'SPRT: elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=normalized|logistic]; stops when it concludes')
     .option('--gauntlet', 'the first engine plays each of the others in turn; prints a Bradley-Terry rating table')
-    .option('--anchor <name=rating>', 'a fixed rating for the gauntlet fit (repeat; or rating= in the engine spec)', collect, [])
+    .addOption(new Option('--anchor <name=rating>', 'a fixed rating for the gauntlet fit (repeat; or rating= in the engine spec)').argParser(collect).default([], 'none'))
     .option('-o, --out <dir>', 'output directory for records and summary.json (default matches/<kind>-<time>)')
     .option('--hang-timeout <s>', 'deadline of a move limited only by nodes/depth, seconds', '60')
     .option('--grace <ms>', 'how long an engine past its deadline gets to answer stop before it is killed', '1000')

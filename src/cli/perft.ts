@@ -18,6 +18,7 @@ import { ShogiGame } from '../games/shogi/shogi-game.js';
 
 const STARTPOS_SFEN = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 import { divide as shogiDivide, perft as shogiPerft } from '../games/shogi/perft.js';
+import { wrongGameHint } from './position-game.js';
 
 export const PERFT_IMPLS = ['adapter', 'reference', 'internal'] as const;
 export type PerftImpl = (typeof PERFT_IMPLS)[number];
@@ -96,7 +97,8 @@ export function register(program: Command): void {
       const text = (opts.game === 'chess' ? opts.fen : opts.sfen) ?? 'startpos';
       const runner = opts.game === 'chess' ? chessRunner(text, opts.chess960, opts.impl) : shogiRunner(text, opts.impl);
       if (runner.isErr) {
-        console.error(`kishi perft: ${runner.error.message}`);
+        const hint = wrongGameHint(opts.game, text, (other) => (other === 'shogi' ? 'use --sfen' : 'use --fen'));
+        console.error(`kishi perft: ${runner.error.message}${hint}`);
         process.exit(2);
       }
       const t0 = performance.now();

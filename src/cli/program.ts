@@ -3,29 +3,73 @@
  * here, apart from src/main.ts (which parses argv at import), so that tests can walk the commands.
  */
 import { Command } from 'commander';
-import { register as registerAnalyse } from './analyse.js';
-import { register as registerCsa } from './csa.js';
-import { register as registerDatagen } from './datagen.js';
-import { register as registerLichess } from './lichess.js';
-import { register as registerMatch } from './match.js';
-import { register as registerPerft } from './perft.js';
-import { register as registerPlot } from './plot.js';
-import { register as registerQueue } from './queue.js';
-import { register as registerRun } from './run.js';
-import { register as registerSelfplay } from './selfplay.js';
-import { register as registerTrain } from './train.js';
-import { register as registerSuite } from './suite.js';
-import { register as registerTune } from './tune.js';
-import { register as registerUci } from './uci.js';
-import { register as registerUsi } from './usi.js';
-import { register as registerWorker } from './worker.js';
+import { gamesOnServers, serverNames } from '../bot/servers.js';
 
-/** The whole command line, ready for `parseAsync`. */
-export function buildProgram(): Command {
+/** A module of src/cli/ that registers its commands on the program. */
+interface CommandModule {
+  register(program: Command): void;
+}
+
+/**
+ * The command table: each module's top-level commands with the description `--help` lists, and how
+ * to load the module. Only the module of the command being run is imported (and with it what that
+ * command needs), so `kishi --help` and `kishi uci` do not load BullMQ, onnxruntime or the web page
+ * (tests/cli/program.test.ts checks that these descriptions are the modules' own).
+ */
+export const COMMANDS: readonly { readonly commands: readonly (readonly [name: string, description: string])[]; readonly load: () => Promise<CommandModule> }[] = [
+  { commands: [['run', `play on the servers enabled in the config (${serverNames()}); with no account, serve the local web page`]], load: () => import('./run.js') },
+  {
+    commands: [
+      ['lichess', 'lichess account tools'],
+      ['lishogi', 'lishogi account tools'],
+    ],
+    load: () => import('./lichess.js'),
+  },
+  { commands: [['csa', 'play shogi on a CSA server (floodgate) with the built-in engine or an external USI engine']], load: () => import('./csa.js') },
+  { commands: [['perft', 'count the leaf nodes of the legal-move tree to a fixed depth, with nodes per second']], load: () => import('./perft.js') },
+  { commands: [['uci', 'speak UCI on stdin/stdout: the chess engine (standard and Chess960)']], load: () => import('./uci.js') },
+  { commands: [['usi', 'speak USI on stdin/stdout: the shogi engine']], load: () => import('./usi.js') },
+  {
+    commands: [['train', 'learn the evaluation: treestrap (self-play), tdleaf (game logs), alphazero (the MCTS net), ratings (learning curves of training runs)']],
+    load: () => import('./train.js'),
+  },
+  {
+    commands: [
+      ['selfplay', 'AlphaZero self-play with the MCTS and a net: training chunks of whole games'],
+      ['log-records', 'training chunks (phase "online") from the logs of finished online games'],
+    ],
+    load: () => import('./selfplay.js'),
+  },
+  { commands: [['match', 'play games between two UCI/USI engines (or a gauntlet against a ladder) and measure the Elo difference']], load: () => import('./match.js') },
+  { commands: [['suite', 'run test positions (chess EPD with bm/am or STS points, shogi tsume SFEN) against an engine']], load: () => import('./suite.js') },
+  { commands: [['analyse', "show the engine's best lines (MultiPV) for a position, depth by depth"]], load: () => import('./analyse.js') },
+  { commands: [['plot', 'draw learning curves, rating ladders, suite, bench and SPSA charts (SVG) from result files']], load: () => import('./plot.js') },
+  { commands: [['datagen', 'self-play positions labelled with search score and game result, for training the network evaluation']], load: () => import('./datagen.js') },
+  {
+    commands: [['learn', "the network evaluation's generation cycle for one game: datagen with the current net, training (trainer/nnue_train.py), SPRT gate, promotion into models/ (resumable)"]],
+    load: () => import('./learn.js'),
+  },
+  { commands: [['tune', 'SPSA tuning of the alpha-beta search margins by self-play game pairs (resumable)']], load: () => import('./tune.js') },
+  { commands: [['worker', 'run datagen, self-play and match jobs from a Redis job queue (BullMQ) on this machine']], load: () => import('./worker.js') },
+  { commands: [['queue', 'the Redis job queue of `kishi worker`']], load: () => import('./queue.js') },
+];
+
+/** The command `argv` runs (`kishi help <command>` counts as it), or undefined (`--help`, `--version`, none). */
+export const commandOf = (argv: readonly string[]): string | undefined => {
+  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+  return words[0] === 'help' ? words[1] : words[0];
+};
+
+/**
+ * The command line for `argv`, ready for `parseAsync`: the module of the command it runs loaded
+ * and registered, every other command a stub with its name and description (enough for `--help`).
+ * `all`: every module loaded (tests walk the whole command tree).
+ */
+export async function buildProgram(argv: readonly string[] = process.argv, all = false): Promise<Command> {
   const program = new Command();
   program
     .name('kishi')
-    .description('Chess on lichess, shogi on floodgate and USI; alpha-beta and MCTS engines that learn their own evaluation.')
+    .description(`Kishi plays ${gamesOnServers()}, and in any GUI through UCI/USI; alpha-beta and MCTS engines that learn their own evaluation.`)
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride((err) => {
@@ -46,6 +90,10 @@ export function buildProgram(): Command {
       '(after `npm link`, plain `kishi` works from any directory)',
     ].join('\n'),
   );
-  for (const register of [registerRun, registerLichess, registerCsa, registerPerft, registerUci, registerUsi, registerTrain, registerSelfplay, registerMatch, registerSuite, registerAnalyse, registerPlot, registerDatagen, registerTune, registerWorker, registerQueue]) register(program);
+  const wanted = commandOf(argv);
+  for (const entry of COMMANDS) {
+    if (all || entry.commands.some(([name]) => name === wanted)) (await entry.load()).register(program);
+    else for (const [name, description] of entry.commands) program.command(name).description(description);
+  }
   return program;
 }

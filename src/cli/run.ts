@@ -8,7 +8,8 @@
  * Exit codes: 0 after a clean stop, 1 for a runtime failure (no engine, a server refused us), 2 for bad
  * usage, a bad config or a missing secret (one line naming the environment variable).
  * The first SIGINT/SIGTERM stops accepting games and finishes (or resigns, per `lichess.onShutdown`) the
- * games in progress; a second one leaves at once.
+ * games in progress, and ends the local page's at once (`GameServer.gracefulStop` says which, and the
+ * line printed says so); a second one leaves at once.
  *
  * Online learning (`learning.online: true`): every server hands each finished game's log to the
  * dispatcher (`gameRecorded`), which runs TD-Leaf on it (`onGameFinished`, src/learning/tdleaf/online.ts:
@@ -23,7 +24,8 @@ import { loadConfig, readSecrets } from '../config/load.js';
 import { defaultConfigPath } from '../config/default-path.js';
 import { checkLogDir } from '../config/log-dir.js';
 import type { Secrets } from '../config/load.js';
-import type { GameServer } from '../bot/server.js';
+import type { GameServer, GracefulStop } from '../bot/server.js';
+import { serverNames, SERVERS } from '../bot/servers.js';
 import type { ServerStatus } from '../bot/server-status.js';
 import type { KishiConfig } from '../config/schema.js';
 import { Dispatcher } from '../bot/dispatcher.js';
@@ -32,7 +34,7 @@ import type { ServerFactory } from '../bot/server-context.js';
 import { onGameFinished, weightsStamp } from '../learning/tdleaf/online.js';
 import type { OnlineOutcome } from '../learning/tdleaf/online.js';
 import { reloadingPlayerFactory } from '../learning/tdleaf/reloading-player.js';
-import { configureLogging, childLogger } from '../log/logger.js';
+import { configureLogging, childLogger, FILE_ONLY } from '../log/logger.js';
 import { registerSecret } from '../log/redact.js';
 import { fileTranscript } from '../log/transcript.js';
 import { createPlayer } from '../player/factory.js';
@@ -145,13 +147,30 @@ async function learnFrom(file: string, opts: RunOptions): Promise<OnlineOutcome>
   return outcome;
 }
 
+/**
+ * What the first Ctrl-C does to the games in progress, as each server will do it: played out, resigned,
+ * or (the local page) ended at once as abandoned.
+ */
+export function gracefulStopNotice(servers: readonly GameServer[]): string {
+  const count: Record<GracefulStop, number> = { finish: 0, resign: 0, abandon: 0 };
+  for (const s of servers) count[s.gracefulStop?.() ?? 'finish'] += s.activeGames();
+  const parts: string[] = [];
+  if (count.finish > 0) parts.push(`${count.finish} game(s) in progress will be finished`);
+  if (count.resign > 0) parts.push(`${count.resign} game(s) in progress will be resigned`);
+  if (count.abandon > 0) parts.push(`${count.abandon} game(s) on the local page end now as abandoned`);
+  if (parts.length === 0) return 'no game in progress';
+  // Only finishing and resigning wait for a server: then a second signal has something to cut short.
+  return count.finish + count.resign > 0 ? `${parts.join('; ')} (send the signal again to leave at once)` : parts.join('; ');
+}
+
 /** Starts every enabled server and serves until they stop; returns the exit code. */
 export async function runServers(opts: RunOptions): Promise<number> {
   const say = opts.say ?? ((line: string) => console.error(line));
   const log = childLogger('run');
   const factories = (opts.factories ?? SERVER_FACTORIES).filter((f) => f.enabled(opts.config));
   if (factories.length === 0) {
-    say('kishi run: no server is enabled in the config (set lichess.enabled, lishogi.enabled or csa.enabled, or web.enabled)');
+    const sections = SERVERS.map((s) => `${s.section}.enabled`);
+    say(`kishi run: no server is enabled in the config (set ${sections.slice(0, -1).join(', ')} or ${sections.at(-1)}, or web.enabled)`);
     return 2;
   }
   const online = opts.config.learning.online;
@@ -182,10 +201,8 @@ export async function runServers(opts: RunOptions): Promise<number> {
   }
   let stopping: Promise<unknown> | undefined;
   const stopAll = (graceful: boolean): void => {
-    if (graceful) {
-      const n = servers.reduce((a, s) => a + s.activeGames(), 0);
-      say(`kishi run: stopping; ${n} game(s) in progress will be finished (send the signal again to leave at once)`);
-    } else say('kishi run: leaving now');
+    if (graceful) say(`kishi run: stopping; ${gracefulStopNotice(servers)}`);
+    else say('kishi run: leaving now');
     stopping = Promise.all(servers.map((s) => s.stop(graceful).catch(() => {})));
   };
   opts.signals?.onStop(stopAll);
@@ -195,7 +212,7 @@ export async function runServers(opts: RunOptions): Promise<number> {
       s.start().catch(async (e: unknown) => {
         failed = true;
         say(`kishi run: ${s.name}: ${(e as Error).message}`);
-        log.error(`${s.name}: ${(e as Error).message}`);
+        log.error(`${s.name}: ${(e as Error).message}`, FILE_ONLY);
         // One server failing for good stops the process: the user must fix it.
         await Promise.all(servers.filter((o) => o !== s).map((o) => o.stop(false).catch(() => {})));
       }),
@@ -209,7 +226,7 @@ export async function runServers(opts: RunOptions): Promise<number> {
 export function register(program: Command): void {
   program
     .command('run')
-    .description('play on the servers enabled in the config (lichess, floodgate); with no account, serve the local web page')
+    .description(`play on the servers enabled in the config (${serverNames()}); with no account, serve the local web page`)
     .option('-c, --config <file>', 'config file (YAML) (default: config/kishi.yaml here, else the one shipped with kishi)')
     .action(async (opts: { config?: string }) => {
       const config = loadConfig(opts.config ?? defaultConfigPath());

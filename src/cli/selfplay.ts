@@ -20,7 +20,7 @@ import type { GameKind } from '../core/game.js';
 import { convertGameLogs, ONLINE_SIDES, type OnlineSides } from '../learning/alphazero/log-records.js';
 import { scanSelfplayChunks } from '../learning/alphazero/selfplay-chunks.js';
 import { runSelfplay, type SelfplayOptions, type SelfplayReport } from '../learning/alphazero/selfplay.js';
-import { resolveModelPath } from '../player/weights-file.js';
+import { resolveModelPath } from '../core/package-path.js';
 
 export interface SelfplayCliOptions {
   game: GameKind;

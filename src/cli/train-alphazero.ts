@@ -17,7 +17,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import type { GameKind } from '../core/game.js';
 import { GAME_KINDS } from '../core/game.js';
-import { GATE_MODES, runKishiMatchGate, type GateMode } from '../learning/alphazero/gate.js';
+import { GATE_MODES, runInProcessGate, type GateMode } from '../learning/alphazero/gate.js';
 import { runLoop } from '../learning/alphazero/loop.js';
 import { runAlphaBetaBootstrap } from '../learning/alphazero/loop-bootstrap.js';
 import { runSelfplay } from '../learning/alphazero/selfplay.js';
@@ -190,8 +190,8 @@ export function register(train: Command): void {
     .option('--bootstrap-games <n>', 'bootstrap phase: alpha-beta self-play games (Giraffe-style labels) before training the first net', '0')
     .option('--bootstrap-nodes <n>', 'alpha-beta nodes per bootstrap move', '4000')
     .option('--bootstrap-steps <n>', 'training steps of the bootstrap net', '2000')
-    .option('--bootstrap-data <dir>', 'existing bootstrap chunks to train on (e.g. records/nn/chess-bootstrap; repeat)', collect, [])
-    .option('--online <dir>', 'chunks of online-game records (phase online) mixed into training (repeat)', collect, [])
+    .addOption(new Option('--bootstrap-data <dir>', 'existing bootstrap chunks to train on (e.g. records/nn/chess-bootstrap; repeat)').argParser(collect).default([], 'none'))
+    .addOption(new Option('--online <dir>', 'chunks of online-game records (phase online) mixed into training (repeat)').argParser(collect).default([], 'none'))
     .option('--init <model.onnx>', 'start from this net (e.g. models/chess.onnx) instead of a bootstrap phase of our own')
     .option('--init-checkpoint <file.pt>', 'its PyTorch checkpoint (default records/nn/<name>.pt)')
     .option('--blocks <n>', 'residual blocks of a new net', '4')
@@ -209,7 +209,7 @@ export function register(train: Command): void {
         process.exitCode = 2;
         return;
       }
-      const python = resolvePython();
+      const python = resolvePython(process.env);
       if (python.isErr) {
         console.error(`kishi train alphazero: ${python.error.message}`);
         process.exitCode = 2;
@@ -262,7 +262,7 @@ export function register(train: Command): void {
                   }),
             bootstrap: runAlphaBetaBootstrap,
             train: pythonTrainRunner(python.value, int(opts.nice, '--nice')),
-            gate: runKishiMatchGate,
+            gate: runInProcessGate,
             log: (line) => process.stderr.write(`${stamp()} ${line}\n`),
           },
         );

@@ -25,14 +25,16 @@ import type { KishiConfig } from '../config/schema.js';
 import { GAME_KINDS, type GameKind } from '../core/game.js';
 import { serializeWeights } from '../eval/linear/weights.js';
 import { formatGameLogProblem, readGameLogDir } from '../records/game-log-reader.js';
-import { previousVersionPath, writeFileAtomic } from '../learning/atomic-write.js';
+import { previousVersionPath, writeFileAtomic } from '../core/atomic-write.js';
 import { parseDateOption } from '../learning/tdleaf/game-filter.js';
 import { paramNames } from '../eval/nnue/float-network.js';
 import type { LinearWeights } from '../eval/linear/weights.js';
 import { loadTrainableNetwork, startedFrom, writeLearntNetwork, type LoadedTrainable } from '../learning/nnue/network-files.js';
 import { liveNetworkPath } from '../learning/tdleaf/online.js';
 import { topChanges, trainTdLeaf } from '../learning/tdleaf/trainer.js';
-import { featureSetOf, loadWeightsFile, resolveModelPath } from '../player/weights-file.js';
+import { featureSetOf } from '../eval/linear/game-features.js';
+import { loadWeightsFile } from '../player/weights-file.js';
+import { resolveModelPath } from '../core/package-path.js';
 
 export interface TrainTdLeafCliOptions {
   logs: string;

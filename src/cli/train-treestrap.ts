@@ -37,7 +37,7 @@ import { parseResultFile } from '../plot/series.js';
 import type { CurveChart, CurveLike } from '../plot/series.js';
 import { runCurveSpec } from '../plot/specs.js';
 import { parseClockText } from '../match/time-control.js';
-import { packageRoot } from '../player/weights-file.js';
+import { packageRoot } from '../core/package-path.js';
 
 export interface TreestrapCliOptions {
   game: GameKind;

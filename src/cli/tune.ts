@@ -8,7 +8,8 @@
  *     --iterations 4000 --nodes 8000 --openings data/openings/chess-balanced.epd --seed 1
  *
  * Run again with the same output directory to resume. The tuned values print as a
- * `KISHI_SEARCH_TUNING` string; a match against the defaults decides whether they are kept.
+ * `searchTuning` value (the engine config key and UCI/USI option `SearchTuning`); a match against
+ * the defaults decides whether they are kept.
  * Exit codes: 0 done (or interrupted with the state saved), 1 failure, 2 bad usage.
  */
 import { Option } from 'commander';
@@ -19,8 +20,8 @@ import { parseNumber } from '../core/key-values.js';
 import { KishiError, Result } from '../core/result.js';
 import { seededRng } from '../core/rng.js';
 import type { AdjudicationRules } from '../match/adjudication.js';
-import { defaultOpenings, loadOpenings } from '../match/openings.js';
-import type { Opening } from '../match/openings.js';
+import { defaultOpenings, loadOpenings } from '../books/openings.js';
+import type { Opening } from '../books/openings.js';
 import { PlayerEngine } from '../match/player-engine.js';
 import type { SpsaParam, SpsaState } from '../match/spsa.js';
 import { spsaSchedule } from '../match/spsa.js';
@@ -29,9 +30,9 @@ import type { TimeControl } from '../match/time-control.js';
 import { NO_TIME_CONTROL, parseClockText } from '../match/time-control.js';
 import { createAlphaBetaPlayer } from '../player/factory.js';
 import { engineConfig } from '../protocols/uci/run-engine.js';
-import { DEFAULT_TUNING, TUNING_ENV, formatTuning, isTuningName, tuningRange } from '../search/alphabeta/tuning.js';
+import { DEFAULT_TUNING, formatTuning, isTuningName, tuningRange } from '../search/alphabeta/tuning.js';
 import type { TuningName } from '../search/alphabeta/tuning.js';
-import { parseDrawRule, parseResignRule } from './match.js';
+import { parseDrawRule, parseResignRule } from '../match/rule-text.js';
 
 export interface TuneCliOptions {
   game: GameKind;
@@ -108,7 +109,7 @@ export function formatTheta(params: readonly SpsaParam[], state: SpsaState): str
   return params.map((p) => `${p.name.padEnd(20)} ${fmt(p, p.start).padStart(10)} -> ${fmt(p, state.theta[p.name]!).padStart(10)}`).join('\n');
 }
 
-/** theta rounded as the engine takes it, as a `KISHI_SEARCH_TUNING` value. */
+/** theta rounded as the engine takes it, as an engine config `searchTuning` value. */
 export function tunedString(params: readonly SpsaParam[], state: SpsaState): string {
   const values: Partial<Record<TuningName, number>> = {};
   for (const p of params) {
@@ -149,13 +150,13 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
     if (loaded.isErr) return fail(loaded.error);
     openings = loaded.value;
   } else openings = defaultOpenings(o.game, 'standard', 1000, seededRng(nums.seed.unwrap() ^ 0x5eed));
-  const config = engineConfig(o.config);
+  const config = await engineConfig(o.config);
   if (config.isErr) return fail(config.error);
   const e = config.value.engine;
   const evalKind = o.eval ?? (o.game === 'chess' ? e.chessEval : e.shogiEval);
   const playerConfig = { ...e, search: 'alphabeta' as const, threads: 1, hashMb: nums.hash.unwrap(), ...(o.game === 'chess' ? { chessEval: evalKind } : { shogiEval: evalKind }) };
   // Checked once before the games: a bad config or network fails here, not in the middle of a pair.
-  const probePlayer = createAlphaBetaPlayer(playerConfig, o.game, {});
+  const probePlayer = createAlphaBetaPlayer(playerConfig, o.game);
   if (probePlayer.isErr) return fail(probePlayer.error);
   await probePlayer.value.close();
 
@@ -181,7 +182,7 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
       outDir: o.out,
       signal: abort.signal,
       makeEngine: async (values, name) =>
-        createAlphaBetaPlayer(playerConfig, o.game, { [TUNING_ENV]: formatTuning(values) }).map((p) => new PlayerEngine(p, { game: o.game, variant: 'standard', name })),
+        createAlphaBetaPlayer({ ...playerConfig, searchTuning: formatTuning(values) }, o.game).map((p) => new PlayerEngine(p, { game: o.game, variant: 'standard', name })),
       onPair: (state) => {
         pairsThisRun++;
         if (o.quiet === true) return;
@@ -193,7 +194,7 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
     if (r.isErr) return fail(r.error, 1);
     console.log(`${r.value.iterations}/${schedule.iterations} iterations; state in ${o.out}/state.json`);
     console.log(formatTheta(params.value, r.value));
-    console.log(`${TUNING_ENV}="${tunedString(params.value, r.value)}"`);
+    console.log(`searchTuning="${tunedString(params.value, r.value)}"`);
     return 0;
   } finally {
     process.off('SIGINT', onSigint);

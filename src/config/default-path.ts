@@ -3,8 +3,8 @@
  * the one shipped with the package (so `kishi run` works from any directory, as the models it names do).
  */
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { packageRoot } from '../core/package-path.js';
 
 export const DEFAULT_CONFIG = 'config/kishi.yaml';
 
@@ -12,11 +12,6 @@ export const DEFAULT_CONFIG = 'config/kishi.yaml';
 export function defaultConfigPath(cwd: string = process.cwd()): string {
   const local = resolve(cwd, DEFAULT_CONFIG);
   if (existsSync(local)) return local;
-  // The package root: the directory holding package.json above this file (src/ or dist/src/).
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json'))) return join(dir, DEFAULT_CONFIG);
-    dir = dirname(dir);
-  }
-  return local;
+  const root = packageRoot();
+  return existsSync(join(root, 'package.json')) ? join(root, DEFAULT_CONFIG) : local;
 }

@@ -24,17 +24,25 @@ const redactFormat = winston.format((info) => {
 });
 
 const lineFormat = winston.format.printf((info) => {
-  const { level, message, timestamp, module, ...rest } = info as Record<string, unknown>;
+  const { level, message, timestamp, module, fileOnly: _fileOnly, ...rest } = info as Record<string, unknown>;
   const meta = Object.keys(rest).filter((k) => typeof k === 'string' && !k.startsWith('Symbol'));
   const extra = meta.length > 0 ? ' ' + redact(JSON.stringify(Object.fromEntries(meta.map((k) => [k, rest[k]])))) : '';
   return `${String(timestamp)} ${String(level)} [${String(module ?? 'kishi')}] ${redact(String(message))}${extra}`;
 });
 
+/**
+ * Metadata of a line for the log file only: the user already read it on stderr as the command's own
+ * one-line message (`kishi run: web: port ... is in use`), and the console must not say it twice.
+ */
+export const FILE_ONLY: { readonly fileOnly: true } = { fileOnly: true };
+
+const skipFileOnly = winston.format((info) => ((info as Record<string, unknown>)['fileOnly'] === true ? false : info));
+
 /** The root logger: console (stderr, so UCI/USI stdout stays clean) until `configureLogging` adds a file. */
 export const rootLogger = winston.createLogger({
   level: process.env.KISHI_LOG_LEVEL ?? 'warn',
   format: winston.format.combine(redactFormat(), winston.format.timestamp(), lineFormat),
-  transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn', 'info', 'debug', 'verbose', 'silly'] })],
+  transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn', 'info', 'debug', 'verbose', 'silly'], format: skipFileOnly() })],
 });
 
 /** Options for `configureLogging`. */

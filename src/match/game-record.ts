@@ -5,8 +5,8 @@
 import type { GameKind, Side } from '../core/game.js';
 import { OUTCOME_REASONS } from '../core/game.js';
 import type { Score } from './adjudication.js';
-import type { MatchVariant } from './game-factory.js';
-import type { Opening } from './openings.js';
+import type { MatchVariant } from '../games/game-factory.js';
+import type { Opening } from '../books/openings.js';
 import type { TimeControl } from './time-control.js';
 
 /** Every way a match game ends: by the rules (the adapters' reasons) or by the match. */

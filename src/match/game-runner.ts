@@ -17,10 +17,10 @@ import { SIDES, otherSide } from '../core/game.js';
 import type { EngineGoRequest, EngineReply, MatchEngine } from '../engines/match-engine.js';
 import type { AdjudicationRules } from './adjudication.js';
 import { Adjudicator } from './adjudication.js';
-import type { MatchVariant } from './game-factory.js';
-import { createGame } from './game-factory.js';
+import type { MatchVariant } from '../games/game-factory.js';
+import { createGame } from '../games/game-factory.js';
 import type { EndReason, ForfeitLog, GameEnd, GameRecord, MoveRecord } from './game-record.js';
-import type { Opening } from './openings.js';
+import type { Opening } from '../books/openings.js';
 import type { TimeControl } from './time-control.js';
 import { SideClock, clockState, hasClock } from './time-control.js';
 

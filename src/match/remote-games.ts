@@ -6,10 +6,10 @@
  */
 import type { GameKind, Side } from '../core/game.js';
 import type { AdjudicationRules } from './adjudication.js';
-import type { MatchVariant } from './game-factory.js';
+import type { MatchVariant } from '../games/game-factory.js';
 import type { GameRecord } from './game-record.js';
 import type { EngineSpec } from '../engines/engine-spec.js';
-import type { Opening } from './openings.js';
+import type { Opening } from '../books/openings.js';
 import type { TimeControl } from './time-control.js';
 
 /** One game as the runner schedules it. */

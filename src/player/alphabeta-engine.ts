@@ -15,11 +15,12 @@ import { ShogiLinearEval } from '../eval/linear/shogi-eval.js';
 import { ChessNnue } from '../eval/nnue/chess-nnue.js';
 import type { NnueNetwork } from '../eval/nnue/network.js';
 import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
+import { simdSupported } from '../eval/nnue/simd/simd-kernels.js';
 import { canDeclare } from '../games/shogi/entering-king.js';
 import { RANK_OF } from '../games/shogi/fast/squares.js';
 import { parseShogiSfen } from '../games/shogi/sfen.js';
 import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
-import { MateSearch } from '../search/alphabeta/mate-search.js';
+import { MateSolver } from '../search/alphabeta/mate-solver.js';
 import { searchOptions, type AbLimits, type SearchOptions } from '../search/alphabeta/options.js';
 import { matePlies } from '../search/alphabeta/score.js';
 import type { SearchBoard } from '../search/alphabeta/search-board.js';
@@ -28,6 +29,7 @@ import { ShogiSearchBoard } from '../search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../search/alphabeta/tt.js';
 import { Dyna2 } from '../search/td/dyna2.js';
 import type { TdSearchParams } from '../search/td/td-search.js';
+import { DEFAULT_TUNING } from '../search/alphabeta/tuning.js';
 import { byoyomiOnly, planTime } from '../search/time.js';
 import { seededRng } from '../core/rng.js';
 import type { SparseVector } from '../eval/linear/sparse.js';
@@ -39,6 +41,8 @@ export interface EngineSettings {
   readonly theta: Float64Array;
   /** The network evaluation (replaces the linear one in the search when given). */
   readonly nnue?: NnueNetwork;
+  /** false: run `nnue` without the SIMD kernels (config `nnueSimd`); absent: where the runtime supports them. */
+  readonly nnueSimd?: boolean;
   readonly hashMb: number;
   readonly moveOverheadMs: number;
   readonly options?: SearchOptions;
@@ -63,13 +67,15 @@ export class AlphaBetaEngine {
   readonly game: GameKind;
   private readonly tt: TranspositionTable;
   private readonly search: AlphaBetaSearch;
-  private readonly mate = new MateSearch(16);
+  private readonly mate = new MateSolver(16);
   private readonly chessEval?: ChessLinearEval;
   private readonly shogiEval?: ShogiLinearEval;
   private readonly chessNnue?: ChessNnue;
   private readonly shogiNnue?: ShogiNnue;
   private moveOverheadMs: number;
   private readonly dyna2?: Dyna2;
+  /** Nodes of the root mate probe under a clock (tuning `rootMateNodes`; 0: none). */
+  private readonly rootMateNodes: number;
 
   constructor(settings: EngineSettings) {
     this.game = settings.game;
@@ -81,11 +87,13 @@ export class AlphaBetaEngine {
           : new TranspositionTable(settings.hashMb);
     this.search = new AlphaBetaSearch(this.tt, settings.options ?? searchOptions('tournament'));
     this.moveOverheadMs = settings.moveOverheadMs;
+    this.rootMateNodes = settings.game === 'shogi' ? (settings.options?.tuning ?? DEFAULT_TUNING.shogi).rootMateNodes : 0;
     if (settings.game === 'chess') this.chessEval = new ChessLinearEval(settings.theta);
     else this.shogiEval = new ShogiLinearEval(settings.theta);
     if (settings.nnue !== undefined) {
-      if (settings.game === 'chess') this.chessNnue = new ChessNnue(settings.nnue);
-      else this.shogiNnue = new ShogiNnue(settings.nnue);
+      const simd = settings.nnueSimd ?? simdSupported();
+      if (settings.game === 'chess') this.chessNnue = new ChessNnue(settings.nnue, simd);
+      else this.shogiNnue = new ShogiNnue(settings.nnue, simd);
     }
     if (settings.dyna2 !== undefined) {
       const names = settings.game === 'chess' ? this.chessEval!.featureSet.names : this.shogiEval!.featureSet.names;
@@ -194,6 +202,12 @@ export class AlphaBetaEngine {
     if (request.multiPv !== undefined && request.multiPv > 1) ab.multiPv = request.multiPv;
     if (infinite || request.ponder === true) ab.noEarlyMateStop = true;
 
+    const mated = this.rootMateProbe(board, ab, start);
+    if (mated !== undefined) {
+      if (mated.info !== undefined) onInfo?.(mated.info);
+      return Result.ok(mated);
+    }
+
     // Dyna-2's first phase (two-phase search, Silver, Sutton and Müller 2012, section 6): TD search
     // for a share of the time, then alpha-beta over long-term + short-term on what is left.
     let searchBoard: SearchBoard = board;
@@ -282,6 +296,21 @@ export class AlphaBetaEngine {
     if (board instanceof ChessSearchBoard) return (out) => this.chessEval!.features(board.board, out);
     const shogi = board as ShogiSearchBoard;
     return (out) => this.shogiEval!.features(shogi.board, out);
+  }
+
+  /**
+   * The root mate probe (shogi, a search under a clock, `rootMateNodes` > 0): df-pn for that many
+   * nodes; a proven mate is the answer, with its line and a mate score. Not for pondering, infinite,
+   * MultiPV or fixed-node/depth searches, whose answers must come from the search itself.
+   */
+  private rootMateProbe(board: SearchBoard, ab: AbLimits, start: number): GoResult | undefined {
+    if (this.rootMateNodes <= 0 || ab.hardMs === undefined || ab.ponder === true || ab.multiPv !== undefined) return undefined;
+    const r = this.mate.solve(board, { nodes: this.rootMateNodes, hardMs: ab.hardMs / 4, ...(ab.signal !== undefined ? { signal: ab.signal } : {}) });
+    if (r.kind !== 'mate') return undefined;
+    const timeMs = Math.round(performance.now() - start);
+    const pv = r.moves.map((m, i) => this.moveTextAlong(board, r.moves, i, m));
+    const info: SearchInfo = { depth: r.moves.length, score: { mate: r.moves.length }, nodes: r.nodes, nps: timeMs > 0 ? Math.round((r.nodes * 1000) / timeMs) : 0, timeMs, pv };
+    return pv.length > 1 ? { move: pv[0]!, ponder: pv[1]!, info } : { move: pv[0]!, info };
   }
 
   /** Text of `m`, the i-th move of `line` from the board's position. */

@@ -23,10 +23,12 @@ export interface AlphaBetaPlayerSettings {
   readonly moveOverheadMs: number;
   /** Search threads (Lazy SMP, see search-worker.ts); 1 when absent. */
   readonly threads?: number;
-  /** Search margins (tuning.ts, e.g. from `KISHI_SEARCH_TUNING`); absent: the defaults. */
+  /** Search margins (tuning.ts, from the config's `searchTuning`); absent: the defaults. */
   readonly tuning?: SearchTuning;
   /** `search: dyna2`: TD search before every alpha-beta search (src/search/td/); absent: plain alpha-beta. */
   readonly dyna2?: TdSearchParams;
+  /** false: the network evaluation without the SIMD kernels (config `nnueSimd`); absent: where supported. */
+  readonly nnueSimd?: boolean;
 }
 
 /** The compiled worker: next to this file in dist/, or in dist/ when this file runs from sources (tests). */
@@ -62,6 +64,7 @@ export class AlphaBetaPlayer extends WorkerPlayer {
       threads: this.settings.threads ?? 1,
       ...(this.settings.tuning !== undefined ? { tuning: this.settings.tuning } : {}),
       ...(this.settings.dyna2 !== undefined ? { dyna2: this.settings.dyna2 } : {}),
+      ...(this.settings.nnueSimd !== undefined ? { nnueSimd: this.settings.nnueSimd } : {}),
     };
     const url = searchWorkerUrl();
     if (!existsSync(fileURLToPath(url))) {

@@ -15,11 +15,11 @@ import type { Player } from './player.js';
 import { childLogger } from '../log/logger.js';
 import { loadNnueFile } from './nnue-file.js';
 import { loadWeightsFile } from './weights-file.js';
-import { tuningFromEnv } from '../search/alphabeta/tuning.js';
+import { tuningFromText } from '../search/alphabeta/tuning.js';
 
 /** The subset of the engine config the players read. */
 export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverheadMs' | 'chessWeights' | 'shogiWeights'> &
-  Partial<Pick<EngineConfig, 'threads' | 'chessEval' | 'shogiEval' | 'chessNnue' | 'shogiNnue' | TdKey>> &
+  Partial<Pick<EngineConfig, 'threads' | 'chessEval' | 'shogiEval' | 'chessNnue' | 'shogiNnue' | 'searchTuning' | TdKey>> &
   NnPlayerConfig;
 
 type TdKey = 'tdLambda' | 'tdStepSize' | 'tdEpsilon' | 'tdEpisodePlies' | 'tdSimulations' | 'tdTimeShare' | 'tdCarry';
@@ -43,11 +43,12 @@ export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Playe
 
 /**
  * The alpha-beta player specifically (UCI/USI front-ends use its extra option setters). Its search
- * margins come from `KISHI_SEARCH_TUNING` in `env` when set (tuning.ts; an invalid value is
- * `ERR_CONFIG`), for A/B matches without a rebuild.
+ * margins come from the config's `searchTuning` when set (tuning.ts; an invalid value is
+ * `ERR_CONFIG`), for A/B matches and `kishi tune` without a rebuild; `nnueSimd: false` keeps the
+ * network evaluation off the SIMD kernels.
  */
-export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind, env: NodeJS.ProcessEnv = process.env): Result<AlphaBetaPlayer, KishiError> => {
-  const tuning = tuningFromEnv(env, game);
+export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Result<AlphaBetaPlayer, KishiError> => {
+  const tuning = tuningFromText(config.searchTuning, game);
   if (tuning.isErr) return Result.err(tuning.error);
   const weights = loadWeightsFile(game === 'chess' ? config.chessWeights : config.shogiWeights, game);
   if (weights.isErr) return Result.err(weights.error);
@@ -71,6 +72,7 @@ export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind, env:
       ...(tuning.value !== undefined ? { tuning: tuning.value } : {}),
       ...(nnue !== undefined ? { nnue } : {}),
       ...(config.search === 'dyna2' ? { dyna2: tdParams(config) } : {}),
+      ...(config.nnueSimd === false ? { nnueSimd: false } : {}),
     }),
   );
 };

@@ -10,23 +10,19 @@
  * alpha-beta).
  *
  * The prior: the trained factorised policy network (src/eval/policy/, src/player/policy-file.ts)
- * when one is found, else the one-ply NNUE look-ahead. Which file: `KISHI_MCTS_POLICY` (a path, or
- * `oneply` for the one-ply prior), else `<game>-policy.bin` beside the value network when that
+ * when one is found, else the one-ply NNUE look-ahead. Which file: the engine config's `mctsPolicy`
+ * (UCI/USI `PolicyFile`: a path, or `oneply` for the one-ply prior), else `<game>-policy.bin` beside the value network when that
  * file exists. A policy file that exists but does not load (corrupt, wrong game, references that do
  * not match) is logged by the player (mcts-factory.ts) and the one-ply prior is used.
  *
- * Tuning hook: `KISHI_MCTS_CPU` = `key=value` pairs separated by commas (or semicolons, as inside a
- * `kishi match` engine spec) overriding the evaluator's settings (`tau` prior temperature in units
- * of K, `qplies` quiescence plies, `ptau` the policy network's temperature, `k` the value's sigmoid
- * scale in centipawns instead of the manifest's) and the search's
- * (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` / `textend` the time shares, `mplies` / `mnodes` /
- * `mcands` the mate guard's length, node limit and candidates, `gumbel` the root's Gumbel moves in
- * node-limited searches), used by the tuning matches of the MCTS notes.
+ * Tuning hook: the engine config's `mctsTuning` (mcts-cpu-tuning.ts), used by the tuning matches
+ * of the MCTS notes.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
+import { simdSupported } from '../eval/nnue/simd/simd-kernels.js';
 import { ChessPolicy, ShogiPolicy } from '../eval/policy/policy-network.js';
 import { ChessCpuEvaluator } from '../search/mcts/chess-cpu-evaluator.js';
 import { DEFAULT_CPU_EVALUATOR, type CpuEvaluator, type CpuEvaluatorSettings } from '../search/mcts/cpu-evaluator.js';
@@ -35,19 +31,27 @@ import { ShogiCpuEvaluator } from '../search/mcts/shogi-cpu-evaluator.js';
 import { loadNnueFile, type LoadedNnue } from './nnue-file.js';
 import { loadPolicyFile } from './policy-file.js';
 
-/** The environment variable of the tuning hook. */
-export const CPU_TUNING_ENV = 'KISHI_MCTS_CPU';
-/** The environment variable naming the policy network file (`oneply`: none). */
-export const POLICY_ENV = 'KISHI_MCTS_POLICY';
+/** The config's `mctsPolicy` value that selects the one-ply prior. */
+export const ONE_PLY_POLICY = 'oneply';
+
+/** What the player factory resolved of the CPU networks' settings, handed to the search's worker. */
+export interface CpuNetSettings {
+  /** Evaluator overrides (the config's `mctsTuning`). */
+  readonly evaluator: Partial<CpuEvaluatorSettings>;
+  /** The policy network file (`policyPathFor`); absent: the one-ply prior. */
+  readonly policyPath?: string;
+  /** false: the value network without the SIMD kernels (config `nnueSimd`). */
+  readonly simd?: boolean;
+}
 
 /**
  * The policy network file the CPU MCTS over the value network at `valuePath` (resolved) uses:
- * `KISHI_MCTS_POLICY` when set (undefined for `oneply`), else `<game>-policy.bin` in the value
- * network's folder when it exists, else undefined (the one-ply prior).
+ * `choice` (the config's `mctsPolicy`) when given (undefined for `oneply`), else
+ * `<game>-policy.bin` in the value network's folder when it exists, else undefined (the one-ply prior).
  */
-export const policyPathFor = (valuePath: string, game: GameKind, env: NodeJS.ProcessEnv = process.env): string | undefined => {
-  const raw = env[POLICY_ENV]?.trim() ?? '';
-  if (raw === 'oneply') return undefined;
+export const policyPathFor = (valuePath: string, game: GameKind, choice?: string): string | undefined => {
+  const raw = choice?.trim() ?? '';
+  if (raw === ONE_PLY_POLICY) return undefined;
   if (raw !== '') return raw;
   const beside = join(dirname(valuePath), `${game}-policy.bin`);
   return basename(valuePath) !== `${game}-policy.bin` && existsSync(beside) ? beside : undefined;
@@ -82,68 +86,6 @@ const kOf = (loaded: LoadedNnue): Result<number, KishiError> => {
   return Result.ok(k);
 };
 
-/** The tuning overrides of `KISHI_MCTS_CPU`; `ERR_CONFIG` on a malformed value. */
-export const cpuTuningFromEnv = (
-  env: NodeJS.ProcessEnv = process.env,
-): Result<{ evaluator: Partial<CpuEvaluatorSettings>; options: Partial<MctsOptions> }, KishiError> => {
-  const raw = env[CPU_TUNING_ENV]?.trim() ?? '';
-  const evaluator: { -readonly [K in keyof CpuEvaluatorSettings]?: number } = {};
-  const options: { -readonly [K in keyof MctsOptions]?: MctsOptions[K] } = {};
-  if (raw === '') return Result.ok({ evaluator, options });
-  for (const pair of raw.split(/[,;]/)) {
-    const [key, value] = pair.split('=').map((s) => s.trim());
-    const v = Number(value);
-    if (key === undefined || value === undefined || value === '' || !Number.isFinite(v)) {
-      return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: expected key=number pairs, got ${JSON.stringify(pair)}`));
-    }
-    switch (key) {
-      case 'tau':
-        evaluator.priorTemperature = v;
-        break;
-      case 'qplies':
-        evaluator.qsearchPlies = v;
-        break;
-      case 'ptau':
-        evaluator.policyTemperature = v;
-        break;
-      case 'k':
-        evaluator.k = v;
-        break;
-      case 'cpuct':
-        options.cpuctInit = v;
-        break;
-      case 'cpuctFactor':
-        options.cpuctFactor = v;
-        break;
-      case 'fpu':
-        options.fpuReduction = v;
-        options.fpuReductionRoot = v;
-        break;
-      case 'tsoft':
-        options.softTimeShare = v;
-        break;
-      case 'textend':
-        options.extendTimeShare = v;
-        break;
-      case 'mplies':
-        options.mateGuardPlies = v;
-        break;
-      case 'mnodes':
-        options.mateGuardNodes = v;
-        break;
-      case 'mcands':
-        options.mateGuardCandidates = v;
-        break;
-      case 'gumbel':
-        options.gumbelActions = v;
-        break;
-      default:
-        return Result.err(new KishiError('ERR_CONFIG', `${CPU_TUNING_ENV}: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, gumbel)`));
-    }
-  }
-  return Result.ok({ evaluator, options });
-};
-
 /**
  * Checks the value network at `path` (resolved) without building an evaluator: `ERR_MODEL` when
  * unusable. Then the policy network it would use (`policyPathFor`): `policy` says which prior the
@@ -152,29 +94,30 @@ export const cpuTuningFromEnv = (
 export const checkCpuNetFiles = (
   path: string,
   game: GameKind,
-  env: NodeJS.ProcessEnv = process.env,
-): Result<{ policy: string; policyError?: KishiError }, KishiError> => {
+  policyChoice?: string,
+): Result<{ policy: string; policyPath?: string; policyError?: KishiError }, KishiError> => {
   const loaded = loadNnueFile(path, game);
   if (loaded.isErr) return Result.err(new KishiError('ERR_MODEL', loaded.error.message));
   const k = kOf(loaded.value);
   if (k.isErr) return Result.err(k.error);
-  const policyPath = policyPathFor(path, game, env);
+  const policyPath = policyPathFor(path, game, policyChoice);
   if (policyPath === undefined) return Result.ok({ policy: 'one-ply' });
   const policy = loadPolicyFile(policyPath, game);
-  return Result.ok(policy.isErr ? { policy: 'one-ply', policyError: policy.error } : { policy: policy.value.file });
+  return Result.ok(policy.isErr ? { policy: 'one-ply', policyPath, policyError: policy.error } : { policy: policy.value.file, policyPath });
 };
 
 /**
  * The leaf evaluator over the value network at `path` (resolved); `ERR_MODEL` when that file is
  * unusable. With `policyPath`, the policy network there is the prior, at its manifest's temperature
  * unless `overrides` sets one; when it does not load, the one-ply prior is (the caller logs
- * `policyError`).
+ * `policyError`). `simd`: false runs the value network without the SIMD kernels.
  */
 export const loadCpuEvaluator = (
   path: string,
   game: GameKind,
   overrides: Partial<CpuEvaluatorSettings> = {},
   policyPath?: string,
+  simd = simdSupported(),
 ): Result<CpuEvaluator & { policyError?: KishiError }, KishiError> => {
   const loaded = loadNnueFile(path, game);
   if (loaded.isErr) return Result.err(new KishiError('ERR_MODEL', loaded.error.message));
@@ -188,7 +131,7 @@ export const loadCpuEvaluator = (
     return Result.err(new KishiError('ERR_CONFIG', `CPU evaluator settings out of range: ${JSON.stringify(settings)}`));
   }
   const net = loaded.value.net;
-  const ev: CpuEvaluator & { policyError?: KishiError } = game === 'chess' ? new ChessCpuEvaluator(net, settings) : new ShogiCpuEvaluator(net, settings);
+  const ev: CpuEvaluator & { policyError?: KishiError } = game === 'chess' ? new ChessCpuEvaluator(net, settings, simd) : new ShogiCpuEvaluator(net, settings, simd);
   if (policy?.isErr) ev.policyError = policy.error;
   else if (policy?.isOk && ev instanceof ChessCpuEvaluator) ev.policy = new ChessPolicy(policy.value.net);
   else if (policy?.isOk && ev instanceof ShogiCpuEvaluator) ev.policy = new ShogiPolicy(policy.value.net);

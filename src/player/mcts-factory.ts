@@ -13,79 +13,73 @@ import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import { childLogger } from '../log/logger.js';
 import { checkModelFiles } from '../nn/model-file.js';
+import type { MctsOptions } from '../search/mcts/options.js';
 import type { AlphaBetaPlayer } from './alphabeta-player.js';
 import { AutoPlayer } from './auto-player.js';
-import { DRAW_SCORE_ENV, MODEL_ENV } from '../search/mcts/options.js';
-import { checkCpuNetFiles, isCpuNetPath } from './mcts-cpu-nets.js';
+import { checkCpuNetFiles, isCpuNetPath, type CpuNetSettings } from './mcts-cpu-nets.js';
+import { cpuTuningFromText } from './mcts-cpu-tuning.js';
 import { MctsPlayer } from './mcts-player.js';
 import type { Player } from './player.js';
-import { resolveModelPath } from './weights-file.js';
+import { resolveModelPath } from '../core/package-path.js';
 
 /** What the net-based players read of the engine config; model settings default to the config schema's defaults. */
 export type NnPlayerConfig = Pick<EngineConfig, 'moveOverheadMs'> &
-  Partial<Pick<EngineConfig, 'chessModel' | 'shogiModel' | 'mctsMinClockMs' | 'mctsDrawScore' | 'threads'>>;
-
-/**
- * The environment variable naming the net when the config names none (`KISHI_MCTS_MODEL`; the
- * UCI/USI front-ends name none when `ModelFile` is empty): the gate matches also name each engine's
- * net this way (`/usr/bin/env KISHI_MCTS_MODEL=... node bin/kishi.js uci`).
- */
-export { MODEL_ENV };
+  Partial<Pick<EngineConfig, 'chessModel' | 'shogiModel' | 'mctsMinClockMs' | 'mctsDrawScore' | 'threads' | 'mctsPolicy' | 'mctsTuning' | 'nnueSimd'>>;
 
 /**
  * The model path for `game` (resolved): the config's, or, when the config names none (UCI/USI
- * `ModelFile` empty), `KISHI_MCTS_MODEL` if set, else the CPU networks `models/<game>-nnue.bin`
+ * `ModelFile` empty), the CPU networks `models/<game>-nnue.bin`
  * (mcts-cpu-nets.ts; far stronger on a CPU than the ResNet, see models/README.md) if they exist,
  * else the INT8 ResNet `models/<game>-int8.onnx` if it exists, else `models/<game>.onnx`. A `.bin`
  * path selects the CPU networks, an `.onnx` one the ResNet.
  */
-export const modelPathOf = (config: NnPlayerConfig, game: GameKind, env: NodeJS.ProcessEnv = process.env): string => {
+export const modelPathOf = (config: NnPlayerConfig, game: GameKind): string => {
   const named = game === 'chess' ? config.chessModel : config.shogiModel;
-  if (named !== undefined) return resolveModelPath(named);
-  const fromEnv = env[MODEL_ENV];
-  if (fromEnv !== undefined && fromEnv.trim() !== '') return resolveModelPath(fromEnv.trim());
+  if (named !== undefined && named.trim() !== '') return resolveModelPath(named.trim());
   const cpu = resolveModelPath(`models/${game}-nnue.bin`);
   if (existsSync(cpu)) return cpu;
   const int8 = resolveModelPath(`models/${game}-int8.onnx`);
   return existsSync(int8) ? int8 : resolveModelPath(`models/${game}.onnx`);
 };
 
-export { DRAW_SCORE_ENV };
-
-/** The draw score from `env` (`KISHI_MCTS_DRAW_SCORE`): undefined when unset or empty, `ERR_CONFIG` when not a number in [-1, 1]. */
-export const drawScoreFromEnv = (env: NodeJS.ProcessEnv = process.env): Result<number | undefined, KishiError> => {
-  const raw = env[DRAW_SCORE_ENV];
-  if (raw === undefined || raw.trim() === '') return Result.ok(undefined);
-  const v = Number(raw);
-  if (!Number.isFinite(v) || v < -1 || v > 1) return Result.err(new KishiError('ERR_CONFIG', `${DRAW_SCORE_ENV}=${raw}: expected a number in [-1, 1]`));
-  return Result.ok(v);
-};
-
 /**
- * `search: mcts`. The draw score: `KISHI_MCTS_DRAW_SCORE` (in [-1, 1]) when set, as the gate matches
- * set it for both engines, else `mctsDrawScore` (per cent, the config key and UCI/USI `DrawScore`).
- * `threads` (UCI/USI `Threads`): search threads over one tree with the CPU networks (the ResNet
- * searches on one).
+ * `search: mcts`. The draw score: `mctsDrawScore` (per cent, the config key and UCI/USI
+ * `DrawScore`; the AlphaZero gate sets it for both engines). `threads` (UCI/USI `Threads`): search
+ * threads over one tree with the CPU networks (the ResNet searches on one). With the CPU networks,
+ * `mctsTuning` (an invalid text is `ERR_CONFIG`), `mctsPolicy` and `nnueSimd` are resolved here and
+ * handed to the search's worker.
  */
 export const createMctsPlayer = (config: NnPlayerConfig, game: GameKind): Result<MctsPlayer, KishiError> => {
   const path = modelPathOf(config, game);
+  let cpuNets: CpuNetSettings | undefined;
+  let tuned: Partial<MctsOptions> = {};
   if (isCpuNetPath(path)) {
-    const check = checkCpuNetFiles(path, game);
+    const tuning = cpuTuningFromText(config.mctsTuning);
+    if (tuning.isErr) return Result.err(tuning.error);
+    const check = checkCpuNetFiles(path, game, config.mctsPolicy);
     if (check.isErr) return Result.err(check.error);
     if (check.value.policyError !== undefined) {
       childLogger('player/mcts').warn(`MCTS policy network unusable (${check.value.policyError.message}); using the one-ply prior`);
     }
+    const policyPath = check.value.policyPath;
+    cpuNets = {
+      evaluator: tuning.value.evaluator,
+      ...(policyPath !== undefined ? { policyPath } : {}),
+      ...(config.nnueSimd === false ? { simd: false } : {}),
+    };
+    tuned = tuning.value.options;
   } else {
     const check = checkModelFiles(path, game);
     if (check.isErr) return Result.err(check.error);
   }
-  const fromEnv = drawScoreFromEnv();
-  if (fromEnv.isErr) return Result.err(fromEnv.error);
-  const drawScore = fromEnv.value ?? (config.mctsDrawScore ?? 0) / 100;
+  const drawScore = (config.mctsDrawScore ?? 0) / 100;
+  if (!Number.isFinite(drawScore) || drawScore < -1 || drawScore > 1) {
+    return Result.err(new KishiError('ERR_CONFIG', `mctsDrawScore ${config.mctsDrawScore}: expected per cent in [-100, 100]`));
+  }
   const threads = Math.max(1, Math.floor(config.threads ?? 1));
-  const set = { ...(drawScore !== 0 ? { drawScore } : {}), ...(threads > 1 ? { threads } : {}) };
+  const set = { ...tuned, ...(drawScore !== 0 ? { drawScore } : {}), ...(threads > 1 ? { threads } : {}) };
   const options = Object.keys(set).length > 0 ? { options: set } : {};
-  return Result.ok(new MctsPlayer({ game, modelPath: path, moveOverheadMs: config.moveOverheadMs, ...options }));
+  return Result.ok(new MctsPlayer({ game, modelPath: path, moveOverheadMs: config.moveOverheadMs, ...options, ...(cpuNets !== undefined ? { cpuNets } : {}) }));
 };
 
 /** `search: auto`: alpha-beta must be available; MCTS joins when its model passes the start-up check. */

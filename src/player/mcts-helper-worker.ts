@@ -18,11 +18,13 @@ const init = workerData as MctsHelperInit;
 const port = parentPort!;
 const control = new MctsControl(init.count, init.control);
 const status = controlStatus(init.id);
-const evaluator = loadCpuEvaluator(init.modelPath, init.game, init.evaluator, init.policyPath);
+const evaluator = loadCpuEvaluator(init.modelPath, init.game, init.evaluator, init.policyPath, init.simd);
 // Its own search object for its buffers and statistics; its tree is the shared one from the first `go`.
 const search = evaluator.isOk ? new MctsSearch(evaluator.value, init.options) : undefined;
 // The status before the message: whoever hears of the failure must find the helper marked failed.
 Atomics.store(control.words, status, search !== undefined ? HELPER_IDLE : HELPER_FAILED);
+// Wakes a main search thread waiting for the helpers to load (`MctsHelperPool.waitLoaded`).
+Atomics.notify(control.words, status);
 if (evaluator.isErr) port.postMessage({ type: 'error', message: evaluator.error.message } satisfies MctsHelperReply);
 
 port.on('message', (msg: MctsHelperRequest) => {

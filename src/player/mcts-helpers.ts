@@ -5,8 +5,9 @@
  * ends, which ends them too). Each loads the CPU networks from the same files with the same
  * settings as the main search and plays on the main search's shared tree while a search runs.
  *
- * A helper takes part from the first search after its networks are loaded (a search never waits
- * for a helper to start: the first move of a fast game is not delayed). A helper that fails (it
+ * A helper takes part from the first search after its networks are loaded: a search never waits
+ * for a helper to start (the first move of a fast game is not delayed), but `newGame`, which
+ * UCI/USI `isready` runs, does (`waitLoaded`), so that after `readyok` every helper plays. A helper that fails (it
  * could not load, or its run threw: status `HELPER_FAILED`), that does not stop within the
  * search's timeout, or whose thread ends, is lost: it is terminated and gets no more work, and the
  * searches go on with the others (or alone).
@@ -26,8 +27,10 @@ export interface MctsHelperSettings {
   readonly modelPath: string;
   /** Resolved path of the policy network, when the main search uses one. */
   readonly policyPath?: string;
-  /** The evaluator settings the main search's evaluator was loaded with (`KISHI_MCTS_CPU`'s). */
+  /** The evaluator settings the main search's evaluator was loaded with (the config's `mctsTuning`). */
   readonly evaluator: Partial<CpuEvaluatorSettings>;
+  /** The main search's SIMD switch (config `nnueSimd`); absent: where supported. */
+  readonly simd?: boolean;
   /** The main search's options. */
   readonly options: MctsOptions;
 }
@@ -110,6 +113,28 @@ export class MctsHelperPool implements MctsHelpers {
       w.postMessage(request);
       this.started.push(id);
     }
+  }
+
+  /**
+   * Blocks until no helper is still loading its networks, at most `timeoutMs`; returns how many
+   * are ready to search. The MCTS worker calls it at `newGame` (UCI/USI `isready`), so that the
+   * helpers take part from the first search instead of sitting it out while they load.
+   */
+  waitLoaded(timeoutMs: number): number {
+    const words = this.control.words;
+    const deadline = performance.now() + timeoutMs;
+    let ready = 0;
+    for (let id = 1; id <= this.workers.length; id++) {
+      if (this.workers[id - 1] === undefined) continue;
+      const word = controlStatus(id);
+      for (;;) {
+        const left = deadline - performance.now();
+        if (Atomics.load(words, word) !== HELPER_LOADING || left <= 0) break;
+        Atomics.wait(words, word, HELPER_LOADING, left);
+      }
+      if (Atomics.load(words, word) === HELPER_IDLE) ready++;
+    }
+    return ready;
   }
 
   join(timeoutMs: number): number {

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import type { MctsOptions } from '../search/mcts/options.js';
+import type { CpuNetSettings } from './mcts-cpu-nets.js';
 import type { MctsWorkerInit } from './mcts-worker.js';
 import type { WorkerReply } from './worker-protocol.js';
 import { WorkerPlayer, workerUrl } from './worker-player.js';
@@ -23,6 +24,8 @@ export interface MctsPlayerSettings {
   readonly moveOverheadMs: number;
   readonly options?: Partial<MctsOptions>;
   readonly cacheEntries?: number;
+  /** The CPU networks' settings from the config (mcts-worker.ts `MctsWorkerInit.cpuNets`). */
+  readonly cpuNets?: CpuNetSettings;
 }
 
 /** The compiled worker: next to this file in dist/, or in dist/ when this file runs from sources (tests). */
@@ -63,6 +66,7 @@ export class MctsPlayer extends WorkerPlayer {
       signal: this.signal.buffer as SharedArrayBuffer,
       ...(this.settings.options !== undefined ? { options: this.settings.options } : {}),
       ...(this.settings.cacheEntries !== undefined ? { cacheEntries: this.settings.cacheEntries } : {}),
+      ...(this.settings.cpuNets !== undefined ? { cpuNets: this.settings.cpuNets } : {}),
     };
     const worker = new Worker(mctsWorkerUrl(), { workerData: init });
     this.loading = new Promise((resolve) => this.settleLoading.set(worker, resolve));

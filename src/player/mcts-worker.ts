@@ -18,7 +18,7 @@ import type { Evaluator } from '../nn/evaluator.js';
 import { loadModel } from '../nn/model-file.js';
 import type { LeafEvaluator } from '../search/mcts/leaf-evaluator.js';
 import { defaultMctsOptions, type MctsOptions } from '../search/mcts/options.js';
-import { cpuNetMctsOptions, cpuTuningFromEnv, isCpuNetPath, loadCpuEvaluator, policyPathFor } from './mcts-cpu-nets.js';
+import { cpuNetMctsOptions, isCpuNetPath, loadCpuEvaluator, policyPathFor, type CpuNetSettings } from './mcts-cpu-nets.js';
 import { MctsEngine } from './mcts-engine.js';
 import { MctsHelperPool, type MctsHelperSettings } from './mcts-helpers.js';
 import type { WorkerReply } from './worker-protocol.js';
@@ -34,12 +34,22 @@ export interface MctsWorkerInit {
   readonly signal: SharedArrayBuffer;
   readonly options?: Partial<MctsOptions>;
   readonly cacheEntries?: number;
+  /**
+   * The CPU networks' settings the player factory resolved from the config (evaluator overrides,
+   * policy file, SIMD); absent: the defaults, with `<game>-policy.bin` beside the value network.
+   */
+  readonly cpuNets?: CpuNetSettings;
 }
 
 const init = workerData as MctsWorkerInit;
+/** How long `newGame` waits for the helper threads to load (a helper later still joins from the next search). */
+const HELPER_LOAD_TIMEOUT_MS = 15_000;
+
 const port = parentPort!;
 const reply = (r: WorkerReply): void => port.postMessage(r);
 const signal = new Int32Array(init.signal);
+
+const optionalPolicy = (policyPath: string | undefined): { policyPath?: string } => (policyPath !== undefined ? { policyPath } : {});
 
 /**
  * The evaluator: the CPU networks for an NNUE `.bin` path (mcts-cpu-nets.ts), with what helper
@@ -49,18 +59,17 @@ const load = async (): Promise<
   Result<{ evaluator: Evaluator | LeafEvaluator; options: Partial<MctsOptions>; helpers?: Omit<MctsHelperSettings, 'options'> }, KishiError>
 > => {
   if (isCpuNetPath(init.modelPath)) {
-    const tuning = cpuTuningFromEnv();
-    if (tuning.isErr) return Result.err(tuning.error);
+    const cpu: CpuNetSettings = init.cpuNets ?? { evaluator: {}, ...optionalPolicy(policyPathFor(init.modelPath, init.game)) };
     // A policy file that does not load leaves the one-ply prior; the player logged why (mcts-factory.ts).
-    const policyPath = policyPathFor(init.modelPath, init.game);
-    const ev = loadCpuEvaluator(init.modelPath, init.game, tuning.value.evaluator, policyPath);
+    const policyPath = cpu.policyPath;
+    const ev = loadCpuEvaluator(init.modelPath, init.game, cpu.evaluator, policyPath, cpu.simd);
     if (ev.isErr) return Result.err(ev.error);
     // Helpers load the policy file only when the main search's did load.
     const helperPolicy = policyPath !== undefined && ev.value.policyError === undefined ? { policyPath } : {};
     return Result.ok({
       evaluator: ev.value,
-      options: { ...cpuNetMctsOptions(init.game), ...init.options, ...tuning.value.options },
-      helpers: { game: init.game, modelPath: init.modelPath, evaluator: tuning.value.evaluator, ...helperPolicy },
+      options: { ...cpuNetMctsOptions(init.game), ...init.options },
+      helpers: { game: init.game, modelPath: init.modelPath, evaluator: cpu.evaluator, ...helperPolicy, ...(cpu.simd !== undefined ? { simd: cpu.simd } : {}) },
     });
   }
   const model = await loadModel(init.modelPath, init.game, {
@@ -85,7 +94,11 @@ if (loaded.isErr) {
   const engine = new MctsEngine({ game: init.game, evaluator: loaded.value.evaluator, moveOverheadMs: init.moveOverheadMs, options, ...(helpers !== undefined ? { helpers } : {}) });
   serveWorker(port, {
     go: (request, onInfo) => engine.go(request, signal, onInfo),
-    newGame: () => engine.newGame(),
+    // UCI/USI `isready`: the helpers load their networks before `readyok`, to play from the first search.
+    newGame: () => {
+      helpers?.waitLoaded(HELPER_LOAD_TIMEOUT_MS);
+      engine.newGame();
+    },
     setHashMb: () => undefined, // no table to size: the evaluation cache is set at start
     setMoveOverheadMs: (ms) => engine.setMoveOverheadMs(ms),
     // A failed evaluation can leave the tree half-updated: start the next search afresh.

@@ -14,7 +14,7 @@ import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
 import { FastChessBoard } from '../games/chess/fast/board.js';
 import { FastShogiBoard } from '../games/shogi/fast/board.js';
 import { readModelFilePair } from './model-file-pair.js';
-import { resolveModelPath } from './weights-file.js';
+import { resolveModelPath } from '../core/package-path.js';
 
 export interface LoadedNnue {
   readonly net: NnueNetwork;

@@ -14,7 +14,7 @@ import { ChessPolicy, ShogiPolicy } from '../eval/policy/policy-network.js';
 import { FastChessBoard } from '../games/chess/fast/board.js';
 import { FastShogiBoard } from '../games/shogi/fast/board.js';
 import { readModelFilePair } from './model-file-pair.js';
-import { resolveModelPath } from './weights-file.js';
+import { resolveModelPath } from '../core/package-path.js';
 
 export interface LoadedPolicy {
   readonly net: PolicyNet;

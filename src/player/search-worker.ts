@@ -14,6 +14,9 @@ import type { HelperInit, HelperRequest, WorkerInit, WorkerReply } from './worke
 import { serveWorker } from './worker-entry.js';
 import { workerEngine } from './worker-engine.js';
 
+/** How long `newGame` waits for the helpers to load their networks and answer. */
+const HELPER_LOAD_TIMEOUT_MS = 15_000;
+
 const init = workerData as WorkerInit;
 const { engine, theta } = workerEngine(
   init,
@@ -27,6 +30,8 @@ const port = parentPort!;
 const helperCount = Math.max(0, Math.floor(init.threads ?? 1) - 1);
 const control = new Int32Array(new SharedArrayBuffer(4 * (helperCount + 1)));
 const helpers: Worker[] = [];
+/** Helpers that failed (index = helper id). */
+const dead: boolean[] = [];
 for (let i = 1; i <= helperCount; i++) {
   const helperInit: HelperInit = {
     game: init.game,
@@ -37,24 +42,32 @@ for (let i = 1; i <= helperCount; i++) {
     control: control.buffer as SharedArrayBuffer,
     id: i,
     ...(init.tuning !== undefined ? { tuning: init.tuning } : {}),
+    ...(init.nnueSimd !== undefined ? { nnueSimd: init.nnueSimd } : {}),
   };
   const w = new Worker(new URL('./alphabeta-helper-worker.js', import.meta.url), { workerData: helperInit });
-  w.on('error', (e) => port.postMessage({ type: 'error', id: -1, code: 'ERR_ENGINE', message: `search helper failed: ${e.message}` } satisfies WorkerReply));
+  w.on('error', (e) => {
+    // A failed helper is not waited for again (its busy flag would never clear).
+    dead[i] = true;
+    Atomics.store(control, i, 0);
+    port.postMessage({ type: 'error', id: -1, code: 'ERR_ENGINE', message: `search helper failed: ${e.message}` } satisfies WorkerReply);
+  });
   helpers.push(w);
 }
-/** Sends a message to every helper, marking each busy until it has handled it. */
+/** Sends a message to every helper still alive, marking each busy until it has handled it. */
 const toHelpers = (msg: HelperRequest): void => {
   for (let i = 1; i <= helperCount; i++) {
+    if (dead[i] === true) continue;
     Atomics.store(control, i, 1);
     helpers[i - 1]!.postMessage(msg);
   }
 };
 /**
  * Blocks until every helper has finished its last message. A stopped helper answers within
- * milliseconds (it polls every few hundred nodes); one silent for 5 s has died, and is not waited for.
+ * milliseconds (it polls every few hundred nodes); one silent for `timeoutMs` (5 s by default)
+ * has died, and is not waited for.
  */
-const helpersIdle = (): void => {
-  const deadline = Date.now() + 5000;
+const helpersIdle = (timeoutMs = 5000): void => {
+  const deadline = Date.now() + timeoutMs;
   for (let i = 1; i <= helperCount; i++) {
     while (Atomics.load(control, i) !== 0 && Date.now() < deadline) Atomics.wait(control, i, 1, 50);
   }
@@ -71,10 +84,13 @@ serveWorker(port, {
       Atomics.store(control, 0, 1);
     }
   },
+  // UCI/USI `isready`: answered once the helpers have handled it, which they do once their
+  // networks are loaded, so that they search from the first move and its clock does not wait for them.
   newGame: () => {
     helpersIdle();
     engine.newGame();
     toHelpers({ type: 'newGame' });
+    helpersIdle(HELPER_LOAD_TIMEOUT_MS);
   },
   setHashMb: (mb) => {
     helpersIdle();

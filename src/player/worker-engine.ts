@@ -19,6 +19,8 @@ export interface WorkerEvaluation {
   readonly nnue?: ArrayBuffer;
   /** Search margins (tuning.ts); absent: the defaults. */
   readonly tuning?: SearchTuning;
+  /** false: the network evaluation without the SIMD kernels; absent: where the runtime supports them. */
+  readonly nnueSimd?: boolean;
 }
 
 /** The engine of a worker: its evaluation from `data`, its table and clock settings from `settings`. */
@@ -33,6 +35,7 @@ export function workerEngine(
     game: data.game,
     theta,
     ...(data.nnue !== undefined ? { nnue: parseNetwork(new Uint8Array(data.nnue), source).unwrap() } : {}),
+    ...(data.nnueSimd !== undefined ? { nnueSimd: data.nnueSimd } : {}),
     ...settings,
     ...(data.tuning !== undefined ? { options: searchOptions('tournament', { tuning: data.tuning }) } : {}),
   });

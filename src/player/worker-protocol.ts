@@ -21,10 +21,12 @@ export interface WorkerInit {
   readonly signal: SharedArrayBuffer;
   /** Search threads (Lazy SMP): the worker starts `threads - 1` helpers; 1 when absent. */
   readonly threads?: number;
-  /** Search margins (`KISHI_SEARCH_TUNING`, validated by the player factory); absent: the defaults. */
+  /** Search margins (the config's `searchTuning`, validated by the player factory); absent: the defaults. */
   readonly tuning?: SearchTuning;
   /** `search: dyna2`: TD search before every alpha-beta search (src/search/td/); absent: plain alpha-beta. */
   readonly dyna2?: TdSearchParams;
+  /** false: the network evaluation without the SIMD kernels (config `nnueSimd`). */
+  readonly nnueSimd?: boolean;
 }
 
 /** `workerData` of a Lazy SMP helper (alphabeta-helper-worker.ts). */
@@ -42,6 +44,8 @@ export interface HelperInit {
   readonly id: number;
   /** The main thread's search margins (helpers must search alike); absent: the defaults. */
   readonly tuning?: SearchTuning;
+  /** The main thread's SIMD switch. */
+  readonly nnueSimd?: boolean;
 }
 
 /** Messages from the search worker to its helpers; each clears the helper's busy flag when done. */

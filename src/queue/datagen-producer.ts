@@ -29,7 +29,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../core/result.js';
-import { removeFilesWhere, writeFileAtomic } from '../learning/atomic-write.js';
+import { removeFilesWhere, writeFileAtomic } from '../core/atomic-write.js';
 import { chunkBytes, chunkFileName } from '../learning/datagen/chunk.js';
 import { dedupChunk, shardSettingsFileName, shardSettingsText } from '../learning/datagen/chunk-play.js';
 import { scanShard, type DatagenShardOptions } from '../learning/datagen/datagen-run.js';

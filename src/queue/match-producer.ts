@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../core/result.js';
-import { writeFileAtomic } from '../learning/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-write.js';
 import type { GameRecord } from '../match/game-record.js';
 import type { RemoteGameSpec, RemoteGames, RemoteMatchSettings } from '../match/remote-games.js';
 import { matchJobId, resultMismatch, runKey, withDigest, type MatchJob, type MatchJobResult } from './jobs.js';

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { packageRoot, resolveModelPath } from '../player/weights-file.js';
+import { packageRoot, resolveModelPath } from '../core/package-path.js';
 
 /** Version of the job and result formats of this folder; bumped on any incompatible change. */
 export const QUEUE_PROTOCOL = 2;

@@ -20,8 +20,13 @@ export interface TimeControl {
 export interface ClockView {
   readonly firstMs: number;
   readonly secondMs: number;
-  /** Time of the byoyomi period left to the side to move when it is in byoyomi. */
+  /**
+   * Time of the byoyomi period left to `byoyomiSide`: the running side once its main time is spent,
+   * or, once the clock is stopped, the side that was in byoyomi then (a side that lost on time in
+   * byoyomi shows an empty period, not a fresh one).
+   */
   readonly byoyomiLeftMs?: number;
+  readonly byoyomiSide?: Side;
   readonly running?: Side;
 }
 
@@ -29,6 +34,8 @@ export class GameClock {
   private readonly left: Record<Side, number>;
   private running: Side | undefined;
   private since = 0;
+  /** The byoyomi period left to the side that was in byoyomi when the clock stopped. */
+  private stoppedInByoyomi: { readonly side: Side; readonly leftMs: number } | undefined;
 
   constructor(readonly control: TimeControl) {
     this.left = { first: control.initialMs, second: control.initialMs };
@@ -38,12 +45,15 @@ export class GameClock {
   start(side: Side, now: number): void {
     this.running = side;
     this.since = now;
+    this.stoppedInByoyomi = undefined;
   }
 
   /** Stops the clock (game over), charging the running side. */
   stop(now: number): void {
     if (this.running === undefined) return;
+    const byoyomiLeft = this.byoyomiLeft(now);
     this.left[this.running] = Math.max(0, this.left[this.running] - (now - this.since));
+    this.stoppedInByoyomi = byoyomiLeft === undefined ? undefined : { side: this.running, leftMs: byoyomiLeft };
     this.running = undefined;
   }
 
@@ -98,17 +108,22 @@ export class GameClock {
     };
   }
 
+  /** The byoyomi period left to the running side at `now`, when it has spent its main time. */
+  private byoyomiLeft(now: number): number | undefined {
+    const side = this.running;
+    if (side === undefined || this.control.byoyomiMs <= 0) return undefined;
+    const over = now - this.since - this.left[side];
+    return over >= 0 ? Math.max(0, this.control.byoyomiMs - over) : undefined;
+  }
+
   view(now: number): ClockView {
     const side = this.running;
-    let byoyomiLeftMs: number | undefined;
-    if (side !== undefined && this.control.byoyomiMs > 0) {
-      const over = now - this.since - this.left[side];
-      if (over >= 0) byoyomiLeftMs = Math.max(0, this.control.byoyomiMs - over);
-    }
+    const running = this.byoyomiLeft(now);
+    const byoyomi = running !== undefined && side !== undefined ? { side, leftMs: running } : this.stoppedInByoyomi;
     return {
       firstMs: this.timeLeft('first', now),
       secondMs: this.timeLeft('second', now),
-      ...(byoyomiLeftMs !== undefined ? { byoyomiLeftMs } : {}),
+      ...(byoyomi !== undefined ? { byoyomiLeftMs: byoyomi.leftMs, byoyomiSide: byoyomi.side } : {}),
       ...(side !== undefined ? { running: side } : {}),
     };
   }

@@ -37,10 +37,21 @@ export type ClientMessage =
   | { readonly t: 'move'; readonly ply: number; readonly move: string }
   | { readonly t: 'resign' }
   | { readonly t: 'draw' }
-  | { readonly t: 'takeback' };
+  | { readonly t: 'takeback' }
+  /**
+   * Kishi's review (src/web/game-analysis.ts): of the tab's finished game, or of a pasted one (`game`,
+   * its `start` FEN/SFEN and its UCI/USI `moves`); the graph, then lines on request.
+   */
+  | { readonly t: 'analyse'; readonly game?: GameKind; readonly start?: string; readonly moves?: readonly string[] }
+  | { readonly t: 'lines'; readonly ply: number };
 
-/** Longest accepted message, bytes: a page never sends more than a few hundred. */
-export const MAX_MESSAGE_BYTES = 4096;
+/** Longest accepted message, bytes: a page sends a few hundred, a pasted game for analysis a few thousand. */
+export const MAX_MESSAGE_BYTES = 8192;
+
+/** Most moves of a pasted game Kishi analyses. */
+export const MAX_ANALYSIS_MOVES = 600;
+
+const MOVE_TEXT = /^[a-zA-Z0-9*+]{4,6}$/;
 
 const bad = (message: string): Result<never, KishiError> => Result.err(new KishiError('ERR_BAD_MESSAGE', message));
 
@@ -91,12 +102,25 @@ export function parseClientMessage(raw: string): Result<ClientMessage, KishiErro
       return Result.ok({ t: 'join', id: v.id });
     case 'move':
       if (!intIn(v.ply, 0, 100_000)) return bad('move needs the ply it was made on');
-      if (typeof v.move !== 'string' || !/^[a-zA-Z0-9*+]{4,6}$/.test(v.move)) return bad('move must be in UCI (chess) or USI (shogi)');
+      if (typeof v.move !== 'string' || !MOVE_TEXT.test(v.move)) return bad('move must be in UCI (chess) or USI (shogi)');
       return Result.ok({ t: 'move', ply: v.ply, move: v.move });
     case 'resign':
     case 'draw':
     case 'takeback':
       return Result.ok({ t: v.t });
+    case 'analyse': {
+      if (v.game === undefined && v.start === undefined && v.moves === undefined) return Result.ok({ t: 'analyse' });
+      if (v.game !== 'chess' && v.game !== 'shogi') return bad('analyse: game must be chess or shogi');
+      if (typeof v.start !== 'string' || v.start.length > 120 || !/^[A-Za-z0-9/+ -]+$/.test(v.start)) return bad('analyse: start must be a FEN or SFEN');
+      const moves = v.moves;
+      if (!Array.isArray(moves) || moves.length > MAX_ANALYSIS_MOVES || !moves.every((m) => typeof m === 'string' && MOVE_TEXT.test(m))) {
+        return bad(`analyse: moves must be up to ${MAX_ANALYSIS_MOVES} moves in UCI (chess) or USI (shogi)`);
+      }
+      return Result.ok({ t: 'analyse', game: v.game, start: v.start, moves: moves as string[] });
+    }
+    case 'lines':
+      if (!intIn(v.ply, 0, 100_000)) return bad('lines needs the ply of the position');
+      return Result.ok({ t: 'lines', ply: v.ply });
     default:
       return bad(`unknown message type ${JSON.stringify(v.t)}`);
   }

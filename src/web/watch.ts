@@ -37,6 +37,8 @@ export interface WatchedGame {
   readonly clockMs?: { readonly first: number; readonly second: number };
   /** Kishi's last search in this game. */
   readonly search?: GameLogSearch;
+  /** FEN/SFEN the last search started from (its PV's first move is played there), for the page's notation. */
+  readonly searchPosition?: string;
   readonly result?: { readonly winner: Side | null; readonly status: string };
   readonly startedAt: string;
   /** Last change of the log file, ms since the epoch. */
@@ -75,6 +77,11 @@ export interface WatchSnapshot {
   readonly alphazero: readonly CurvePoint[];
   /** Why a configured AlphaZero state directory shows no curve (not started yet, unreadable file). */
   readonly alphazeroNotes: readonly string[];
+  /**
+   * This server's clock when the snapshot was taken, ms since the epoch: the page runs the side to
+   * move's clock from the last move's log line (`updatedMs`) without trusting its own clock to agree.
+   */
+  readonly nowMs: number;
 }
 
 /** What the watch view reads besides the game logs. */
@@ -164,6 +171,7 @@ export class GameWatcher {
       servers: this.sources.serverStatus?.() ?? [],
       alphazero,
       alphazeroNotes,
+      nowMs: Date.now(),
     };
   }
 
@@ -254,7 +262,8 @@ export class GameWatcher {
         const log = parsed.value;
         const h = log.header;
         const last = log.moves[log.moves.length - 1];
-        const search = [...log.moves].reverse().find((m) => m.ours && m.search)?.search;
+        const searched = [...log.moves].reverse().find((m) => m.ours && m.search);
+        const search = searched?.search;
         const clockMs = [...log.moves].reverse().find((m) => m.clockMs)?.clockMs;
         game = {
           file: relative(this.recordsDir, file),
@@ -268,7 +277,7 @@ export class GameWatcher {
           position: positionAfter(log),
           ...(last ? { lastMove: last.move } : {}),
           ...(clockMs ? { clockMs } : {}),
-          ...(search ? { search } : {}),
+          ...(search ? { search, searchPosition: searched!.position } : {}),
           ...(log.result ? { result: { winner: log.result.winner, status: log.result.status } } : {}),
           startedAt: h.startedAt,
           updatedMs: stat.mtimeMs,

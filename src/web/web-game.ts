@@ -11,7 +11,7 @@
  * zero with few pieces left, and resigns after a run of lost scores when that is enabled.
  */
 import type { PlayerLease } from '../bot/dispatcher.js';
-import type { DrawOrResignConfig } from '../config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../config/sections/draw-or-resign.js';
 import type { GameKind, GameState, Side } from '../core/game.js';
 import { otherSide } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
@@ -49,8 +49,10 @@ export interface GameSnapshot {
   readonly takebacksLeft: number;
   /** Kishi offers a draw with its last move (the policy's draw condition); the person's next move declines it. */
   readonly drawOffered: boolean;
-  /** The last search of Kishi's, for the engine panel. */
+  /** Kishi's search behind the last move on the board, when that move was Kishi's, for the engine panel. */
   readonly lastInfo?: SearchInfo;
+  /** Per ply: the score of Kishi's search for the move played there (Kishi's view), null for the person's moves. */
+  readonly evals: readonly (SearchInfo['score'] | null)[];
 }
 
 export interface WebGameOptions {
@@ -80,6 +82,12 @@ const LOG_STATUS: Record<string, string> = {
   abandoned: 'aborted',
 };
 
+/**
+ * The clocks run from this ply on: like lichess, each side's first move is untimed, so the person's
+ * clock does not run while they find the board (and Kishi's first move is bounded by its main time).
+ */
+export const CLOCK_STARTS_AT_PLY = 2;
+
 const refuse = (code: string, message: string): Result<never, KishiError> => Result.err(new KishiError(code, message));
 
 /** Pieces on the board (kings included), from a FEN or SFEN board field. */
@@ -92,7 +100,8 @@ export class WebGame {
   private readonly moves: string[] = [];
   private readonly moveMs: number[] = [];
   private readonly scores: number[] = [];
-  private lastInfo: SearchInfo | undefined;
+  /** Kishi's search for the move at each ply it played (the engine panel of that position). */
+  private readonly infos = new Map<number, SearchInfo>();
   private result: WebResult | undefined;
   private takebacksLeft: number;
   private drawOffered = false;
@@ -124,17 +133,18 @@ export class WebGame {
     return this.result !== undefined;
   }
 
-  /** Starts the clock of the side to move; Kishi thinks at once when it has the first move. */
+  /** Starts the game (the clocks start with ply CLOCK_STARTS_AT_PLY); Kishi thinks at once when it has the first move. */
   start(): void {
     const now = this.now();
     this.lastPress = now;
-    this.clock.start(this.state.turn(), now);
-    this.armFlag();
+    this.startClockWhenDue(now);
     this.emitState();
     if (this.state.turn() !== this.opts.humanSide) this.think();
   }
 
   snapshot(): GameSnapshot {
+    // The search behind the last move on the board: none after a takeback to the person's own move.
+    const lastInfo = this.infos.get(this.moves.length - 1);
     return {
       id: this.opts.id,
       game: this.opts.game,
@@ -149,8 +159,20 @@ export class WebGame {
       ...(this.result ? { result: this.result } : {}),
       takebacksLeft: this.takebacksLeft,
       drawOffered: this.drawOffered,
-      ...(this.lastInfo ? { lastInfo: this.lastInfo } : {}),
+      ...(lastInfo ? { lastInfo } : {}),
+      evals: this.moves.map((_, ply) => this.infos.get(ply)?.score ?? null),
     };
+  }
+
+  /** Kishi's search for its move at `ply` (0-based), when that move was Kishi's and is still on the board. */
+  infoAt(ply: number): SearchInfo | undefined {
+    return this.infos.get(ply);
+  }
+
+  /** Starts the side to move's clock once the untimed first moves are played (and the clock is not running). */
+  private startClockWhenDue(now: number): void {
+    if (this.clock.runningSide() !== undefined || this.moves.length < CLOCK_STARTS_AT_PLY) return;
+    this.clock.start(this.state.turn(), now);
   }
 
   /** The data the PGN/CSA/KIF writers take. */
@@ -220,6 +242,8 @@ export class WebGame {
       this.state.undo();
       this.moves.pop();
       this.moveMs.pop();
+      // The taken-back ply's search must not stay in the engine panel (it was a line from another position).
+      this.infos.delete(this.moves.length);
       plies++;
     } while (this.state.turn() !== this.opts.humanSide);
     this.takebacksLeft--;
@@ -227,7 +251,7 @@ export class WebGame {
     this.opts.log?.takeback(this.moves.length);
     const now = this.now();
     this.clock.stop(now);
-    this.clock.start(this.state.turn(), now);
+    this.startClockWhenDue(now);
     this.lastPress = now;
     this.armFlag();
     this.opts.emit({ t: 'notice', text: `took back ${plies} ${plies === 1 ? 'move' : 'moves'}` });
@@ -257,6 +281,7 @@ export class WebGame {
     const position = this.state.toText();
     const text = this.state.moveToText(move);
     this.state.play(move);
+    if (info) this.infos.set(this.moves.length, info);
     this.moves.push(text);
     this.moveMs.push(now - this.lastPress);
     this.lastPress = now;
@@ -288,6 +313,7 @@ export class WebGame {
       this.end({ winner: outcome.winner, reason: outcome.reason });
       return false;
     }
+    this.startClockWhenDue(now);
     this.armFlag();
     this.emitState();
     return true;
@@ -299,7 +325,8 @@ export class WebGame {
     const generation = ++this.generation;
     const player = this.opts.lease.player;
     const ply = this.moves.length;
-    const msToFlag = this.clock.msToFlag(this.now()) ?? 0;
+    // Before the clocks run (the first moves), the main time and one byoyomi period still bound the search.
+    const msToFlag = this.clock.msToFlag(this.now()) ?? this.clock.timeLeft(this.state.turn(), this.now()) + this.opts.control.byoyomiMs;
     // The limits (nodes, depth) set the strength; the clock still bounds the search.
     this.stopTimer = setTimeout(() => player.stop(), Math.max(10, msToFlag - 300));
     const search = player
@@ -321,10 +348,7 @@ export class WebGame {
       .then((answer) => {
         clearTimeout(this.stopTimer);
         if (generation !== this.generation || this.result) return;
-        if (answer.info) {
-          this.lastInfo = answer.info;
-          this.scores.push(scoreToCp(answer.info.score));
-        }
+        if (answer.info) this.scores.push(scoreToCp(answer.info.score));
         if (answer.move === 'win' && this.state instanceof ShogiGame && this.state.canDeclareWin()) {
           this.end({ winner: this.state.turn(), reason: 'entering-king' });
           return;

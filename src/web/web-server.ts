@@ -17,9 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { PlayerLease } from '../bot/dispatcher.js';
-import type { GameServer } from '../bot/server.js';
+import type { GameServer, GracefulStop } from '../bot/server.js';
 import type { ServerStatusSource } from '../bot/server-status.js';
-import type { DrawOrResignConfig } from '../config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../config/sections/draw-or-resign.js';
 import type { WebConfig } from '../config/sections/web.js';
 import type { GameKind, Side } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
@@ -32,6 +32,8 @@ import { limitsFor, parseClientMessage } from './messages.js';
 import type { NewGameRequest, WebEngine } from './messages.js';
 import { bundlePage, pageAssets } from './page-bundle.js';
 import type { PageAssets } from './page-bundle.js';
+import { GameAnalysis, replayForAnalysis } from './game-analysis.js';
+import type { AnalysisEvent } from './game-analysis.js';
 import { GameWatcher } from './watch.js';
 import { WebGame } from './web-game.js';
 import type { WebEvent } from './web-game.js';
@@ -62,7 +64,7 @@ export interface WebServerOptions {
 }
 
 /** What the server sends besides game events. */
-type ServerMessage = WebEvent | { readonly t: 'error'; readonly text: string } | { readonly t: 'hello'; readonly levels: number };
+type ServerMessage = WebEvent | AnalysisEvent | { readonly t: 'error'; readonly text: string } | { readonly t: 'hello'; readonly levels: number };
 
 interface Seat {
   readonly game: WebGame;
@@ -131,6 +133,8 @@ export class WebServer implements GameServer {
   private http: Server | undefined;
   private wss: WebSocketServer | undefined;
   private readonly seats = new Map<string, Seat>();
+  /** Game reviews running (each holds a Player, so each counts against web.maxGames). */
+  private analyses = 0;
   private assets: PageAssets | undefined;
   private stopped: (() => void) | undefined;
   private readonly abandonAfterMs: number;
@@ -207,8 +211,13 @@ export class WebServer implements GameServer {
     this.stopped?.();
   }
 
+  /** A graceful stop ends the games at once (see `stop`). */
+  gracefulStop(): GracefulStop {
+    return 'abandon';
+  }
+
   activeGames(): number {
-    return [...this.seats.values()].filter((s) => !s.game.over()).length;
+    return [...this.seats.values()].filter((s) => !s.game.over()).length + this.analyses;
   }
 
   private serveHttp(req: IncomingMessage, res: ServerResponse): void {
@@ -290,6 +299,15 @@ export class WebServer implements GameServer {
 
   private onSocket(socket: WebSocket): void {
     let seat: Seat | undefined;
+    // Kishi's review of this tab's finished game; it holds a Player (counted as a game) until closed.
+    let analysis: GameAnalysis | undefined;
+    const closeAnalysis = async (): Promise<void> => {
+      if (!analysis) return;
+      const a = analysis;
+      analysis = undefined;
+      this.analyses--;
+      await a.close();
+    };
     const reply = (m: ServerMessage): void => {
       if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(m));
     };
@@ -305,6 +323,7 @@ export class WebServer implements GameServer {
         const m = parsed.value;
         if (m.t === 'new') {
           if (seat && !seat.game.over()) return error('finish or resign the game in progress first');
+          await closeAnalysis();
           const created = await this.newGame(m, socket);
           if (created.isErr) return error(created.error.message);
           seat = created.value;
@@ -324,6 +343,26 @@ export class WebServer implements GameServer {
           reply({ t: 'state', state: other.game.snapshot() });
           return;
         }
+        if (m.t === 'analyse' || m.t === 'lines') {
+          if (seat && !seat.game.over()) return error('Kishi analyses a game once it is over');
+          if (m.t === 'analyse' || !analysis) {
+            // A pasted game (`game`, `start`, `moves`), or the tab's own finished game.
+            const target = m.t === 'analyse' && m.game !== undefined ? { game: m.game, start: m.start!, moves: m.moves! } : seat ? { game: seat.game.game, moves: seat.game.snapshot().moves } : undefined;
+            if (!target) return error('no game: start one first');
+            const replayed = replayForAnalysis(target.game, 'start' in target ? target.start : undefined, target.moves);
+            if (replayed.isErr) return error(replayed.error.message);
+            await closeAnalysis();
+            if (this.activeGames() >= this.opts.config.maxGames) return error(`${this.activeGames()} games are being played already (web.maxGames); try again later`);
+            const lease = await this.opts.lease('alphabeta', target.game);
+            if (lease.isErr) return error(lease.error.message);
+            this.analyses++;
+            analysis = new GameAnalysis({ ...target, lease: lease.value, emit: reply }, replayed.value);
+          }
+          const a = analysis;
+          // Not awaited: the tab may ask for lines while the graph runs (they follow it).
+          void (m.t === 'analyse' ? a.graph() : a.lines(m.ply)).catch((e: unknown) => error(`analysis failed: ${(e as Error).message}`));
+          return;
+        }
         if (!seat) return error('no game: start one first');
         const game = seat.game;
         const answer =
@@ -336,6 +375,7 @@ export class WebServer implements GameServer {
       });
     });
     socket.on('close', () => {
+      void closeAnalysis();
       if (!seat || seat.socket !== socket) return;
       seat.socket = undefined;
       const s = seat;

@@ -2,9 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
+import winston from 'winston';
 import { Dispatcher } from '../../src/bot/dispatcher.js';
-import { runServers, SERVER_FACTORIES } from '../../src/cli/run.js';
+import { gracefulStopNotice, runServers, SERVER_FACTORIES } from '../../src/cli/run.js';
+import type { GameServer, GracefulStop } from '../../src/bot/server.js';
+import { rootLogger } from '../../src/log/logger.js';
 import { Signals } from './signals.js';
 import { parseConfig } from '../../src/config/load.js';
 import { LichessTestServer } from '../fakes/lichess-server/server.js';
@@ -109,6 +113,52 @@ describe('kishi run', () => {
     } finally {
       ready.mockRestore();
       await server.stop();
+    }
+  });
+
+  it('says on the first signal what each server does with its games: finish, resign or abandon', () => {
+    const fake = (active: number, fate?: GracefulStop): GameServer => ({
+      name: 'fake',
+      start: async () => {},
+      stop: async () => {},
+      activeGames: () => active,
+      ...(fate !== undefined ? { gracefulStop: () => fate } : {}),
+    });
+    expect(gracefulStopNotice([])).toBe('no game in progress');
+    expect(gracefulStopNotice([fake(0), fake(0, 'abandon')])).toBe('no game in progress');
+    expect(gracefulStopNotice([fake(2)])).toBe('2 game(s) in progress will be finished (send the signal again to leave at once)');
+    expect(gracefulStopNotice([fake(1, 'resign'), fake(1, 'abandon')])).toBe(
+      '1 game(s) in progress will be resigned; 1 game(s) on the local page end now as abandoned (send the signal again to leave at once)',
+    );
+    expect(gracefulStopNotice([fake(1, 'abandon')])).toBe('1 game(s) on the local page end now as abandoned');
+  });
+
+  it('a signal while connecting to lichess stops cleanly: exit 0, one line, no error logged', async () => {
+    // A port nobody listens on: every connection is refused and retried with backoff.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const logged: string[] = [];
+    const capture = new winston.transports.Stream({ stream: new Writable({ write: (c: Buffer, _e, cb) => (logged.push(c.toString()), cb()) }) });
+    rootLogger.add(capture);
+    const level = rootLogger.level;
+    rootLogger.level = 'info';
+    try {
+      const config = parseConfig(`lichess: {enabled: true, url: "http://127.0.0.1:${port}"}\nlog: {transcripts: false}\n`).unwrap();
+      const signals = new Signals();
+      const lines: string[] = [];
+      const run = runServers({ config, secrets: { lichessToken: TOKEN }, playerFactory: async () => new FirstLegalPlayer(), signals, say: (l) => lines.push(l) });
+      const until = Date.now() + 20_000;
+      while (!logged.some((l) => l.includes('retrying in')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      signals.send(true);
+      expect(await run).toBe(0);
+      expect(lines).toEqual(['kishi run: stopping; no game in progress']);
+      expect(logged.filter((l) => / error /.test(l))).toEqual([]);
+      expect(logged.join('')).not.toContain('no longer wanted');
+    } finally {
+      rootLogger.remove(capture);
+      rootLogger.level = level;
     }
   });
 

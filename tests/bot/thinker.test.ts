@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DrawOrResignConfig } from '../../src/config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../../src/config/sections/draw-or-resign.js';
 import type { ThinkerPosition } from '../../src/bot/thinker/position.js';
 import { Thinker } from '../../src/bot/thinker/thinker.js';
 import type { Decision, Turn } from '../../src/bot/thinker/thinker.js';

@@ -55,6 +55,19 @@ describe('kishi perft', () => {
     expect(kishi('perft', '--fen', 'startpos', '--depth', '2').stdout).toMatch(/^nodes 400$/m);
   });
 
+  it('says which notation a position of the other game is in, and the flag to use', () => {
+    const sfen = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+    const asFen = kishi('perft', '--fen', sfen, '--depth', '1');
+    expect(asFen.status).toBe(2);
+    expect(asFen.stderr.trim()).toMatch(/^kishi perft: invalid FEN ".*": bad piece placement field .* \(this is a shogi position, an SFEN: use --sfen\)$/);
+    const fen = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+    const asSfen = kishi('perft', '--sfen', fen, '--depth', '1');
+    expect(asSfen.status).toBe(2);
+    expect(asSfen.stderr.trim()).toMatch(/\(this is a chess position, a FEN: use --fen\)$/);
+    // Text of neither game gets no hint.
+    expect(kishi('perft', '--fen', 'nonsense', '--depth', '1').stderr).not.toContain('this is a');
+  });
+
   it('has --help', () => {
     const r = kishi('perft', '--help');
     expect(r.status).toBe(0);

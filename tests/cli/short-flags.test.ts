@@ -1,6 +1,6 @@
 /**
  * Short flags mean one thing across the whole command line: walking every command and subcommand
- * that `buildProgram()` registers, a short flag never stands for two different long names, and the
+ * that `buildProgram` registers with every module loaded, a short flag never stands for two different long names, and the
  * shared ones (-c/--config, -g/--game, -o/--out) are offered wherever their long name exists.
  */
 import type { Command } from 'commander';
@@ -20,7 +20,7 @@ const walk = (cmd: Command, path: string, out: Flag[]): Flag[] => {
   return out;
 };
 
-const flags = walk(buildProgram(), 'kishi', []);
+const flags = walk(await buildProgram(['node', 'kishi'], true), 'kishi', []);
 
 describe('short flags across commands', () => {
   it('walks every command (sanity: the program has subcommands with options)', () => {

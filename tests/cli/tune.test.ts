@@ -1,7 +1,7 @@
 /**
  * `kishi tune` through commander, in process: parameter lists and their errors, usage errors
  * exiting 2, and two real SPSA iterations of the alpha-beta players (tiny node counts), resumed
- * from the state file by a second run, printing a tuning string that `KISHI_SEARCH_TUNING` accepts.
+ * from the state file by a second run, printing a tuning string that the engine config's `searchTuning` accepts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,8 +43,8 @@ describe('kishi tune', () => {
     expect(second.code).toBe(0);
     expect(second.out).toContain('2/2 iterations');
     expect(readFileSync(join(dir, 'history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
-    const line = second.out.split('\n').find((l) => l.startsWith('KISHI_SEARCH_TUNING='))!;
-    const tuned = parseTuning(line.slice('KISHI_SEARCH_TUNING="'.length, -1), DEFAULT_TUNING.chess).unwrap();
+    const line = second.out.split('\n').find((l) => l.startsWith('searchTuning='))!;
+    const tuned = parseTuning(line.slice('searchTuning="'.length, -1), DEFAULT_TUNING.chess).unwrap();
     expect(Math.abs(tuned.rfpMargin - 110)).toBeLessThan(40);
   }, 60_000);
 });

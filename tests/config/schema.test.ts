@@ -60,6 +60,10 @@ describe('config schema', () => {
     expect(parseConfig('csa:\n  gameName: mygame-300-10F-W\n').unwrap().csa.gameName).toBe('mygame-300-10F-W');
     expect(parseConfig('csa:\n  gameName: mygame-600-10-X\n').isErr).toBe(true);
     expect(parseConfig('csa:\n  gameName: mygame-600-10-BW\n').isErr).toBe(true);
+    // shogi-server accepts the suffix in either case (issue 48).
+    expect(parseConfig('csa:\n  gameName: mygame-600-10-b\n').unwrap().csa.gameName).toBe('mygame-600-10-b');
+    expect(parseConfig('csa:\n  gameName: mygame-300-10F-w\n').unwrap().csa.gameName).toBe('mygame-300-10F-w');
+    expect(csaLogin(parseConfig('csa:\n  gameName: floodgate-300-10F-w\n').unwrap().csa, 'trip').isErr).toBe(true);
     // floodgate pairs colours itself and refuses the suffix: the login check says so before connecting.
     const c = parseConfig('csa:\n  gameName: floodgate-300-10F-B\n').unwrap().csa;
     const login = csaLogin(c, 'trip');

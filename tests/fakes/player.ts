@@ -6,7 +6,7 @@
  * tests assert exact games and count calls, never wall-clock windows.
  */
 import type { GameKind } from '../../src/core/game.js';
-import { createGame } from '../../src/match/game-factory.js';
+import { createGame } from '../../src/games/game-factory.js';
 import type { GoRequest, GoResult, Player, SearchInfo } from '../../src/player/player.js';
 import { ChessLine } from '../../src/protocols/lichess/chess-line.js';
 import type { VariantKey } from '../../src/protocols/lichess/types.js';

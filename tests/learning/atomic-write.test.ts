@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { previousVersionPath, writeFileAtomic, type AtomicWriteStep } from '../../src/learning/atomic-write.js';
+import { previousVersionPath, writeFileAtomic, type AtomicWriteStep } from '../../src/core/atomic-write.js';
 import { createAlphaBetaPlayer } from '../../src/player/factory.js';
 import { loadWeightsFile } from '../../src/player/weights-file.js';
 import { weightsVersion } from './fixtures/weights-versions.js';

@@ -14,7 +14,7 @@ import { makeSfen } from 'shogiops/sfen';
 import { describe, expect, it } from 'vitest';
 import type { EngineSpec } from '../../src/engines/engine-spec.js';
 import { runMatch } from '../../src/match/match-runner.js';
-import { loadOpenings } from '../../src/match/openings.js';
+import { loadOpenings } from '../../src/books/openings.js';
 import { FAIRY, STOCKFISH, entry, haveEngine, matchConfig, nodesTc, tempDir } from './helpers.js';
 
 const spec = (name: string, command: string, options: Record<string, string> = {}): EngineSpec => ({ name, command, args: [], options, time: {}, kishi: false });

@@ -10,7 +10,7 @@
  */
 import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import winston from 'winston';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -21,7 +21,7 @@ import { ShogiMctsBoard } from '../../src/search/mcts/shogi-mcts-board.js';
 import { AutoPlayer } from '../../src/player/auto-player.js';
 import { createPlayer, type PlayerConfig } from '../../src/player/factory.js';
 import { MctsPlayer } from '../../src/player/mcts-player.js';
-import { modelPathOf } from '../../src/player/mcts-factory.js';
+import { createMctsPlayer, modelPathOf } from '../../src/player/mcts-factory.js';
 import type { ClockState, GoRequest, Player } from '../../src/player/player.js';
 
 const MODELS = process.env.KISHI_TEST_MODELS ?? 'models';
@@ -174,4 +174,20 @@ describe.skipIf(!built || !haveModels)('createPlayer: search kinds and broken mo
     expect(s.lastEngine).toBe('mcts');
     expect(lines).toEqual([]);
   }, 60_000);
+});
+
+describe('the engine config reaches the MCTS worker (no environment)', () => {
+  test('mctsTuning, mctsPolicy and nnueSimd become the worker settings; a bad mctsTuning is ERR_CONFIG', async () => {
+    const config = { moveOverheadMs: 0, chessModel: 'models/chess-nnue.bin' };
+    const p = createMctsPlayer({ ...config, mctsTuning: 'tau=0.3;cpuct=2', mctsPolicy: 'oneply', nnueSimd: false }, 'chess').unwrap();
+    expect(p.settings.cpuNets).toEqual({ evaluator: { priorTemperature: 0.3 }, simd: false });
+    expect(p.settings.options).toEqual({ cpuctInit: 2 });
+    await p.close();
+    const q = createMctsPlayer(config, 'chess').unwrap();
+    expect(q.settings.cpuNets).toEqual({ evaluator: {}, policyPath: join(dirname(modelPathOf(config, 'chess')), 'chess-policy.bin') });
+    expect(q.settings.options).toBeUndefined();
+    await q.close();
+    const bad = createMctsPlayer({ ...config, mctsTuning: 'speed=3' }, 'chess');
+    expect(bad.isErr && bad.error.code).toBe('ERR_CONFIG');
+  });
 });

@@ -4,6 +4,11 @@
  * layer (siblings stay independent), never a higher one, never anything outside src/ but packages
  * (product code does not import tools/, trainer/ or tests/). No import cycle exists between modules.
  * Type-only imports count: a type is a dependency of the design even when it vanishes at run time.
+ *
+ * No switch hides in the environment: below the config layer (src/config, the commands of src/cli
+ * and src/main.ts read it and pass values down), a module reads `process.env` only for a secret or
+ * for the log level of the diagnostics (ENV_READERS), so every behaviour is in the typed config,
+ * an engine option or a command-line flag, and visible in the imports.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
@@ -13,9 +18,10 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The layers, lowest first; the folders of one layer may not import each other. */
-const LAYERS: readonly (readonly string[])[] = [
+export const LAYERS: readonly (readonly string[])[] = [
   ['core'], //                       result, game kinds, clock, json, rng
-  ['games', 'books'], //             rules and notations; Polyglot books
+  ['games'], //                      rules and notations, the game of a start position
+  ['books'], //                      opening files, the training book, Polyglot books
   ['log', 'config', 'records', 'plot'], // logging, the config schema, game records, charts
   ['eval', 'nn'], //                 evaluators: linear, neural nets
   ['search'], //                     alpha-beta, MCTS, time planning
@@ -131,6 +137,26 @@ export function toolViolations(graph: ReadonlyMap<string, readonly string[]>): s
   return [...graph].flatMap(([from, tos]) => tos.filter((to) => !allowed.some((a) => to.startsWith(a))).map((to) => `${from} -> ${to}`)).sort();
 }
 
+/** The modules below the config layer that may read `process.env`, and why. */
+const ENV_READERS: Readonly<Record<string, string>> = {
+  'src/log/logger.ts': 'KISHI_LOG_LEVEL: the level of the diagnostics before any config is read (in every thread)',
+  'src/web/server-factory.ts': 'KISHI_WEB_TOKEN: a secret (the watch view token)',
+  'src/queue/connection.ts': 'KISHI_QUEUE_PASSWORD, KISHI_QUEUE_TLS_CA: secrets of the queue connection',
+};
+
+/** Whether a module belongs to the layers that read the environment and pass it down. */
+const readsConfig = (module: string): boolean => module === 'src/main.ts' || module.startsWith('src/config/') || module.startsWith('src/cli/');
+
+/** The reads of `process.env` in a source text (comments removed), as `line: text`. */
+export function envReads(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  return code
+    .split('\n')
+    .map((line, i) => [i + 1, line] as const)
+    .filter(([, line]) => /\bprocess\s*(?:\.\s*env\b|\[\s*['"]env['"]\s*\])|\bprocess\.env\b/.test(line))
+    .map(([n, line]) => `${n}: ${line.trim()}`);
+}
+
 describe('import layering', () => {
   it('parses imports, re-exports and dynamic imports, and ignores packages', () => {
     const text = [
@@ -187,5 +213,29 @@ describe('import layering', () => {
     const tools = sourceGraph('tools');
     expect(tools.size).toBeGreaterThan(10);
     expect(toolViolations(tools)).toEqual([]);
+  });
+});
+
+describe('environment switches', () => {
+  it('finds process.env reads in code and not in comments', () => {
+    const text = ["const a = process.env.KISHI_X;", "// process.env.KISHI_Y in a comment", "/** `process.env` in a doc */", "const b = process['env'];", "f(env = process.env)"].join('\n');
+    expect(envReads(text)).toEqual(["1: const a = process.env.KISHI_X;", "4: const b = process['env'];", '5: f(env = process.env)']);
+  });
+
+  it('no module below the config layer reads process.env, but for secrets and the log level', () => {
+    const reads: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+        const rel = `${dir}/${e.name}`;
+        if (e.isDirectory()) walk(rel);
+        else if (e.name.endsWith('.ts') && !readsConfig(rel) && ENV_READERS[rel] === undefined) {
+          for (const r of envReads(readFileSync(join(ROOT, rel), 'utf8'))) reads.push(`${rel}:${r}`);
+        }
+      }
+    };
+    walk('src');
+    expect(reads).toEqual([]);
+    // Each allowance still reads something (a stale entry would hide a new read).
+    for (const file of Object.keys(ENV_READERS)) expect(envReads(readFileSync(join(ROOT, file), 'utf8')).length, file).toBeGreaterThan(0);
   });
 });

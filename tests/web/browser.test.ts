@@ -13,6 +13,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Chess } from 'chessops/chess';
+import { makeFen } from 'chessops/fen';
 import { parsePgn, startingPosition } from 'chessops/pgn';
 import { parseSan } from 'chessops/san';
 import type { Browser, Page } from 'puppeteer-core';
@@ -191,10 +193,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     return page;
   };
 
-  const newGame = async (page: Page, game: 'chess' | 'shogi', level: number): Promise<void> => {
+  const newGame = async (page: Page, game: 'chess' | 'shogi', level: number, control: { minutes: number; byoyomi?: number } = { minutes: 5 }): Promise<void> => {
     await page.select('select[name=game]', game);
     await page.select('select[name=side]', 'first');
-    await page.$eval('input[name=minutes]', (el) => ((el as HTMLInputElement).value = '5'));
+    await page.$eval('input[name=minutes]', (el, m) => ((el as HTMLInputElement).value = String(m)), control.minutes);
+    if (control.byoyomi !== undefined) await page.$eval('input[name=byoyomi]', (el, b) => ((el as HTMLInputElement).value = String(b)), control.byoyomi);
     await page.$eval('input[name=level]', (el, l) => ((el as HTMLInputElement).value = String(l)), level);
     await page.click('#start');
     // Starting a game starts the engine (worker threads, networks): once over 30 s on a loaded machine.
@@ -211,12 +214,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     ).toEqual([true, 'none']);
     expect(await boardScreenshotColours(page, '#board-box', join(shots, 'chess-start.png'))).toBeGreaterThan(8);
 
-    // The clock runs on our move: the bottom clock changes while we wait.
-    const c1 = await page.$eval('#clock-bottom', (el) => el.textContent);
+    // As on lichess, no clock runs before the first moves; nothing to take back yet.
+    const c0 = await page.$eval('#clock-bottom', (el) => el.textContent);
     await sleep(1_200);
-    const c2 = await page.$eval('#clock-bottom', (el) => el.textContent);
-    expect(c2).not.toBe(c1);
-    expect(await page.$eval('#clock-bottom', (el) => el.classList.contains('running'))).toBe(true);
+    expect(await page.$eval('#clock-bottom', (el) => [el.textContent, el.classList.contains('running')])).toEqual([c0, false]);
+    expect(await page.$eval('#takeback', (el) => (el as HTMLButtonElement).disabled)).toBe(true);
+    // The score is labelled with the side it is from.
+    expect(await page.$eval('#score-view', (el) => el.textContent)).toBe("White's view");
 
     // A declined draw offer (Kishi's policy wants a long run of level scores in an endgame).
     await page.click('#draw');
@@ -228,6 +232,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     let sawEngine = false;
     let tookBack = false;
     let secondTab = false;
+    let stepped = false;
     while (state.result === undefined && humanMoves < 250) {
       const pos = ChessGame.fromFen(state.position).unwrap();
       const moves = pos.legalMoves().map((m) => pos.moveToText(m));
@@ -241,6 +246,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
       humanMoves++;
       const before = state.ply;
       state = await waitForMyTurn(page, before);
+      if (state.result === undefined && humanMoves === 1) {
+        // From the second ply on, our clock runs on our move; the takeback is possible now.
+        const c1 = await page.$eval('#clock-bottom', (el) => el.textContent);
+        await sleep(1_200);
+        const c2 = await page.$eval('#clock-bottom', (el) => el.textContent);
+        expect(c2).not.toBe(c1);
+        expect(await page.$eval('#clock-bottom', (el) => el.classList.contains('running'))).toBe(true);
+        expect(await page.$eval('#takeback', (el) => (el as HTMLButtonElement).disabled)).toBe(false);
+      }
       if (state.result === undefined && !sawEngine) {
         const depth = await page.$eval('#depth', (el) => el.textContent);
         const pv = await page.$eval('#pv', (el) => el.textContent);
@@ -248,8 +262,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
           sawEngine = true;
           // The PV is in SAN, from the position Kishi searched: its first move is the move it played.
           expect(pv).toMatch(/^(O-O(-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)[+#]?( |$)/);
-          const lastMove = await page.$eval('#moves li:last-child', (el) => el.textContent!.split(' ').at(-1));
-          expect(pv!.split(' ')[0]).toBe(lastMove);
+          expect(pv!.split(' ')[0]).toBe(await lastMoveText(page));
           expect(await page.$eval('#nps', (el) => el.textContent)).toMatch(/^\d+k?$/);
           expect(await page.$eval('#score', (el) => el.textContent)).toMatch(/^([+-]?\d+\.\d\d|#-?\d+)$/);
         }
@@ -260,8 +273,40 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
         await expectToast(page, 'notice', 'took back 2 moves');
         const back = await readState(page);
         expect(back.ply).toBe(state.ply - 2);
+        // No stale line: the panel shows the search behind the move now last on the board (Kishi's
+        // earlier reply), in SAN, or nothing; never the taken-back ply's line.
+        const pvAfter = await page.$eval('#pv', (el) => el.textContent ?? '');
+        if (pvAfter !== '') expect(pvAfter.split(' ')[0]).toBe(await lastMoveText(page));
+        expect(pvAfter).not.toMatch(/\b[a-h][1-8][a-h][1-8]/);
         state = back;
         tookBack = true;
+      }
+      if (state.result === undefined && state.ply >= 4 && !stepped) {
+        // The move list: a click shows the position after that move (the game goes on), the arrow
+        // keys step, End comes back to the game now.
+        await page.click('#moves .mv[data-ply="1"]');
+        await page.waitForSelector('#play[data-view="1"]');
+        const first = Chess.default();
+        first.play(parseSan(first, (await lastMoveText(page, 1))!)!);
+        expect(await page.$eval('#play', (el) => (el as HTMLElement).dataset.shown)).toBe(makeFen(first.toSetup()));
+        expect(await page.$eval('#board-box', (el) => el.classList.contains('viewing'))).toBe(true);
+        await page.keyboard.press('ArrowRight');
+        await page.waitForSelector('#play[data-view="2"]');
+        expect(await page.$eval('#moves .mv.current', (el) => (el as HTMLElement).dataset.ply)).toBe('2');
+        await page.keyboard.press('End');
+        await page.waitForFunction(() => (document.getElementById('play') as HTMLElement).dataset.view === undefined);
+        expect(await page.$eval('#play', (el) => (el as HTMLElement).dataset.shown)).toBe(state.position);
+        // The eval bar shows the last search, labelled with the side its score is for.
+        const fill = await page.$eval('#eval-fill', (el) => parseFloat((el as HTMLElement).style.height));
+        expect(fill).toBeGreaterThanOrEqual(0);
+        expect(fill).toBeLessThanOrEqual(100);
+        expect(await page.$eval('#eval-bar', (el) => (el as HTMLElement).title)).toMatch(/^([+-]?\d+\.\d\d|#-?\d+) \(White's view\)$/);
+        // The mute switch, remembered by the browser.
+        await page.click('#sound');
+        expect(await page.evaluate(() => [document.getElementById('sound')!.textContent, localStorage.getItem('kishi-sound')])).toEqual(['Sound off', 'off']);
+        await page.click('#sound');
+        expect(await page.$eval('#sound', (el) => el.textContent)).toBe('Sound on');
+        stepped = true;
       }
       if (state.result === undefined && humanMoves === 1 && !secondTab) {
         // A second tab asking for the same game is refused; the first tab's game goes on.
@@ -272,10 +317,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
       }
     }
     expect(sawEngine).toBe(true);
-    expect(tookBack && secondTab).toBe(true);
+    expect(tookBack && secondTab && stepped).toBe(true);
     expect(state.result).toBeDefined();
     expect(['checkmate', 'stalemate', 'insufficient-material', 'fifty-moves', 'threefold-repetition', 'resign']).toContain(state.result);
-    expect(await page.$eval('#status', (el) => el.textContent)).toMatch(/^(You win|Kishi wins|Draw) by /);
+    expect(await page.$eval('#status', (el) => el.textContent)).toMatch(/^(You win|Kishi wins|Draw) (by [a-z -]+|on time)$/);
     expect(await page.$eval('#new', (el) => (el as HTMLElement).hidden)).toBe(false);
 
     // The PGN download replays to the final position.
@@ -307,7 +352,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     const page = await openPage(390, 844);
     await newGame(page, 'shogi', 1);
     expect(await page.$$eval('sg-pieces piece', (ps) => ps.length)).toBe(40);
-    expect(await page.$eval('sg-pieces piece.gote.king', (el) => getComputedStyle(el, '::before').content)).toBe('"K"');
+    // Kanji pieces in the page's own font (served with the page: the machine may have no Japanese font).
+    expect(await page.$eval('sg-pieces piece.gote.king', (el) => getComputedStyle(el, '::before').content)).toBe('"王"');
+    expect(await page.$eval('sg-pieces piece.sente.pawn', (el) => getComputedStyle(el, '::before').content)).toBe('"歩"');
+    expect(await page.evaluate(() => document.fonts.ready.then(() => document.fonts.check('20px "Kishi Kanji"', '歩')))).toBe(true);
     // The board fits the narrow window.
     const box = (await (await page.$('sg-board'))!.boundingBox())!;
     expect(box.width).toBeLessThanOrEqual(390);
@@ -378,7 +426,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     await page.close();
   });
 
-  it('watch view: the game in progress with its board and search, the finished games, the rating chart, the servers\' state, the AlphaZero curve', async () => {
+  it('watch view: the game in progress with its board and search, the finished games, the rating chart, the servers\' state, the AlphaZero curve; the game\'s review', async () => {
     const player = await openPage();
     await newGame(player, 'chess', 1);
     // One move each, so the log has Kishi's search.
@@ -392,13 +440,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     await watcher.waitForSelector(`${card} cg-board piece`);
     expect(await watcher.$$eval(`${card} cg-board piece`, (ps) => ps.length)).toBe(32);
     expect(await watcher.$eval(`${card} .pv`, (el) => el.textContent)).not.toBe('');
-    expect(await watcher.$eval(`${card} .info`, (el) => el.textContent)).toMatch(/^web · 2 plies.*depth \d+/);
+    expect(await watcher.$eval(`${card} .info`, (el) => el.textContent)).toMatch(/^web · 2 plies.*depth \d+ · [+-]?\d+\.\d\d \(White's view\)/);
+    // Kishi's line in SAN from the position it searched: its first move is Black's reply it played.
+    expect(await watcher.$eval(`${card} .pv`, (el) => el.textContent)).toMatch(/^[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]/);
+    // The clock of the side to move (White, after two plies) runs between polls.
+    const w1 = await watcher.$eval(`${card} .clock[data-side="first"]`, (el) => el.textContent);
+    await sleep(1_500);
+    expect(await watcher.$eval(`${card} .clock[data-side="first"]`, (el, before) => [el.textContent === '' || el.textContent === before, el.classList.contains('running')], w1)).toEqual([false, true]);
     await boardScreenshotColours(watcher, 'main', join(shots, 'watch-phone.png'));
     // The playing tab is in the background now: click its button as a script would.
     await player.$eval('#resign', (b) => (b as HTMLButtonElement).click());
     // The finished game leaves the games in progress for the finished ones, with its result.
     await watcher.waitForFunction((sel) => document.querySelector(sel) === null, { timeout: 10_000, polling: 100 }, card);
-    await watcher.waitForFunction(() => [...document.querySelectorAll('#finished tbody tr')].some((tr) => tr.textContent?.includes('Kishi won (resign)')), { timeout: 10_000, polling: 100 });
+    await watcher.waitForFunction(() => [...document.querySelectorAll('#finished tbody tr')].some((tr) => tr.textContent?.includes('Kishi won by resignation')), { timeout: 10_000, polling: 100 });
     expect(await watcher.$eval('#tally', (el) => el.textContent)).toMatch(/^web: \+\d+ =\d+ -\d+$/);
     expect(await watcher.$eval('#ratings', (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0)).toBe(true);
     // The servers' own state and the AlphaZero curve.
@@ -407,13 +461,175 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
     );
     expect(await watcher.$eval('#servers [data-kind="csa"]', (el) => el.textContent)).toBe('floodgatewaiting for a game (waiting) · 2 games played');
     await watcher.waitForFunction(() => (document.getElementById('alphazero') as HTMLImageElement).naturalWidth > 0, { timeout: 10_000, polling: 100 });
+
+    // The review of the finished game: a score for each of its three positions (the graph), then the
+    // lines of the position shown, in SAN with scores from White's view.
+    await player.$eval('#analyse', (b) => (b as HTMLButtonElement).click());
+    await player.waitForFunction(
+      () => document.getElementById('graph')!.dataset.points === '3' && document.getElementById('analysis-status')!.textContent!.startsWith("(White's view"),
+      { timeout: 60_000, polling: 100 },
+    );
+    expect(await player.$eval('#analyse', (b) => (b as HTMLElement).hidden)).toBe(true);
+    await player.$eval('#moves .mv[data-ply="1"]', (el) => (el as HTMLElement).click());
+    await player.waitForFunction(() => document.querySelectorAll('#lines li').length > 0, { timeout: 60_000, polling: 100 });
+    const lines = await player.$$eval('#lines li', (els) => els.map((e) => e.textContent ?? ''));
+    expect(lines.length).toBeLessThanOrEqual(3);
+    for (const l of lines) expect(l).toMatch(/^([+-]?\d+\.\d\d|#-?\d+) [KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]/);
+    // A click on the graph shows that position.
+    const graph = (await (await player.$('#graph'))!.boundingBox())!;
+    await player.$eval('#graph', (el, x) => el.dispatchEvent(new MouseEvent('click', { clientX: x, clientY: 10, bubbles: true })), graph.x + 2);
+    await player.waitForSelector('#play[data-view="0"]');
     await Promise.all([watcher.close(), player.close()]);
+  });
+
+  /**
+   * The layout at a phone's and two laptops' window sizes, in both games: no horizontal scroll, the
+   * board column (clocks, eval bar, board, hands, coordinates) inside the window and the clocks
+   * within the board's width, the board column on screen without scrolling, coordinates not covered
+   * by the hands and not clipped, hands of a fixed height. The window is resized under one game (the
+   * page redraws the board); a screenshot of each size goes to the test's output folder.
+   */
+  const SIZES = [[390, 844], [1366, 768], [1440, 900]] as const;
+
+  async function checkLayout(page: Page, game: 'chess' | 'shogi', label: string): Promise<void> {
+    for (const [width, height] of SIZES) {
+      await page.setViewport({ width, height });
+      // The resize handler redraws the board; two frames later it has its new size.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const at = `${game} ${label} ${width}x${height}`;
+      const m = await page.evaluate(() => {
+        // Plain objects: a DOMRect does not come back from the browser.
+        type Box = { left: number; right: number; top: number; bottom: number; width: number; height: number };
+        const box = (e: Element): Box => {
+          const r = e.getBoundingClientRect();
+          return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height };
+        };
+        const rect = (sel: string): Box => box(document.querySelector(sel)!);
+        const rects = (sel: string): Box[] => [...document.querySelectorAll(sel)].map(box);
+        const overlap = (a: Box, b: Box): boolean => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+        const boardSel = document.querySelector('cg-board') ? 'cg-board' : 'sg-board';
+        const inside = [...rects('.board-col, .board-col *, .side-col'), ...rects('coords coord')].filter((r) => r.width > 0);
+        const hands = rects('.sg-hand-wrap');
+        const coords = rects('coords coord');
+        return {
+          scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          outside: inside.filter((r) => r.left < -0.5 || r.right > window.innerWidth + 0.5).length,
+          board: rect(boardSel),
+          boardBox: rect('#board-box'),
+          clocks: rects('.clock'),
+          colBottom: rect('.board-col').bottom,
+          covered: coords.filter((c) => hands.some((h) => overlap(c, h))).length,
+          hands,
+          coordFont: Math.min(...[...document.querySelectorAll('coords')].map((e) => parseFloat(getComputedStyle(e).fontSize))),
+          coordCount: coords.length,
+        };
+      });
+      expect(m.scroll, at).toBe(0);
+      expect(m.outside, at).toBe(0);
+      for (const c of m.clocks) expect(c.right, at).toBeLessThanOrEqual(m.boardBox.right + 1);
+      expect(m.colBottom, at).toBeLessThanOrEqual(height);
+      expect(m.covered, at).toBe(0);
+      expect(m.coordCount, at).toBe(game === 'chess' ? 16 : 18);
+      expect(m.coordFont, at).toBeGreaterThanOrEqual(11);
+      expect(m.board.width, at).toBeGreaterThan(width < 500 ? 300 : 420);
+      if (game === 'shogi') {
+        // Hands of a fixed size that never grows as they fill: on a phone one row of square-sized places
+        // above and below the board; on a wide window a column of seven beside it, gote's at the top left,
+        // sente's at the bottom right.
+        const square = { w: (m.board.width - 4) / 9, h: (m.board.height - 4) / 9 };
+        const [top, bottom] = m.hands as [typeof m.board, typeof m.board];
+        expect(m.hands, at).toHaveLength(2);
+        if (width < 800) {
+          for (const h of m.hands) expect(Math.abs(h.height - square.h), at).toBeLessThan(2);
+          expect(top.bottom, at).toBeLessThanOrEqual(m.board.top);
+          expect(bottom.top, at).toBeGreaterThanOrEqual(m.board.bottom);
+        } else {
+          for (const h of m.hands) {
+            expect(Math.abs(h.width - square.w), at).toBeLessThan(2);
+            expect(Math.abs(h.height - 7 * square.h), at).toBeLessThan(3);
+          }
+          expect(top.right, at).toBeLessThanOrEqual(m.board.left);
+          expect(Math.abs(top.top - m.board.top), at).toBeLessThan(2);
+          expect(bottom.left, at).toBeGreaterThanOrEqual(m.board.right);
+          expect(Math.abs(bottom.bottom - m.board.bottom), at).toBeLessThan(2);
+        }
+      }
+      await page.screenshot({ path: join(shots, `${game}-${label}-${width}x${height}.png`) as `${string}.png` });
+    }
+  }
+
+  it('lays out both games at 390x844, 1366x768 and 1440x900, and shows a byoyomi time-out', async () => {
+    const chess = await openPage(SIZES[0][0], SIZES[0][1]);
+    await newGame(chess, 'chess', 1);
+    await checkLayout(chess, 'chess', 'start');
+    await chess.close();
+
+    // Shogi with byoyomi only: the clocks start after the first two moves, then 2 s a move.
+    const shogi = await openPage(SIZES[1][0], SIZES[1][1]);
+    await newGame(shogi, 'shogi', 1, { minutes: 0, byoyomi: 2 });
+    expect(await shogi.$eval('#takeback', (el) => (el as HTMLButtonElement).disabled)).toBe(true);
+    // A captured piece in each hand would be the next step; the layout must not depend on it.
+    await checkLayout(shogi, 'shogi', 'start');
+    await shogi.setViewport({ width: 1366, height: 768 });
+    await click(shogi, await shogiSquare(shogi, '7g', true));
+    await click(shogi, await shogiSquare(shogi, '7f', true));
+    const s = await waitForMyTurn(shogi, 0);
+    expect(s.result).toBeUndefined();
+    // Now our byoyomi runs out: the clock shows the period spent, not a fresh one.
+    await shogi.waitForSelector('#play[data-result="timeout"]', { timeout: 20_000 });
+    expect(await shogi.$eval('#status', (el) => el.textContent)).toBe('Kishi wins on time');
+    expect(await shogi.$eval('#clock-bottom', (el) => el.textContent)).toBe('byoyomi 0:00.0');
+    expect(await shogi.$eval('#clock-top', (el) => el.textContent)).toBe('byoyomi 0:02.0');
+    expect(await shogi.$eval('#takeback', (el) => (el as HTMLButtonElement).disabled)).toBe(true);
+    await shogi.screenshot({ path: join(shots, 'shogi-timeout.png') });
+    await shogi.close();
+  });
+
+  it('analyses a pasted PGN and a pasted SFEN: the graph, the lines, the board at a chosen move', async () => {
+    const page = await openPage(1366, 768);
+    await page.select('select[name=igame]', 'chess');
+    await page.$eval('textarea[name=text]', (el) => ((el as HTMLTextAreaElement).value = '[Event "pasted"]\n\n1. e4 e5 2. Nf3 Nc6 *'));
+    await page.click('#import-go');
+    await page.waitForSelector('#play[data-result="analysis"]');
+    expect(await page.$eval('#status', (el) => el.textContent)).toBe('Analysis');
+    expect(await page.$$eval('#moves .mv', (els) => els.map((e) => e.textContent))).toEqual(['e4', 'e5', 'Nf3', 'Nc6']);
+    await page.waitForFunction(() => document.getElementById('graph')!.dataset.points === '5' && document.getElementById('analysis-status')!.textContent!.startsWith("(White's view"), {
+      timeout: 60_000,
+      polling: 100,
+    });
+    await page.click('#moves .mv[data-ply="2"]');
+    await page.waitForSelector('#play[data-view="2"]');
+    await page.waitForFunction(() => document.querySelectorAll('#lines li').length > 0, { timeout: 60_000, polling: 100 });
+    // After 1. e4 e5 White moves: Kishi's lines start with a White move in SAN.
+    for (const l of await page.$$eval('#lines li', (els) => els.map((e) => e.textContent ?? ''))) expect(l).toMatch(/^([+-]?\d+\.\d\d|#-?\d+) [KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]/);
+    await page.screenshot({ path: join(shots, 'analysis-chess.png') });
+    // Shogi from an SFEN (Gote to move): one position, its lines in western notation.
+    await page.click('#new');
+    await page.select('select[name=igame]', 'shogi');
+    await page.$eval('textarea[name=text]', (el) => ((el as HTMLTextAreaElement).value = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'));
+    await page.click('#import-go');
+    await page.waitForFunction(() => document.getElementById('graph')?.dataset.points === '1' && document.getElementById('analysis-status')!.textContent!.startsWith("(Sente's view"), {
+      timeout: 60_000,
+      polling: 100,
+    });
+    await page.waitForFunction(() => document.querySelectorAll('#lines li').length > 0, { timeout: 60_000, polling: 100 });
+    for (const l of await page.$$eval('#lines li', (els) => els.map((e) => e.textContent ?? ''))) expect(l).toMatch(/^([+-]?\d+\.\d\d|#-?\d+) [+]?[PLNSGBRK][-x*]\d\d/);
+    // Something that is not a game says so.
+    await page.click('#new');
+    await page.$eval('textarea[name=text]', (el) => ((el as HTMLTextAreaElement).value = 'hello'));
+    await page.click('#import-go');
+    await expectToast(page, 'error', 'not an SFEN, a KIF or a CSA game');
+    await page.close();
   });
 
   it('raised no console errors and loaded nothing from outside', () => {
     expect(consoleErrors).toEqual([]);
   });
 });
+
+/** The last move in the page's move list (or the move of ply `ply`, 1-based), as written there. */
+const lastMoveText = (page: Page, ply?: number): Promise<string | undefined> =>
+  page.evaluate((p) => [...document.querySelectorAll('#moves .mv')].at(p === undefined ? -1 : p - 1)?.textContent ?? undefined, ply);
 
 /** Whether a USI board move lands on an occupied square (a capture), read from the SFEN board. */
 function isCapture(sfen: string, usi: string): boolean {

@@ -25,7 +25,7 @@ describe('web game clock', () => {
     const c = new GameClock({ initialMs: 1_000, incrementMs: 0, byoyomiMs: 5_000 });
     c.start('first', 0);
     // 1 s main time + 4 s of byoyomi: in time.
-    expect(c.view(3_000)).toEqual({ firstMs: 0, secondMs: 1_000, byoyomiLeftMs: 3_000, running: 'first' });
+    expect(c.view(3_000)).toEqual({ firstMs: 0, secondMs: 1_000, byoyomiLeftMs: 3_000, byoyomiSide: 'first', running: 'first' });
     expect(c.press(5_000)).toBe(true);
     expect(c.timeLeft('first', 5_000)).toBe(0);
     c.press(5_500); // second moves in its main time
@@ -42,5 +42,17 @@ describe('web game clock', () => {
     expect(c.timeLeft('second', 9_000)).toBe(6_000);
     expect(c.flagged(100_000)).toBe(false);
     expect(c.view(9_000).running).toBeUndefined();
+  });
+
+  it('shows the empty byoyomi period of a side that lost on time in it, a fresh one to the other', () => {
+    const c = new GameClock({ initialMs: 1_000, incrementMs: 0, byoyomiMs: 5_000 });
+    c.start('first', 0);
+    expect(c.flagged(6_001)).toBe(true);
+    c.stop(6_001);
+    expect(c.view(7_000)).toEqual({ firstMs: 0, secondMs: 1_000, byoyomiLeftMs: 0, byoyomiSide: 'first' });
+    // Stopped in its main time: no byoyomi shown; a new start forgets the stopped period.
+    c.start('second', 7_000);
+    c.stop(7_500);
+    expect(c.view(8_000)).toEqual({ firstMs: 0, secondMs: 500 });
   });
 });

@@ -12,7 +12,14 @@ describe('messages from the page', () => {
     expect(parseClientMessage(JSON.stringify({ ...NEW, name: ' Ann ' })).unwrap()).toEqual({ ...NEW, name: 'Ann' });
     expect(parseClientMessage('{"t":"move","ply":3,"move":"P*5e"}').unwrap()).toEqual({ t: 'move', ply: 3, move: 'P*5e' });
     expect(parseClientMessage('{"t":"move","ply":0,"move":"e7e8q"}').isOk).toBe(true);
-    for (const t of ['resign', 'draw', 'takeback']) expect(parseClientMessage(JSON.stringify({ t })).unwrap()).toEqual({ t });
+    for (const t of ['resign', 'draw', 'takeback', 'analyse']) expect(parseClientMessage(JSON.stringify({ t })).unwrap()).toEqual({ t });
+    expect(parseClientMessage('{"t":"lines","ply":12}').unwrap()).toEqual({ t: 'lines', ply: 12 });
+    const pasted = { t: 'analyse', game: 'shogi', start: 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', moves: ['7g7f', 'P*5e'] };
+    expect(parseClientMessage(JSON.stringify(pasted)).unwrap()).toEqual(pasted);
+    expect(err(JSON.stringify({ ...pasted, moves: ['7g7f', '<script>'] }))).toBe('analyse: moves must be up to 600 moves in UCI (chess) or USI (shogi)');
+    expect(err(JSON.stringify({ ...pasted, start: 'x"y' }))).toBe('analyse: start must be a FEN or SFEN');
+    expect(err(JSON.stringify({ ...pasted, moves: Array(601).fill('7g7f') }))).toMatch(/^(analyse: moves must be up to 600|message too long)/);
+    expect(err('{"t":"lines","ply":-1}')).toBe('lines needs the ply of the position');
   });
 
   it('refuses malformed and forged messages with a reason', () => {
@@ -29,7 +36,7 @@ describe('messages from the page', () => {
     expect(err('{"t":"move","ply":-1,"move":"e2e4"}')).toBe('move needs the ply it was made on');
     expect(err('{"t":"move","ply":1,"move":"e2e4; rm"}')).toBe('move must be in UCI (chess) or USI (shogi)');
     expect(err('{"t":"join","id":"../etc"}')).toBe('join needs a game id');
-    expect(err(JSON.stringify({ t: 'draw', pad: 'x'.repeat(5000) }))).toMatch(/^message too long/);
+    expect(err(JSON.stringify({ t: 'draw', pad: 'x'.repeat(9000) }))).toMatch(/^message too long/);
   });
 
   it('turns a level into a node budget, the top level into clock play', () => {

@@ -1,6 +1,7 @@
 /**
  * The page's sources: they typecheck (web/page/tsconfig.json, DOM types), the bundle builds, and
- * every file the page loads is served from this machine (no address of another host in the HTML).
+ * every file the page loads is served from this machine (no address of another host in the HTML; the
+ * kanji font inside /kanji.css).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,5 +28,10 @@ describe('the page sources', () => {
       expect(assets.has(path === '/' ? '/index.html' : path), path).toBe(true);
     }
     expect(readFileSync('web/page/style.css', 'utf8')).not.toMatch(/url\(\s*['"]?https?:/);
+    // The kanji font is served inside /kanji.css (a data URI), with its licence beside the vendored file.
+    const kanji = assets.get('/kanji.css')!;
+    expect(kanji).toMatch(/^@font-face\{font-family:"Kishi Kanji";.*src:url\(data:font\/woff2;base64,[A-Za-z0-9+/=]{1000,}\) format\("woff2"\)\}/);
+    expect(readFileSync('web/page/fonts/OFL.txt', 'utf8')).toContain('SIL OPEN FONT LICENSE Version 1.1');
+    for (const css of ['style.css', 'shogi.css']) expect(readFileSync(`web/page/${css}`, 'utf8')).not.toMatch(/url\(\s*['"]?https?:/);
   });
 });

@@ -88,7 +88,9 @@ describe('game watcher', () => {
     ]);
     expect(s.live).toHaveLength(1);
     const live = s.live[0]!;
-    expect(live).toMatchObject({ server: 'lichess', gameId: 'live1', plies: 2, lastMove: 'e7e5', clockMs: { first: 59000, second: 58000 }, search: { depth: 9, pv: ['e2e4', 'e7e5'] } });
+    expect(live).toMatchObject({ server: 'lichess', gameId: 'live1', plies: 2, lastMove: 'e7e5', clockMs: { first: 59000, second: 58000 }, search: { depth: 9, pv: ['e2e4', 'e7e5'] }, searchPosition: START });
+    // The server's time goes with the snapshot, so the page runs the side to move's clock from updatedMs.
+    expect(s.nowMs).toBeGreaterThanOrEqual(live.updatedMs);
     expect(live.position).toBe('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2');
     expect(s.finished.map((g) => g.gameId).sort()).toEqual(['a', 'b', 'c']);
     expect(s.tally).toEqual({ lichess: { wins: 1, draws: 0, losses: 1 }, floodgate: { wins: 0, draws: 1, losses: 0 } });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PlayerLease } from '../../src/bot/dispatcher.js';
 import { parseConfig } from '../../src/config/load.js';
-import type { DrawOrResignConfig } from '../../src/config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../../src/config/sections/draw-or-resign.js';
 import type { Player } from '../../src/player/player.js';
 import { GameLogWriter } from '../../src/records/game-log.js';
 import { WebGame } from '../../src/web/web-game.js';
@@ -149,5 +149,53 @@ describe('a game on the page', () => {
     expect(log[3]).toMatchObject({ winner: 'second', status: 'resign', plies: 2 });
     expect(t.recorded).toEqual([t.file]);
     expect(t.game.resign().isErr).toBe(true);
+  });
+
+  it('drops the taken-back ply\'s search from the engine panel', async () => {
+    const t = setup({ script: ['e7e5', 'd7d5'] });
+    t.game.start();
+    t.game.humanMove(0, 'e2e4');
+    await t.until(() => t.game.snapshot().moves.length === 2);
+    expect(t.game.snapshot().lastInfo?.pv[0]).toBe('e7e5');
+    expect(t.game.snapshot().evals).toEqual([null, t.game.infoAt(1)!.score]);
+    expect((await t.game.takeback()).isOk).toBe(true);
+    // Back at the start: no search of Kishi's is behind the position, so none is shown.
+    expect(t.game.snapshot().moves).toEqual([]);
+    expect(t.game.snapshot().lastInfo).toBeUndefined();
+    expect(t.game.infoAt(1)).toBeUndefined();
+    expect(t.states().at(-1)!.lastInfo).toBeUndefined();
+    expect(t.game.snapshot().evals).toEqual([]);
+  });
+
+  it('runs no clock during the first moves, as lichess; from the second ply on the side to move\'s clock runs', async () => {
+    let now = 1_000_000;
+    const player = new FirstLegalPlayer({ script: ['e7e5'] });
+    const game = new WebGame({
+      id: 'c',
+      game: 'chess',
+      humanSide: 'first',
+      humanName: 'Ann',
+      control: { initialMs: 60_000, incrementMs: 0, byoyomiMs: 0 },
+      limits: { nodes: 100 },
+      lease: { player: player as Player, release: async () => {} },
+      policy: POLICY,
+      maxTakebacks: 1,
+      emit: () => {},
+      now: () => now,
+    });
+    game.start();
+    now += 20_000; // the person looks at the board a long time before the first move
+    expect(game.snapshot().clock).toEqual({ firstMs: 60_000, secondMs: 60_000 });
+    expect(game.humanMove(0, 'e2e4').isOk).toBe(true);
+    expect(game.snapshot().clock.running).toBeUndefined();
+    const until = Date.now() + 5_000;
+    while (game.snapshot().moves.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    expect(game.snapshot().moves).toEqual(['e2e4', 'e7e5']);
+    // Kishi's first move was untimed too, but bounded by its main time.
+    expect(player.requests[0]!.clock?.secondMs).toBe(60_000);
+    expect(game.snapshot().clock).toEqual({ firstMs: 60_000, secondMs: 60_000, running: 'first' });
+    now += 3_000;
+    expect(game.snapshot().clock).toEqual({ firstMs: 57_000, secondMs: 60_000, running: 'first' });
+    await game.abandon();
   });
 });

@@ -13,14 +13,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { Dispatcher } from '../../src/bot/dispatcher.js';
-import { enginePlayerFactory, runServers } from '../../src/cli/run.js';
+import { enginePlayerFactory, gracefulStopNotice, runServers } from '../../src/cli/run.js';
 import { parseConfig } from '../../src/config/load.js';
 import { createPlayer } from '../../src/player/factory.js';
 import { createWebServer, localOnlyConfig, webWanted } from '../../src/web/server-factory.js';
 import { WebServer } from '../../src/web/web-server.js';
 import { Signals } from '../bot/signals.js';
 
-type Msg = { t: string; text?: string; state?: { id: string; moves: string[]; turn: string; result?: { winner?: string; reason: string } } };
+type Msg = { t: string; text?: string; state?: { id: string; moves: string[]; turn: string; clock: { running?: string }; result?: { winner?: string; reason: string } } };
 
 /** A page's socket: sends JSON, collects what the server says. */
 class Tab {
@@ -164,6 +164,9 @@ describe('web server', () => {
     tab.send({ ...NEW, game: 'shogi', side: 'second', control: { initialMs: 1_000, incrementMs: 0, byoyomiMs: 0 } });
     const first = await tab.next((m) => isState(m) && m.state!.moves.length === 1);
     expect(first.state!.turn).toBe('second');
+    // Each side's first move is untimed (as on lichess): our clock runs only from our second move on.
+    expect(first.state!.clock.running).toBeUndefined();
+    tab.send({ t: 'move', ply: 1, move: '3c3d' });
     const over = await tab.next((m) => isState(m) && m.state!.result !== undefined);
     expect(over.state!.result).toEqual({ winner: 'first', reason: 'timeout' });
     const csa = await (await fetch(`${url}games/${first.state!.id}.csa`)).text();
@@ -201,6 +204,19 @@ describe('web server', () => {
     const config = parseConfig(`web: {port: ${new URL(url).port}}`).unwrap();
     const second = new WebServer({ config: config.web, recordsDir: records, policy: config.lichess.drawOrResign, lease: (_e, game) => dispatcher.acquire(game, 'standard'), say: () => {} });
     await expect(second.start()).rejects.toThrow(`port ${new URL(url).port} on 127.0.0.1 is in use (another Kishi?); set web.port in the config`);
+  });
+
+  it('the first Ctrl-C says the games on the page end at once, as they do (not "will be finished")', async () => {
+    const tab = new Tab(url);
+    await tab.open;
+    tab.send(NEW);
+    await tab.next(isState);
+    expect(server.activeGames()).toBe(1);
+    expect(gracefulStopNotice([server])).toBe('1 game(s) on the local page end now as abandoned');
+    tab.send({ t: 'resign' });
+    await tab.next((m) => isState(m) && m.state!.result !== undefined);
+    expect(gracefulStopNotice([server])).toBe('no game in progress');
+    await tab.close();
   });
 
   it('refuses a game beyond web.maxGames', async () => {

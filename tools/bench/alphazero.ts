@@ -22,7 +22,7 @@ import { NetEvaluator } from '../../src/nn/evaluator.js';
 import { encodingOf } from '../../src/nn/manifest.js';
 import { OnnxRunner } from '../../src/nn/onnx-runner.js';
 import { encodePosition } from '../../src/nn/reference-check.js';
-import { resolveModelPath } from '../../src/player/weights-file.js';
+import { resolveModelPath } from '../../src/core/package-path.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { median, rateRow } from './lib/measure.js';
 import { rawRate, rawWarmUp } from './nn.js';
@@ -70,7 +70,7 @@ export const bench: BenchModule = {
     const rows: BenchRow[] = [];
     const reps = Math.max(1, ctx.reps);
     const workers = Math.max(1, Math.min(2, availableParallelism()));
-    const python = resolvePython();
+    const python = resolvePython(process.env);
     if (python.isErr) ctx.log(`alphazero: ${python.error.message}; training rows skipped`);
     for (const game of ['chess', 'shogi'] as const) {
       const model = resolveModelPath(`models/${game}-int8.onnx`);

@@ -3,7 +3,7 @@
  * a quiescence search, one-ply NNUE policy), one thread, against the same search on the shipped
  * INT8 ResNet (onnxruntime, batch 16, no NN cache) on the same positions. Also the CPU nets with
  * the static value (no quiescence) to show what the tactical guard costs, and with the trained
- * policy network as prior (src/eval/policy/; the file `KISHI_MCTS_POLICY` or models/<game>-policy.bin
+ * policy network as prior (src/eval/policy/; the file the engine config's `mctsPolicy` or models/<game>-policy.bin
  * names) against the one-ply prior; and two
  * search threads over one tree (src/search/mcts/threads.ts: the main search and one helper worker
  * thread, started once) against one, measured in turns in the same reps (on a machine whose other
@@ -18,7 +18,7 @@ import { encodingOf } from '../../src/nn/manifest.js';
 import { OnnxRunner } from '../../src/nn/onnx-runner.js';
 import { loadCpuEvaluator, policyPathFor } from '../../src/player/mcts-cpu-nets.js';
 import { MctsHelperPool } from '../../src/player/mcts-helpers.js';
-import { resolveModelPath } from '../../src/player/weights-file.js';
+import { resolveModelPath } from '../../src/core/package-path.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import type { LeafEvaluator } from '../../src/search/mcts/leaf-evaluator.js';
 import type { MctsBoard } from '../../src/search/mcts/mcts-board.js';

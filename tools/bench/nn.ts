@@ -20,7 +20,7 @@ import { NetEvaluator, type NnInput } from '../../src/nn/evaluator.js';
 import { encodingOf } from '../../src/nn/manifest.js';
 import { OnnxRunner } from '../../src/nn/onnx-runner.js';
 import { encodePosition } from '../../src/nn/reference-check.js';
-import { resolveModelPath } from '../../src/player/weights-file.js';
+import { resolveModelPath } from '../../src/core/package-path.js';
 import { ChessMctsBoard } from '../../src/search/mcts/chess-mcts-board.js';
 import type { MctsBoard } from '../../src/search/mcts/mcts-board.js';
 import { defaultMctsOptions } from '../../src/search/mcts/options.js';

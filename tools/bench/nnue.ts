@@ -17,7 +17,7 @@ import { ChessNnue } from '../../src/eval/nnue/chess-nnue.js';
 import { ShogiNnue } from '../../src/eval/nnue/shogi-nnue.js';
 import { defaultGameSettings } from '../../src/learning/datagen/datagen-game.js';
 import { runDatagen } from '../../src/learning/datagen/datagen-run.js';
-import { loadTrainingBook } from '../../src/learning/treestrap/training-book.js';
+import { loadTrainingBook } from '../../src/books/training-book.js';
 import { loadNnueFile } from '../../src/player/nnue-file.js';
 import { loadWeightsFile } from '../../src/player/weights-file.js';
 import { ChessSearchBoard } from '../../src/search/alphabeta/chess-board.js';

@@ -2,15 +2,18 @@
  * Tsume (shogi mate problems, the first 200 of data/suites/tsume_mate-{3,5}-ply.sfen): how many the
  * alpha-beta search proves ("mate within N plies" at a fixed node budget) against the dedicated mate
  * search (checks only, src/search/alphabeta/mate-search.ts) on the same problems, and the CPU seconds
- * each took. Counts, not speeds: a change that solves fewer at the same budget shows here. (Chess
- * suites such as Win At Chess run with `kishi suite`.)
+ * each took; then `go mate`'s solver (df-pn, then the shortest line: mate-solver.ts) against that
+ * mate search, problems solved at their length and the nodes both spent. Counts, not speeds: a
+ * change that solves fewer at the same budget shows here. (Chess suites such as Win At Chess run
+ * with `kishi suite`.)
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShogiLinearEval } from '../../src/eval/linear/shogi-eval.js';
 import { shogiMaterialTheta } from '../../src/eval/linear/material.js';
-import { packageRoot } from '../../src/player/weights-file.js';
+import { packageRoot } from '../../src/core/package-path.js';
 import { MateSearch } from '../../src/search/alphabeta/mate-search.js';
+import { MateSolver } from '../../src/search/alphabeta/mate-solver.js';
 import { searchOptions } from '../../src/search/alphabeta/options.js';
 import { matePlies } from '../../src/search/alphabeta/score.js';
 import { AlphaBetaSearch } from '../../src/search/alphabeta/search.js';
@@ -29,6 +32,7 @@ export const bench: BenchModule = {
     const budget = ctx.quick ? 20_000 : 100_000;
     const count = ctx.quick ? 50 : 200;
     const mate = new MateSearch(16);
+    const solver = new MateSolver(16);
     for (const plies of [3, 5]) {
       const file = join(packageRoot(), 'data', 'suites', `tsume_mate-${plies}-ply.sfen`);
       const problems = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, count);
@@ -48,6 +52,15 @@ export const bench: BenchModule = {
         if (r.kind === 'mate' && r.moves.length <= plies) ms++;
       }
       const msCpu = process.cpuUsage(c1).user / 1e6;
+      let dfpn = 0;
+      let dfpnNodes = 0;
+      let msNodes = 0;
+      for (const sfen of problems) {
+        const r = solver.solve(board(sfen), { nodes: 1_000_000, maxPlies: plies });
+        dfpnNodes += r.nodes;
+        if (r.kind === 'mate' && r.moves.length <= plies) dfpn++;
+        msNodes += mate.solve(board(sfen), { nodes: 1_000_000, maxPlies: plies }).nodes;
+      }
       rows.push({
         name: `tsume ${plies}-ply solved, alpha-beta ${budget} nodes`,
         ours: ab,
@@ -56,6 +69,15 @@ export const bench: BenchModule = {
         unit: `of ${problems.length}`,
         reps: 1,
         note: `CPU ${abCpu.toFixed(1)} s vs ${msCpu.toFixed(1)} s`,
+      });
+      rows.push({
+        name: `tsume ${plies}-ply solved, df-pn + shortest line`,
+        ours: dfpn,
+        baseline: ms,
+        baselineName: 'mate search',
+        unit: `of ${problems.length}`,
+        reps: 1,
+        note: `nodes ${dfpnNodes} vs ${msNodes}`,
       });
     }
     return rows;

@@ -47,7 +47,7 @@ import { CHESS_KEYS_PER_MOVE, ChessPolicyInput } from '../../src/eval/policy/che
 import { SHOGI_KEYS_PER_MOVE, ShogiPolicyInput } from '../../src/eval/policy/shogi-policy-input.js';
 import { FastChessBoard } from '../../src/games/chess/fast/board.js';
 import { FastShogiBoard } from '../../src/games/shogi/fast/board.js';
-import { writeFileAtomic } from '../../src/learning/atomic-write.js';
+import { writeFileAtomic } from '../../src/core/atomic-write.js';
 import { chunkBytes, chunkFileName, parseChunk } from '../../src/learning/datagen/chunk.js';
 import { playDatagenGame } from '../../src/learning/datagen/datagen-game.js';
 import { prepareDatagen } from '../../src/learning/datagen/datagen-setup.js';

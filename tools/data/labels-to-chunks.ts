@@ -20,7 +20,7 @@ import type { GameKind } from '../../src/core/game.js';
 import type { KishiError, Result } from '../../src/core/result.js';
 import { ChessLinearEval } from '../../src/eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../../src/eval/linear/shogi-eval.js';
-import { writeFileAtomic } from '../../src/learning/atomic-write.js';
+import { writeFileAtomic } from '../../src/core/atomic-write.js';
 import { chunkBytes, chunkFileName } from '../../src/learning/datagen/chunk.js';
 import { recordsFromLabels } from '../../src/learning/datagen/label-records.js';
 import { readLabels } from '../../src/learning/policy/label-file.js';

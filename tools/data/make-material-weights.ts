@@ -11,7 +11,7 @@ import { CHESS_FEATURES } from '../../src/eval/linear/chess-features.js';
 import { chessMaterialTheta, shogiMaterialTheta } from '../../src/eval/linear/material.js';
 import { SHOGI_FEATURES } from '../../src/eval/linear/shogi-features.js';
 import { serializeWeights } from '../../src/eval/linear/weights.js';
-import { packageRoot } from '../../src/player/weights-file.js';
+import { packageRoot } from '../../src/core/package-path.js';
 
 const root = packageRoot();
 const date = new Date().toISOString().slice(0, 10);

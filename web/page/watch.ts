@@ -12,6 +12,8 @@ import { Shogiground } from 'shogiground';
 import type { Api as SgApi } from 'shogiground/api';
 import type { Key as SgKey } from 'shogiground/types';
 import { usiToSquareNames } from 'shogiops/compat';
+import { lineText, startText } from './notation.js';
+import { formatClock, formatScore, scoreForFirst, watchResult } from './wording.js';
 
 type Side = 'first' | 'second';
 interface Player { name: string; rating?: number }
@@ -28,6 +30,8 @@ interface Game {
   lastMove?: string;
   clockMs?: { first: number; second: number };
   search?: { depth: number; score: { cp: number } | { mate: number }; nodes: number; nps?: number; pv: string[] };
+  searchPosition?: string;
+  updatedMs: number;
   result?: { winner: Side | null; status: string };
 }
 interface QueuedChallenge { id: string; challenger: string; rating?: number; variant: string; speed: string; rated: boolean; waitedS: number }
@@ -43,6 +47,7 @@ interface Snapshot {
   ratings: { server: string; game: number; rating: number }[];
   tdleaf: { game: string; update: number; largestChange: number }[];
   tally: Record<string, { wins: number; draws: number; losses: number }>;
+  nowMs: number;
 }
 
 const token = new URLSearchParams(location.search).get('token');
@@ -53,9 +58,8 @@ const chartKeys = new Map<string, string>();
 let chartVersion = 0;
 
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const clock = (ms: number): string => `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`;
-const score = (s: { cp: number } | { mate: number }): string =>
-  'mate' in s ? `#${s.mate > 0 ? '' : '-'}${Math.ceil(Math.abs(s.mate) / 2)}` : `${s.cp > 0 ? '+' : ''}${(s.cp / 100).toFixed(2)}`;
+/** The live games as last polled, with the page's time then and the server's, for the running clocks. */
+let polled: { games: Game[]; at: number; serverNow: number } = { games: [], at: 0, serverNow: 0 };
 const name = (p: Player): string => `${esc(p.name)}${p.rating !== undefined ? ` (${p.rating})` : ''}`;
 
 function card(g: Game): HTMLElement {
@@ -80,10 +84,15 @@ function card(g: Game): HTMLElement {
   el.dataset.plies = String(g.plies);
   const top: Side = g.ourSide === 'first' ? 'second' : 'first';
   const link = g.url ? `<a href="${esc(g.url)}" target="_blank" rel="noopener">${esc(g.server)}</a>` : esc(g.server);
-  el.querySelector('.top')!.innerHTML = `<span>${name(g.players[top])}</span><span class="clock">${g.clockMs ? clock(g.clockMs[top]) : ''}</span>`;
-  el.querySelector('.bottom')!.innerHTML = `<span>${name(g.players[g.ourSide])}</span><span class="clock">${g.clockMs ? clock(g.clockMs[g.ourSide]) : ''}</span>`;
-  el.querySelector('.info')!.innerHTML = `<span>${link} · ${g.plies} plies</span>${g.search ? `<span>depth ${g.search.depth} · ${score(g.search.score)} · ${Math.round((g.search.nps ?? 0) / 1000)}k n/s</span>` : ''}`;
-  el.querySelector('.pv')!.textContent = g.search ? g.search.pv.join(' ') : '';
+  el.querySelector('.top')!.innerHTML = `<span>${name(g.players[top])}</span><span class="clock" data-side="${top}"></span>`;
+  el.querySelector('.bottom')!.innerHTML = `<span>${name(g.players[g.ourSide])}</span><span class="clock" data-side="${g.ourSide}"></span>`;
+  // Scores from the first side's view (White, Sente), as on the play page.
+  const first = g.game === 'chess' ? 'White' : 'Sente';
+  el.querySelector('.info')!.innerHTML = `<span>${link} · ${g.plies} plies</span>${
+    g.search ? `<span>depth ${g.search.depth} · ${formatScore(scoreForFirst(g.search.score, g.ourSide))} (${first}'s view) · ${Math.round((g.search.nps ?? 0) / 1000)}k n/s</span>` : ''
+  }`;
+  // The PV in SAN / western notation, from the position the search started at.
+  el.querySelector('.pv')!.textContent = g.search && g.searchPosition !== undefined ? lineText(g.game, startText(g.game, g.searchPosition), g.search.pv) : '';
   if (entry.cg) {
     const m = g.lastMove;
     entry.cg.set({ fen: g.position, lastMove: m ? ([m.slice(0, 2), m.slice(2, 4)] as CgKey[]) : undefined });
@@ -127,6 +136,8 @@ function render(s: Snapshot): void {
     const el = card(g);
     if (el.parentElement !== live) live.appendChild(el);
   }
+  polled = { games: s.live, at: performance.now(), serverNow: s.nowMs };
+  tickClocks();
   if (s.live.length === 0) live.textContent = 'none now';
   else if (live.firstChild?.nodeType === Node.TEXT_NODE) live.firstChild.remove();
   document.getElementById('tally')!.textContent = Object.entries(s.tally)
@@ -135,8 +146,8 @@ function render(s: Snapshot): void {
   const body = document.querySelector('#finished tbody')!;
   body.innerHTML = s.finished
     .map((g) => {
-      const res = g.result!.winner === null ? '½-½' : g.result!.winner === g.ourSide ? 'Kishi won' : 'Kishi lost';
-      return `<tr><td>${esc(g.server)}</td><td>${g.game}</td><td>${name(g.players.first)} – ${name(g.players.second)}</td><td>${g.plies}</td><td>${res} (${esc(g.result!.status)})</td></tr>`;
+      const res = watchResult(g.result!.winner, g.ourSide, g.result!.status);
+      return `<tr><td>${esc(g.server)}</td><td>${g.game}</td><td>${name(g.players.first)} – ${name(g.players.second)}</td><td>${g.plies}</td><td>${esc(res)}</td></tr>`;
     })
     .join('');
   for (const [id, data] of [['ratings', s.ratings], ['tdleaf', s.tdleaf], ['alphazero', [...s.alphazero, ...s.alphazeroNotes]]] as const) {
@@ -146,6 +157,27 @@ function render(s: Snapshot): void {
     (document.getElementById(id) as HTMLImageElement).src = `${withToken(`/api/watch/${id}.svg`)}${token ? '&' : '?'}v=${++chartVersion}`;
   }
   document.getElementById('updated')!.textContent = `updated ${new Date().toLocaleTimeString()}`;
+}
+
+/**
+ * The live games' clocks, every tenth of a second: the side to move's clock runs from the last
+ * move's log line (the file's time, on the server's clock); lichess and CSA clocks start after the
+ * first two moves.
+ */
+function tickClocks(): void {
+  for (const g of polled.games) {
+    const entry = boards.get(g.file);
+    if (!entry || !g.clockMs) continue;
+    const toMove: Side = g.position.split(' ')[1] === (g.game === 'chess' ? 'w' : 'b') ? 'first' : 'second';
+    const running = g.plies >= 2 && g.result === undefined;
+    const elapsed = running ? Math.max(0, polled.serverNow - g.updatedMs + (performance.now() - polled.at)) : 0;
+    for (const el of entry.el.querySelectorAll<HTMLElement>('.clock[data-side]')) {
+      const side = el.dataset.side as Side;
+      const ms = g.clockMs[side] - (side === toMove ? elapsed : 0);
+      el.textContent = formatClock(ms);
+      el.classList.toggle('running', running && side === toMove);
+    }
+  }
 }
 
 async function poll(): Promise<void> {
@@ -160,3 +192,4 @@ async function poll(): Promise<void> {
 }
 
 void poll();
+setInterval(tickClocks, 100);

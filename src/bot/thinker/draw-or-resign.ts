@@ -6,7 +6,7 @@
  * condition decides whether to accept the opponent's offer. Mate scores count as ±40000 (lichess-bot's
  * `mate_score`) minus the distance. Pure.
  */
-import type { DrawOrResignConfig } from '../../config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../../config/sections/draw-or-resign.js';
 import type { SearchInfo } from '../../player/player.js';
 
 export const MATE_SCORE_CP = 40_000;

@@ -13,7 +13,7 @@
  *   a Player that fails hands the fallback to the front-end, which decides whether to play it;
  * - draw offers and resignation from the history of our scores (draw-or-resign.ts), when configured.
  */
-import type { DrawOrResignConfig } from '../../config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../../config/sections/draw-or-resign.js';
 import type { GameKind } from '../../core/game.js';
 import type { GoRequest, GoResult, Player, SearchInfo } from '../../player/player.js';
 import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from './draw-or-resign.js';

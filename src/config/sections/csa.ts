@@ -41,8 +41,8 @@ export const csaSection = section('A CSA-protocol shogi server (floodgate). The 
     type: 'string',
     default: 'floodgate-300-10F',
     // `<name>-<total>-<byoyomi or increment>[F][-B|-W]`: shogi-server accepts a colour suffix for direct
-    // games (`-B` black, `-W` white); floodgate refuses one, which the login check reports (login.ts).
-    pattern: '^[A-Za-z0-9_]+(-[A-Za-z0-9_]+)*-[0-9]+-[0-9]+F?(-[BW])?$',
+    // games (`-B`/`-b` black, `-W`/`-w` white); floodgate refuses one, which the login check reports (login.ts).
+    pattern: '^[A-Za-z0-9_]+(-[A-Za-z0-9_]+)*-[0-9]+-[0-9]+F?(-[BWbw])?$',
     description: 'game name such as floodgate-300-10F, or mygame-600-10-B to ask for black in a direct game; the login password becomes <gameName>,<CSA_PASSWORD>',
   },
   x1: { type: 'boolean', default: false, description: 'log in in extended (x1) mode and ask for games with %%GAME' },

@@ -48,6 +48,10 @@ export interface EngineConfig {
   readonly tdSimulations: number;
   readonly tdTimeShare: number;
   readonly tdCarry: number;
+  readonly mctsPolicy: string;
+  readonly mctsTuning: string;
+  readonly searchTuning: string;
+  readonly nnueSimd: boolean;
 }
 
 export const engineSection = section('The built-in engine, shared by every server.', {
@@ -90,4 +94,20 @@ export const engineSection = section('The built-in engine, shared by every serve
   tdSimulations: { type: 'integer', minimum: 0, default: D.simulations, description: 'search dyna2: simulated games per move at most' },
   tdTimeShare: { type: 'number', minimum: 0, maximum: 0.9, default: D.timeShare, description: "search dyna2: share of the move's time for TD search before alpha-beta" },
   tdCarry: { type: 'number', minimum: 0, maximum: 1, default: D.carry, description: 'search dyna2: share of the short-term memory kept at a new move (1: kept, as the paper; 0: reset; a new game always resets)' },
+  mctsPolicy: {
+    type: 'string',
+    default: '',
+    description: "MCTS on the CPU networks: the policy network file (path), 'oneply' for the one-ply prior, empty for <game>-policy.bin beside the value network",
+  },
+  mctsTuning: {
+    type: 'string',
+    default: '',
+    description: 'MCTS on the CPU networks: key=value overrides separated by commas or semicolons (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, gumbel; src/player/mcts-cpu-nets.ts)',
+  },
+  searchTuning: {
+    type: 'string',
+    default: '',
+    description: 'alpha-beta: name=value overrides of the search margins separated by semicolons (src/search/alphabeta/tuning.ts; kishi tune prints them)',
+  },
+  nnueSimd: { type: 'boolean', default: true, description: 'run the network evaluation on the WebAssembly SIMD kernels where the runtime has them' },
 });

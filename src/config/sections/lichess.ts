@@ -1,5 +1,6 @@
 import { bool, int, section, strings, text } from './section.js';
 import { BOOK_NORMALIZATIONS, BOOK_SELECTIONS } from '../../books/book-choice.js';
+import { drawOrResignSection, type DrawOrResignConfig } from './draw-or-resign.js';
 
 /** Keys follow lichess-bot's `config.yml` (challenge, matchmaking, greeting, draw_or_resign, correspondence), in camelCase with units in the name. */
 export const LICHESS_VARIANTS = [
@@ -65,19 +66,6 @@ export interface ChallengeFilterConfig {
   readonly maxByoyomiS?: number;
   /** lishogi only: most byoyomi periods. */
   readonly maxPeriods?: number;
-}
-
-export interface DrawOrResignConfig {
-  readonly resignEnabled: boolean;
-  readonly resignScoreCp: number;
-  readonly resignMoves: number;
-  readonly offerDrawEnabled: boolean;
-  readonly offerDrawScoreCp: number;
-  readonly offerDrawMoves: number;
-  readonly offerDrawPieces: number;
-  readonly acceptDraws: boolean;
-  readonly resignForEgtbMinusTwo: boolean;
-  readonly offerDrawForEgtbZero: boolean;
 }
 
 export interface CorrespondenceConfig {
@@ -216,7 +204,7 @@ export const lichessSection = section('Lichess through the Bot API. The token is
   streamSilenceMs: int('reconnect the event stream when it sent no byte (not even a keep-alive) for this long, milliseconds', 20000, 1000, 600000),
   // Lichess sends a keep-alive every 7 s: 10 s is a keep-alive overdue by half an interval, within two
   // intervals; on a game stream every silent second may be our clock running while the opponent's move is lost.
-  gameStreamSilenceMs: int('reconnect a game stream that sent no byte for this long (our clock may be running), milliseconds', 10000, 1000, 600000),
+  gameStreamSilenceMs: int('reconnect a game stream that sent no byte for this long (our clock may be running), milliseconds; 0: the server\'s keep-alive cadence + 1.5 s (lichess 8.5 s, lishogi 7.5 s)', 0, 0, 600000),
   abortTimeS: int('abort a game whose opponent makes no first move within this time, seconds', 30, 5, 3600),
   firstMoveMs: int('longest think for our first move (lichess aborts a game nobody starts), milliseconds', 5000, 100, 60000),
   claimVictory: bool('claim the win when the opponent has left and lichess allows it', true),
@@ -306,18 +294,7 @@ export const lichessSection = section('Lichess through the Bot API. The token is
     preference: { enum: CHALLENGE_PREFERENCES, default: 'none', description: 'none | human | bot: challengers of this kind go first' },
     queueTimeS: int('keep an acceptable challenge waiting this long for a free slot before declining it (later), seconds (0: decline at once)', 0, 0, 60),
   }),
-  drawOrResign: section('Draw offers and resignation from our recent search scores (lichess-bot draw_or_resign).', {
-    resignEnabled: bool('resign when every one of the last resignMoves scores is at or below resignScoreCp', false),
-    resignScoreCp: int('resign threshold, centipawns from our view', -1000),
-    resignMoves: int('consecutive searches below the threshold before resigning', 3, 1),
-    offerDrawEnabled: bool('offer (and accept) a draw when the last offerDrawMoves scores are within offerDrawScoreCp of 0', true),
-    offerDrawScoreCp: int('draw window, centipawns', 0, 0),
-    offerDrawMoves: int('consecutive searches inside the window before offering', 10, 1),
-    offerDrawPieces: int('offer only with at most this many pieces on the board, kings included', 10, 2),
-    acceptDraws: bool("accept the opponent's draw offer when our own draw condition holds", true),
-    resignForEgtbMinusTwo: bool('with resignEnabled: resign when the online tablebase says the position is lost', true),
-    offerDrawForEgtbZero: bool('with offerDrawEnabled: offer a draw when the online tablebase says the position is drawn', true),
-  }),
+  drawOrResign: drawOrResignSection,
   correspondence: section('Correspondence games: think, disconnect while waiting, check back.', {
     moveTimeMs: int('think time per correspondence move, milliseconds', 60000, 100),
     checkinPeriodS: int('how often to look for correspondence games where it is our turn, seconds', 600, 1),

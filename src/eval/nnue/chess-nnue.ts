@@ -7,7 +7,7 @@
  */
 import type { FastChessBoard } from '../../games/chess/fast/board.js';
 import { AccumulatorStack } from './accumulator-stack.js';
-import { simdEnabled } from './simd/simd-kernels.js';
+import { simdSupported } from './simd/simd-kernels.js';
 import { CHESS_FEATURE_OF, CHESS_FEATURES_COUNT } from './chess-features.js';
 import type { NnueNetwork } from './network.js';
 
@@ -20,10 +20,10 @@ export class ChessNnue {
   readonly stack: AccumulatorStack;
   private readonly codes = new Int32Array(32);
 
-  /** `simd`: use the WebAssembly SIMD kernels where they apply (default: unless `KISHI_NNUE_SIMD=0`). */
+  /** `simd`: use the WebAssembly SIMD kernels where they apply (default: where the runtime supports them; the engine config's `nnueSimd` passes false). */
   constructor(
     readonly net: NnueNetwork,
-    simd = simdEnabled(),
+    simd = simdSupported(),
   ) {
     if (net.game !== 'chess' || net.features !== CHESS_FEATURES_COUNT) throw new Error(`not a chess network (${net.game}, ${net.features} features)`);
     this.stack = new AccumulatorStack(net, CHESS_FEATURE_OF, 1024, 1, undefined, simd);

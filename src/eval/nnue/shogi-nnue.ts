@@ -14,7 +14,7 @@
 import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import { SQUARES, TO_81 } from '../../games/shogi/fast/squares.js';
 import { AccumulatorStack } from './accumulator-stack.js';
-import { simdEnabled } from './simd/simd-kernels.js';
+import { simdSupported } from './simd/simd-kernels.js';
 import type { NnueNetwork } from './network.js';
 import { SHOGI_CODES, SHOGI_FEATURE_OF, SHOGI_HAND_CODE_BASE } from './shogi-features.js';
 import { SHOGI_KB_FEATURE_OF, SHOGI_KB_VIEWS, shogiKbView } from './shogi-king-features.js';
@@ -42,10 +42,10 @@ export class ShogiNnue {
   /** Scratch rows of a king-zone king move. */
   private readonly rows = new Int32Array(64);
 
-  /** `simd`: use the WebAssembly SIMD kernels where they apply (default: unless `KISHI_NNUE_SIMD=0`). */
+  /** `simd`: use the WebAssembly SIMD kernels where they apply (default: where the runtime supports them; the engine config's `nnueSimd` passes false). */
   constructor(
     readonly net: NnueNetwork,
-    simd = simdEnabled(),
+    simd = simdSupported(),
   ) {
     if (net.game !== 'shogi' || net.features !== featureCount('shogi', net.featureSet)) throw new Error(`not a shogi network (${net.game}, ${net.featureSet}, ${net.features} features)`);
     this.kingRelative = net.featureSet !== 'base';

@@ -8,18 +8,25 @@
  *     scored at least `threshold` (AlphaGo Zero: 55%).
  * An aborted or failed match never promotes.
  *
- * `runKishiMatchGate` runs the match as a child process (`node bin/kishi.js match ...`, each
- * engine `cmd=kishi` with its own config file naming its net) and reads its summary.json; the loop
- * takes any `GateRunner`, so tests inject results.
+ * `runInProcessGate` plays the match in this process through `runMatch` (each side an MCTS player
+ * on its net, in worker threads) and reads its summary; the loop takes any `GateRunner`, so tests
+ * inject results.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import { kishiLauncher } from '../../engines/engine-spec.js';
-import { packageRoot } from '../../player/weights-file.js';
-import { DRAW_SCORE_ENV, MODEL_ENV } from '../../search/mcts/options.js';
+import { seededRng } from '../../core/rng.js';
+import { EngineFailure } from '../../engines/engine-client.js';
+import type { AdjudicationRules } from '../../match/adjudication.js';
+import { probeEngines, runMatch, type MatchConfig, type MatchEngineEntry } from '../../match/match-runner.js';
+import { defaultOpenings, loadOpenings } from '../../books/openings.js';
+import { PlayerEngine } from '../../match/player-engine.js';
+import { formatMatchReport } from '../../match/report.js';
+import { parseSprtParams } from '../../match/rule-text.js';
+import { NO_TIME_CONTROL } from '../../match/time-control.js';
+import { createMctsPlayer, type NnPlayerConfig } from '../../player/mcts-factory.js';
+import { packageRoot } from '../../core/package-path.js';
 
 export const GATE_MODES = ['sprt', 'fixed'] as const;
 export type GateMode = (typeof GATE_MODES)[number];
@@ -39,7 +46,7 @@ export interface GateConfig {
   /** Opening file (default: `defaultGateOpenings`). Deterministic nets need varied starts, or every pair repeats one game. */
   readonly openings?: string;
   /**
-   * MCTS draw score of both engines (`MctsOptions.drawScore`, passed as `KISHI_MCTS_DRAW_SCORE`):
+   * MCTS draw score of both engines (`MctsOptions.drawScore`, passed as the players' `mctsDrawScore`):
    * negative makes each side avoid repetition draws when it is not losing, so that gates between
    * near-equal nets end in results rather than shuffling (undefined / 0: plain draws).
    */
@@ -145,114 +152,105 @@ export function gateResultFromSummary(summary: unknown, path?: string): Result<G
   });
 }
 
-/** The engine config file of one side: MCTS with the given net, quiet logging into the gate directory. */
-export function engineConfigText(game: GameKind, model: string, logDir: string): string {
-  return [
-    'engine:',
-    '  search: mcts',
-    `  ${game === 'chess' ? 'chessModel' : 'shogiModel'}: ${JSON.stringify(model)}`,
-    'log:',
-    '  level: warn',
-    `  dir: ${JSON.stringify(logDir)}`,
-    '  transcripts: false',
-    '',
-  ].join('\n');
+/** The adjudication of the gate's games: resign after 4 moves at 8 pawns, a draw after 150 (chess) or 200 (shogi) moves. */
+const gateAdjudication = (game: GameKind): AdjudicationRules => ({
+  resign: { moveCount: 4, score: 800, twoSided: true },
+  maxMoves: game === 'chess' ? 150 : 200,
+});
+
+/**
+ * The engine config of one gate side: MCTS on `model` at the gate's draw score (per cent, as the
+ * config's `mctsDrawScore`), one thread; the rest as the engine config's defaults.
+ */
+export function gatePlayerConfig(game: GameKind, model: string, drawScore: number | undefined): NnPlayerConfig {
+  return {
+    moveOverheadMs: 0,
+    ...(game === 'chess' ? { chessModel: model } : { shogiModel: model }),
+    ...(drawScore !== undefined && drawScore !== 0 ? { mctsDrawScore: drawScore * 100 } : {}),
+  };
 }
 
 /**
- * The engine spec of one gate side: the net is named twice, by the side's config (the UCI/USI
- * `ModelFile` default) and by `KISHI_MCTS_MODEL` through `/usr/bin/env` (per engine, unlike the
- * match's own environment), so a config without a model still plays the right net.
+ * The match of a gate, everything but the engines' factories: both sides at `playouts` nodes a
+ * move, the candidate as engine A, the gate's openings (or `kishi match`'s default starts), the
+ * gate's SPRT in `sprt` mode; `ERR_GATE` on a bad SPRT text or openings file.
  */
-export function gateEngineSpec(name: string, game: GameKind, model: string, config: string, launcher: string, node: string): string {
-  return `name=${name},cmd=/usr/bin/env,args=${MODEL_ENV}=${model} ${node} ${launcher} ${game === 'chess' ? 'uci' : 'usi'} --config ${config}`;
-}
-
-/** The `kishi match` arguments of a gate (`launcher`: bin/kishi.js, `node`: the Node binary of the engines). */
-export function gateMatchArgs(r: GateRequest, candidateConfig: string, bestConfig: string, launcher = kishiLauncher() ?? 'bin/kishi.js', node = process.execPath): string[] {
+export function gateMatchConfig(r: GateRequest): Result<Omit<MatchConfig, 'engines'>, KishiError> {
   const c = r.config;
-  const args = [
-    'match',
-    '--game',
-    r.game,
-    '-e',
-    gateEngineSpec('candidate', r.game, resolve(r.candidate), candidateConfig, launcher, node),
-    '-e',
-    gateEngineSpec('best', r.game, resolve(r.best), bestConfig, launcher, node),
-    '--nodes',
-    String(c.playouts),
-    '--games',
-    String(c.games),
-    '--seed',
-    String(r.seed),
-    '--concurrency',
-    String(c.concurrency),
-    '--resign',
-    'movecount=4,score=800',
-    '--maxmoves',
-    r.game === 'chess' ? '150' : '200',
-    '--out',
-    join(r.outDir, 'match'),
-    '--quiet',
-  ];
-  const openings = c.openings ?? defaultGateOpenings(r.game);
-  if (openings !== undefined) args.push('--openings', openings);
-  if (c.mode === 'sprt') args.push('--sprt', c.sprt);
-  return args;
-}
-
-/** The environment of the gate's `kishi match` (its engines inherit it): the draw score when set, else none inherited either. */
-export function gateEnv(c: GateConfig, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env = { ...base };
-  delete env[DRAW_SCORE_ENV];
-  if (c.drawScore !== undefined && c.drawScore !== 0) env[DRAW_SCORE_ENV] = String(c.drawScore);
-  return env;
-}
-
-/** Runs the gate as `node bin/kishi.js match ...` (with `KISHI_MCTS_DRAW_SCORE` when the gate has a draw score) and reads its summary.json. */
-export const runKishiMatchGate: GateRunner = (r) =>
-  new Promise((done) => {
-    const launcher = kishiLauncher();
-    if (launcher === undefined) return done(Result.err(new KishiError('ERR_GATE', 'cannot find bin/kishi.js')));
-    mkdirSync(r.outDir, { recursive: true });
-    const logDir = resolve(r.outDir, 'logs');
-    const cand = resolve(r.outDir, 'candidate.yaml');
-    const best = resolve(r.outDir, 'best.yaml');
-    writeFileSync(cand, engineConfigText(r.game, resolve(r.candidate), logDir));
-    writeFileSync(best, engineConfigText(r.game, resolve(r.best), logDir));
-    const args = gateMatchArgs(r, cand, best, launcher);
-    const env = gateEnv(r.config);
-    const prefix = env[DRAW_SCORE_ENV] !== undefined ? [`${DRAW_SCORE_ENV}=${env[DRAW_SCORE_ENV]}`] : [];
-    const command = [...prefix, 'node', launcher, ...args.map((a) => (/[\s,=]/.test(a) ? JSON.stringify(a) : a))].join(' ');
-    writeFileSync(join(r.outDir, 'command.txt'), `${command}\n`);
-    const child = spawn(process.execPath, [launcher, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    const onAbort = (): void => {
-      child.kill('SIGINT');
-    };
-    r.signal?.addEventListener('abort', onAbort, { once: true });
-    let tail = '';
-    const take = (d: Buffer): void => {
-      const text = d.toString('utf8');
-      tail = (tail + text).slice(-4000);
-      for (const line of text.split('\n')) if (line.trim() !== '') r.onLine?.(line);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    child.on('close', (code) => {
-      r.signal?.removeEventListener('abort', onAbort);
-      const summaryPath = join(r.outDir, 'match', 'summary.json');
-      if (r.signal?.aborted === true) return done(Result.err(new KishiError('ERR_ABORTED', 'gate match interrupted')));
-      if (code !== 0 || !existsSync(summaryPath)) {
-        return done(Result.err(new KishiError('ERR_GATE', `kishi match exited with ${code}: ${tail.split('\n').slice(-8).join('\n')}`)));
-      }
-      let summary: unknown;
-      try {
-        summary = JSON.parse(readFileSync(summaryPath, 'utf8'));
-      } catch (e) {
-        return done(Result.err(new KishiError('ERR_GATE', `${summaryPath}: ${(e as Error).message}`)));
-      }
-      const g = gateResultFromSummary(summary, summaryPath);
-      done(g.isOk ? Result.ok({ ...g.value, command }) : g);
-    });
-    child.on('error', (e) => done(Result.err(new KishiError('ERR_GATE', `cannot run kishi match: ${e.message}`))));
+  const sprt = c.mode === 'sprt' ? parseSprtParams(c.sprt) : undefined;
+  if (sprt?.isErr) return Result.err(new KishiError('ERR_GATE', `gate sprt: ${sprt.error.message}`));
+  const file = c.openings ?? defaultGateOpenings(r.game);
+  const pairs = Math.ceil(c.games / 2);
+  const openings = file !== undefined ? loadOpenings(r.game, 'standard', file) : Result.ok(defaultOpenings(r.game, 'standard', pairs, seededRng(r.seed ^ 0x5eed)));
+  if (openings.isErr) return Result.err(new KishiError('ERR_GATE', `gate openings: ${openings.error.message}`));
+  return Result.ok({
+    game: r.game,
+    variant: 'standard',
+    games: c.games,
+    openings: openings.value,
+    openingOrder: 'random',
+    seed: r.seed,
+    ...(file !== undefined ? { openingsFile: file } : {}),
+    concurrency: c.concurrency,
+    adjudication: gateAdjudication(r.game),
+    ...(sprt !== undefined ? { sprt: sprt.value } : {}),
+    hangTimeoutMs: 60_000,
+    graceMs: 1000,
+    startTimeoutMs: 30_000,
+    logLines: 50,
+    outDir: join(r.outDir, 'match'),
+    event: 'kishi gate',
   });
+}
+
+/** One side of the gate: an in-process MCTS player on `model` behind `MatchEngine`. */
+const gateSide = (name: string, game: GameKind, model: string, c: GateConfig): MatchEngineEntry => {
+  const config = gatePlayerConfig(game, model, c.drawScore);
+  return {
+    spec: { name, command: 'kishi (in-process)', args: [model], options: {}, time: {}, kishi: true },
+    tc: { ...NO_TIME_CONTROL, nodes: c.playouts },
+    factory: async () => {
+      const made = createMctsPlayer(config, game);
+      if (made.isErr) return Result.err(new EngineFailure(made.error.code, `${name}: ${made.error.message}`, []));
+      const ready = await made.value.ready();
+      if (ready.isErr) {
+        await made.value.close();
+        return Result.err(new EngineFailure(ready.error.code, `${name}: ${ready.error.message}`, []));
+      }
+      return Result.ok(new PlayerEngine(made.value, { game, variant: 'standard', name }));
+    },
+  };
+};
+
+/**
+ * Runs the gate's match in this process through `runMatch`, each side an MCTS player on its net
+ * (worker threads, so games run `concurrency` at a time), and reads the result from its summary.
+ * A side whose net does not load makes the gate fail (`ERR_GATE`) rather than play a weaker engine.
+ */
+export const runInProcessGate: GateRunner = async (r) => {
+  const matchConfig = gateMatchConfig(r);
+  if (matchConfig.isErr) return Result.err(matchConfig.error);
+  mkdirSync(r.outDir, { recursive: true });
+  const candidate = resolve(r.candidate);
+  const best = resolve(r.best);
+  const engines: [MatchEngineEntry, MatchEngineEntry] = [gateSide('candidate', r.game, candidate, r.config), gateSide('best', r.game, best, r.config)];
+  const probe = await probeEngines(engines, matchConfig.value);
+  if (probe.isErr) return Result.err(new KishiError('ERR_GATE', `gate engine: ${probe.error.message}`));
+  const c = r.config;
+  const command = `in-process gate: candidate ${candidate} vs best ${best}, ${c.playouts} playouts, ${c.games} games (${c.mode}${c.mode === 'sprt' ? ` ${c.sprt}` : ''}), seed ${r.seed}${c.drawScore !== undefined && c.drawScore !== 0 ? `, draw score ${c.drawScore}` : ''}`;
+  writeFileSync(join(r.outDir, 'command.txt'), `${command}\n`);
+  const summary = await runMatch({
+    ...matchConfig.value,
+    engines,
+    ...(r.signal !== undefined ? { signal: r.signal } : {}),
+    onEvent: (e) => {
+      if (e.type === 'warning') r.onLine?.(`warning: ${e.message}`);
+      else if (e.type === 'restart') r.onLine?.(`restarting ${e.engine}: ${e.reason}`);
+      else if (e.record.forfeit !== undefined) r.onLine?.(`game ${e.record.id}: ${e.record.end.detail}`);
+    },
+  });
+  if (r.signal?.aborted === true) return Result.err(new KishiError('ERR_ABORTED', 'gate match interrupted'));
+  for (const line of formatMatchReport(summary).split('\n')) if (line.trim() !== '') r.onLine?.(line);
+  const g = gateResultFromSummary(summary, join(r.outDir, 'match', 'summary.json'));
+  return g.isOk ? Result.ok({ ...g.value, command }) : g;
+};

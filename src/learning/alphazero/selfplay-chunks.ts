@@ -12,7 +12,7 @@
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
-import { removeFilesWhere, writeFileAtomic } from '../atomic-write.js';
+import { removeFilesWhere, writeFileAtomic } from '../../core/atomic-write.js';
 import type { EncodingSpec } from '../../nn/encoding.js';
 import { CHUNK_MAGIC, ChunkWriter, type ChunkHeader } from '../../nn/training-chunk.js';
 import type { SelfplayGameRecord } from './selfplay-game.js';
@@ -26,7 +26,7 @@ const TEMP_PREFIX = '.sp-';
 export const selfplayChunkName = (first: number, last: number): string =>
   `sp-${String(first).padStart(INDEX_DIGITS, '0')}-${String(last).padStart(INDEX_DIGITS, '0')}.knr`;
 
-/** Writes `bytes` to `file` atomically (src/learning/atomic-write.ts; chunk names are unique, so no `.prev`). */
+/** Writes `bytes` to `file` atomically (src/core/atomic-write.ts; chunk names are unique, so no `.prev`). */
 export const writeBytesAtomic = (file: string, bytes: Uint8Array): void => writeFileAtomic(file, bytes, { keepPrevious: false });
 
 /** The chunk bytes of `games` (consecutive indices, in order); `meta` is extended with the game list. */

@@ -119,13 +119,13 @@ export const cpuSelfplayNet = (leaf: CpuEvaluator): SelfplayNet => ({
 
 /**
  * The net of a self-play thread named by `model` (already resolved): an NNUE `.bin` selects the
- * CPU networks, with `<game>-policy.bin` beside it or `KISHI_MCTS_POLICY` as the MCTS player picks
+ * CPU networks, with `<game>-policy.bin` beside it or `policy` (the config's `mctsPolicy`) as the MCTS player picks
  * them (`ERR_MODEL` when the value network cannot be used, `ERR_POLICY` when the policy network
  * found cannot); anything else is `openRawNet` in the batched stack.
  */
-export const openSelfplayNet = async (model: string, game: GameKind, maxBatch: number, cacheEntries: number): Promise<Result<SelfplayNet, KishiError>> => {
+export const openSelfplayNet = async (model: string, game: GameKind, maxBatch: number, cacheEntries: number, policyChoice?: string): Promise<Result<SelfplayNet, KishiError>> => {
   if (isCpuNetPath(model)) {
-    const policy = policyPathFor(model, game);
+    const policy = policyPathFor(model, game, policyChoice);
     const leaf = loadCpuEvaluator(model, game, {}, policy);
     if (leaf.isErr) return Result.err(leaf.error);
     // Self-play data made with the one-ply prior by accident would teach the wrong prior.

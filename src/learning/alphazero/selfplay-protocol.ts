@@ -19,6 +19,8 @@ export interface SelfplayWorkerInit {
   /** Largest net batch: concurrent games times leaves per search. */
   readonly maxBatch: number;
   readonly cacheEntries: number;
+  /** With the CPU networks: the policy choice (the engine config's `mctsPolicy`: a path, `oneply`; absent: beside the value network). */
+  readonly policy?: string;
 }
 
 export type SelfplayRequest = { readonly type: 'play'; readonly index: number } | { readonly type: 'abort' } | { readonly type: 'close' };

@@ -13,7 +13,7 @@ const init = workerData as SelfplayWorkerInit;
 const port = parentPort!;
 const reply = (r: SelfplayReply, transfer: ArrayBuffer[] = []): void => port.postMessage(r, transfer);
 
-const opened = await openSelfplayNet(init.model, init.game, init.maxBatch, init.cacheEntries);
+const opened = await openSelfplayNet(init.model, init.game, init.maxBatch, init.cacheEntries, init.policy);
 if (opened.isErr) {
   reply({ type: 'error', code: opened.error.code, message: opened.error.message });
 } else {

@@ -25,7 +25,7 @@ import { KishiError, Result } from '../../core/result.js';
 import type { Evaluator } from '../../nn/evaluator.js';
 import { encodingOf } from '../../nn/manifest.js';
 import { isCpuNetPath, policyPathFor } from '../../player/mcts-cpu-nets.js';
-import { resolveModelPath } from '../../player/weights-file.js';
+import { resolveModelPath } from '../../core/package-path.js';
 import { removeStaleChunkTemps, scanSelfplayChunks, selfplayChunkBytes, selfplayChunkName, writeBytesAtomic } from './selfplay-chunks.js';
 import { MOCK_MODEL_PREFIX, openSelfplayNet, selfplayNet, type SelfplayNet, type SelfplayNetStats } from './selfplay-evaluator.js';
 import { playSelfplayGame, type SelfplayGameRecord, type SelfplayGameSettings, type SelfplayGameSummary } from './selfplay-game.js';
@@ -40,6 +40,8 @@ export interface SelfplayOptions {
   readonly game: GameKind;
   /** ONNX path (relative paths: working directory, then the package root), or `mock:<name>`. */
   readonly model: string;
+  /** With the CPU networks: the policy network (the engine config's `mctsPolicy`: a path, `oneply`; absent: `<game>-policy.bin` beside the value network). */
+  readonly policy?: string;
   /** Chunk files go here (created if missing). */
   readonly outDir: string;
   /** Games to play in this call. */
@@ -204,7 +206,7 @@ const localHost = (net: SelfplayNet, settings: SelfplayGameSettings): GameHost =
 /** With the CPU networks: the policy network the searches used, or `oneply` when there is none (the one-ply prior). */
 const policyMeta = (o: SelfplayOptions, modelPath: string): Record<string, string | undefined> => {
   if (o.evaluatorFactory !== undefined || !isCpuNetPath(modelPath)) return {};
-  const policy = policyPathFor(modelPath, o.game);
+  const policy = policyPathFor(modelPath, o.game, o.policy);
   return policy === undefined ? { policy: 'oneply' } : { policy, policySha256: sha256Of(policy) };
 };
 
@@ -324,13 +326,13 @@ export async function runSelfplay(o: SelfplayOptions): Promise<Result<SelfplayRe
     let net: SelfplayNet;
     if (o.evaluatorFactory !== undefined) net = selfplayNet(await o.evaluatorFactory(o.game, maxBatch), cacheEntries);
     else {
-      const r = await openSelfplayNet(modelPath, o.game, maxBatch, cacheEntries);
+      const r = await openSelfplayNet(modelPath, o.game, maxBatch, cacheEntries, o.policy);
       if (r.isErr) return Result.err(r.error);
       net = r.value;
     }
     hosts.push(localHost(net, settings));
   } else {
-    const init: SelfplayWorkerInit = { game: o.game, model: modelPath, settings, maxBatch, cacheEntries };
+    const init: SelfplayWorkerInit = { game: o.game, model: modelPath, settings, maxBatch, cacheEntries, ...(o.policy !== undefined ? { policy: o.policy } : {}) };
     const started = await Promise.all(Array.from({ length: o.workers }, () => workerHost(init)));
     for (const s of started) if (s.isOk) hosts.push(s.value);
     const bad = started.find((s) => s.isErr);

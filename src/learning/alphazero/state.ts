@@ -2,7 +2,7 @@
  * The AlphaZero loop's state (`<dir>/state.json`): the settings the run was started with, where it
  * is (generation and step), the current best net, the trainer's checkpoint, the games on disk, one
  * record per generation and the learning curve. Written atomically (temporary file, fsync, rename:
- * src/learning/atomic-write.ts) after every step, so a run killed at any moment resumes at
+ * src/core/atomic-write.ts) after every step, so a run killed at any moment resumes at
  * the step it was in. Game counts are never taken from this file on resume but recounted from the
  * chunk headers on disk (selfplay-chunks.ts), so an interrupted self-play step neither loses nor
  * duplicates games.
@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { GateConfig, GateOutcome } from './gate.js';
 import type { CurveEntry } from './curve.js';
 import type { SelfplaySearchChoices } from './selfplay.js';

@@ -2,7 +2,8 @@
  * Running trainer/train.py (PyTorch) from the loop: finding a Python that has torch, building the
  * command line, streaming its progress lines, and reading its JSON report.
  *
- * Interpreter: `$KISHI_PYTHON` if set (it must import torch), else `/usr/bin/python3` if it imports
+ * Interpreter: `KISHI_PYTHON` of the environment the caller passes (the command reads the
+ * process's; it must import torch), else `/usr/bin/python3` if it imports
  * torch (Debian's python3-torch), else `python3` on the PATH if it does; otherwise `ERR_NO_TORCH`
  * saying what to install.
  */
@@ -10,30 +11,35 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KishiError, Result } from '../../core/result.js';
-import { packageRoot } from '../../player/weights-file.js';
+import { packageRoot } from '../../core/package-path.js';
 
-const importsTorch = (python: string): boolean => {
-  const r = spawnSync(python, ['-c', 'import torch, onnx'], { stdio: 'ignore', timeout: 120_000 });
+const imports = (python: string, modules: readonly string[]): boolean => {
+  const r = spawnSync(python, ['-c', `import ${modules.join(', ')}`], { stdio: 'ignore', timeout: 120_000 });
   return r.status === 0;
 };
 
-/** The Python interpreter that has torch (see the module comment). */
-export function resolvePython(env: NodeJS.ProcessEnv = process.env): Result<string, KishiError> {
+/**
+ * The Python interpreter that has torch (see the module comment) and the other `modules`
+ * (train.py needs onnx as well; trainer/nnue_train.py only torch and numpy); `env`: the environment to
+ * read `KISHI_PYTHON` from.
+ */
+export function resolvePython(env: Readonly<Record<string, string | undefined>>, modules: readonly string[] = ['torch', 'onnx']): Result<string, KishiError> {
   const tried: string[] = [];
   const explicit = env['KISHI_PYTHON'];
+  const named = modules.join(' and ');
   if (explicit !== undefined && explicit !== '') {
-    if (importsTorch(explicit)) return Result.ok(explicit);
-    return Result.err(new KishiError('ERR_NO_TORCH', `KISHI_PYTHON=${explicit} cannot import torch and onnx`));
+    if (imports(explicit, modules)) return Result.ok(explicit);
+    return Result.err(new KishiError('ERR_NO_TORCH', `KISHI_PYTHON=${explicit} cannot import ${named}`));
   }
   for (const candidate of ['/usr/bin/python3', 'python3']) {
     if (candidate.startsWith('/') && !existsSync(candidate)) continue;
     tried.push(candidate);
-    if (importsTorch(candidate)) return Result.ok(candidate);
+    if (imports(candidate, modules)) return Result.ok(candidate);
   }
   return Result.err(
     new KishiError(
       'ERR_NO_TORCH',
-      `no Python with torch and onnx (tried ${tried.join(', ') || 'nothing'}): apt-get install python3-torch python3-onnx, or set KISHI_PYTHON to an interpreter that has them`,
+      `no Python with ${named} (tried ${tried.join(', ') || 'nothing'}): apt-get install ${modules.map((m) => `python3-${m}`).join(' ')}, or set KISHI_PYTHON to an interpreter that has them`,
     ),
   );
 }

@@ -6,7 +6,7 @@
  * in any order and deduplicates them in chunk order at the producer, so both write the same bytes.
  */
 import type { GameKind } from '../../core/game.js';
-import type { Opening } from '../../match/openings.js';
+import type { Opening } from '../../books/openings.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import type { AlphaBetaSearch } from '../../search/alphabeta/search.js';
 import { playDatagenGame, type DatagenGameSettings } from './datagen-game.js';

@@ -13,7 +13,7 @@
  * cleared per game), so a game depends only on the seed and the game index.
  */
 import type { GameKind } from '../../core/game.js';
-import type { Opening } from '../../match/openings.js';
+import type { Opening } from '../../books/openings.js';
 import { randomInt, seededRng, type Rng } from '../../core/rng.js';
 import { isMateScore } from '../../search/alphabeta/score.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';

@@ -10,7 +10,7 @@ import { ChessLinearEval } from '../../eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../../eval/linear/shogi-eval.js';
 import { ChessNnue } from '../../eval/nnue/chess-nnue.js';
 import { ShogiNnue } from '../../eval/nnue/shogi-nnue.js';
-import type { Opening } from '../../match/openings.js';
+import type { Opening } from '../../books/openings.js';
 import { loadNnueFile } from '../../player/nnue-file.js';
 import { loadWeightsFile } from '../../player/weights-file.js';
 import { ChessSearchBoard } from '../../search/alphabeta/chess-board.js';
@@ -19,7 +19,7 @@ import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import { AlphaBetaSearch } from '../../search/alphabeta/search.js';
 import { ShogiSearchBoard } from '../../search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../../search/alphabeta/tt.js';
-import { loadTrainingBook } from '../treestrap/training-book.js';
+import { loadTrainingBook } from '../../books/training-book.js';
 import { defaultGameSettings, type DatagenGameSettings } from './datagen-game.js';
 
 /** The choices (plain JSON: they travel in queue jobs). Paths are as the user gave them. */

@@ -25,8 +25,8 @@ import { serializeNetwork, type NnueManifest } from '../../eval/nnue/format.js';
 import type { NnueNetwork } from '../../eval/nnue/network.js';
 import { TrainableNetwork } from '../../eval/nnue/trainable.js';
 import { loadNnueFile, nnueManifestPath, nnueOutputOf, type LoadedNnue } from '../../player/nnue-file.js';
-import { resolveModelPath } from '../../player/weights-file.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { resolveModelPath } from '../../core/package-path.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 
 const MASTER_MAGIC = 'KNUM';
 const MASTER_VERSION = 1;

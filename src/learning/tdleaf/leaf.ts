@@ -25,6 +25,7 @@ import { ShogiNnue } from '../../eval/nnue/shogi-nnue.js';
 import type { TrainableNetwork } from '../../eval/nnue/trainable.js';
 import { ChessSearchBoard } from '../../search/alphabeta/chess-board.js';
 import { EVAL_LIMIT, MATE, MAX_PLY } from '../../search/alphabeta/score.js';
+import { QuiescenceSearch } from '../../search/alphabeta/quiescence.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import { RULE_DRAW, RULE_LOSS, RULE_NONE, RULE_WIN } from '../../search/alphabeta/search-board.js';
 import { ShogiSearchBoard } from '../../search/alphabeta/shogi-board.js';
@@ -134,42 +135,30 @@ export interface ResolvedLeaf {
 }
 
 /**
- * Quiescence search that keeps its principal variation, by the engine's rules (search.ts `quiesce`:
- * stand pat unless in check; captures and promotions, or every evasion in check; mate when an
- * evasion is missing). Fills `pv[ply]` with the line from this node; returns the side to move's score.
+ * The engine's quiescence search (src/search/alphabeta/quiescence.ts: stand pat unless in check;
+ * captures and promotions in its order, or every evasion in check; mate when an evasion is
+ * missing) without its pruning or a node budget, keeping its principal variation.
  */
-function quiescePv(board: SearchBoard, alpha: number, beta: number, ply: number, pv: number[][]): number {
-  pv[ply] = [];
-  const inCheck = board.inCheck();
-  if (ply >= MAX_PLY - 1) return inCheck ? 0 : board.evaluate();
-  let best: number;
-  if (!inCheck) {
-    const standPat = board.evaluate();
-    if (standPat >= beta) return standPat;
-    if (standPat > alpha) alpha = standPat;
-    best = standPat;
-  } else best = -(MATE - ply);
-  const list = new Int32Array(board.maxMoves);
-  const n = board.generate(list, !inCheck);
-  if (n === 0) return inCheck ? (board.noMovesIsLoss(true) ? -(MATE - ply) : 0) : best;
-  // The engine's order: most valuable victim first (selection sort, stable for ties).
-  const order = Array.from(list.subarray(0, n)).map((m, i) => ({ m, k: board.tacticalOrder(m), i }));
-  order.sort((a, b) => b.k - a.k || a.i - b.i);
-  for (const { m } of order) {
-    board.make(m);
-    const score = -quiescePv(board, -beta, -alpha, ply + 1, pv);
-    board.unmake();
-    if (score > best) {
-      best = score;
-      if (score > alpha) {
-        alpha = score;
-        pv[ply] = [m, ...(pv[ply + 1] ?? [])];
-        if (score >= beta) break;
-      }
+class LeafQuiescence extends QuiescenceSearch {
+  protected poll(): void {}
+
+  /** The quiescence line from the board's position (the board is left as it was). */
+  line(board: SearchBoard): number[] {
+    if (this.lists.length === 0 || this.lists[0]!.length !== board.maxMoves) {
+      this.lists = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
+      this.scores = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
     }
+    this.board = board;
+    this.nodes = 0;
+    const pv: number[][] = [];
+    this.qPv = pv;
+    this.quiesce(-MATE - 1, MATE + 1, 0, board.inCheck());
+    this.qPv = undefined;
+    return pv[0] ?? [];
   }
-  return best;
 }
+
+const leafQuiescence = new LeafQuiescence();
 
 /**
  * Resolves the principal leaf below the board's current position after `pvMoves` (already legal
@@ -199,9 +188,7 @@ export function resolveLeaf(board: SearchBoard, pvMoves: readonly number[], ev: 
       return { moves: played, value: terminal * EVAL_LIMIT, features: new Map(), terminal, text };
     }
   }
-  const pv: number[][] = [];
-  quiescePv(board, -MATE - 1, MATE + 1, 0, pv);
-  for (const m of pv[0] ?? []) {
+  for (const m of leafQuiescence.line(board)) {
     board.make(m);
     played.push(m);
   }

@@ -24,11 +24,13 @@ import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import type { KishiConfig } from '../../config/schema.js';
 import type { GameKind } from '../../core/game.js';
 import { serializeWeights, type WeightsProvenance } from '../../eval/linear/weights.js';
-import { featureSetOf, loadWeightsFile, resolveModelPath } from '../../player/weights-file.js';
+import { featureSetOf } from '../../eval/linear/game-features.js';
+import { loadWeightsFile } from '../../player/weights-file.js';
+import { resolveModelPath } from '../../core/package-path.js';
 import type { GameLogProblem, ReadGameLog } from '../../records/game-log-reader.js';
 import { loadTrainableNetwork, startedFrom, writeLearntNetwork, type LearningRecord } from '../nnue/network-files.js';
 import { formatGameLogProblem, readGameLogFile } from '../../records/game-log-reader.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { SkipReason } from './game-filter.js';
 import { gameKey, topChanges, trainTdLeaf, type GameReport } from './trainer.js';
 

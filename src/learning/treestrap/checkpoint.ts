@@ -5,7 +5,7 @@
  * File format (`checkpoint.json`), two parts:
  *   line 1: {"format":"kishi-treestrap-checkpoint","version":1,"sha256":"<hex of the body>","bytes":<body length>}
  *   rest:   the body, JSON ({@link CheckpointBody})
- * Writing: atomic (src/learning/atomic-write.ts: a synced temporary file renamed over the file, then
+ * Writing: atomic (src/core/atomic-write.ts: a synced temporary file renamed over the file, then
  * the directory synced, so the rename itself is durable).
  * Reading checks the header, the length and the digest before parsing the body, and refuses a
  * file that fails any check with `ERR_CHECKPOINT` saying what is wrong and what to do.
@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import { writeFileAtomic as writeAtomic } from '../atomic-write.js';
+import { writeFileAtomic as writeAtomic } from '../../core/atomic-write.js';
 
 export const CHECKPOINT_FORMAT = 'kishi-treestrap-checkpoint';
 export const CHECKPOINT_VERSION = 1;
@@ -159,7 +159,7 @@ export const parseCheckpoint = (text: string, file: string): Result<CheckpointBo
   return Result.ok(parsed);
 };
 
-/** Writes `text` to `file` atomically (src/learning/atomic-write.ts), without keeping a `.prev`. */
+/** Writes `text` to `file` atomically (src/core/atomic-write.ts), without keeping a `.prev`. */
 export const writeFileAtomic = (file: string, data: string | Uint8Array): void => writeAtomic(file, data, { keepPrevious: false });
 
 /** Saves a checkpoint atomically. */

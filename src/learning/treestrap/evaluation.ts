@@ -12,7 +12,7 @@ import type { MatchEngine } from '../../engines/match-engine.js';
 import type { MatchEngineEntry } from '../../match/match-runner.js';
 import type { MatchSummary } from '../../match/match-runner.js';
 import { runMatch } from '../../match/match-runner.js';
-import type { Opening } from '../../match/openings.js';
+import type { Opening } from '../../books/openings.js';
 import { InlineEngine } from './inline-engine.js';
 import type { CurvePointRecord } from './checkpoint.js';
 

@@ -6,8 +6,9 @@
  *
  * Conventions are the alpha-beta search's (src/search/alphabeta/search.ts), so that the methods are
  * compared on equal terms: the games' rules inside the tree (repetition, fifty moves, material,
- * sennichite), check extension by one ply, mate scores by distance, and a full quiescence search
- * (captures and promotions, every evasion in check) at the leaves. The interior of the tree is never
+ * sennichite), check extension by one ply, mate scores by distance, and the search's quiescence
+ * (src/search/alphabeta/quiescence.ts, without its pruning: captures and promotions, every evasion
+ * in check) at the leaves. The interior of the tree is never
  * pruned; a leaf's quiescence search gets the window (-inf, -best) of its parent's best value so
  * far, which keeps the parent's value exact (a leaf that fails high cannot be the best move) while
  * sparing the exact value of leaves that do not matter.
@@ -20,11 +21,11 @@
 import * as scoreModule from '../../search/alphabeta/score.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import * as boardModule from '../../search/alphabeta/search-board.js';
+import { POLL_MASK, QuiescenceSearch } from '../../search/alphabeta/quiescence.js';
 
 const { INFINITE, MATE, MAX_PLY, matePlies } = scoreModule;
 const { RULE_DRAW, RULE_NONE, RULE_WIN } = boardModule;
 
-const POLL_MASK = 255;
 
 export interface MinimaxLimits {
   readonly depth?: number;
@@ -55,20 +56,16 @@ export interface MinimaxVisitor {
   iterationStart(depth: number): void;
 }
 
-export class MinimaxTreeSearch {
-  private board!: SearchBoard;
+export class MinimaxTreeSearch extends QuiescenceSearch {
   private visitor!: MinimaxVisitor;
-  private lists: Int32Array[] = [];
-  private keys: Int32Array[] = [];
   private listSize = 0;
-  private nodes = 0;
-  private nodeLimit = Infinity;
   private hardMs = Infinity;
   private start = 0;
-  private stopped = false;
   private rootDepth = 0;
 
-  constructor(private readonly checkExtension = true) {}
+  constructor(private readonly checkExtension = true) {
+    super();
+  }
 
   get nodeCount(): number {
     return this.nodes;
@@ -78,7 +75,7 @@ export class MinimaxTreeSearch {
     if (this.listSize !== board.maxMoves) {
       this.listSize = board.maxMoves;
       this.lists = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
-      this.keys = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
+      this.scores = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
     }
     this.board = board;
     this.visitor = visitor;
@@ -126,7 +123,7 @@ export class MinimaxTreeSearch {
     return { bestMove, score: bestScore, depth: completed, nodes: this.nodes, aborted: this.stopped };
   }
 
-  private poll(): void {
+  protected poll(): void {
     if (this.nodes >= this.nodeLimit) this.stopped = true;
     else if (this.hardMs !== Infinity && performance.now() - this.start >= this.hardMs) this.stopped = true;
   }
@@ -158,53 +155,6 @@ export class MinimaxTreeSearch {
       if (v > best) best = v;
     }
     this.visitor.node(board, ply, best + 0);
-    return best;
-  }
-
-  /** The alpha-beta search's quiescence (stand pat, captures by MVV-LVA, all evasions in check), no delta pruning. */
-  private quiesce(alpha: number, beta: number, ply: number, inCheck: boolean): number {
-    const board = this.board;
-    if ((++this.nodes & POLL_MASK) === 0 || this.nodes >= this.nodeLimit) {
-      this.poll();
-      if (this.stopped) return 0;
-    }
-    if (ply >= MAX_PLY - 1) return inCheck ? 0 : board.evaluate();
-    let best: number;
-    if (!inCheck) {
-      best = board.evaluate();
-      if (best >= beta) return best;
-      if (best > alpha) alpha = best;
-    } else {
-      best = -(MATE - ply);
-    }
-    const list = this.lists[ply]!;
-    const keys = this.keys[ply]!;
-    const n = board.generate(list, !inCheck);
-    if (n === 0) return inCheck ? (board.noMovesIsLoss(true) ? -(MATE - ply) : 0) : best;
-    for (let i = 0; i < n; i++) keys[i] = board.tacticalOrder(list[i]!);
-    for (let i = 0; i < n; i++) {
-      let bi = i;
-      for (let j = i + 1; j < n; j++) if (keys[j]! > keys[bi]!) bi = j;
-      const m = list[bi]!;
-      if (bi !== i) {
-        list[bi] = list[i]!;
-        list[i] = m;
-        const k = keys[bi]!;
-        keys[bi] = keys[i]!;
-        keys[i] = k;
-      }
-      board.make(m);
-      const v = -this.quiesce(-beta, -alpha, ply + 1, board.inCheck());
-      board.unmake();
-      if (this.stopped) return 0;
-      if (v > best) {
-        best = v;
-        if (v > alpha) {
-          alpha = v;
-          if (v >= beta) break;
-        }
-      }
-    }
     return best;
   }
 }

@@ -13,7 +13,7 @@
  */
 import type { Side } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-import type { Opening } from '../../match/openings.js';
+import type { Opening } from '../../books/openings.js';
 import type { ClockState } from '../../player/player.js';
 import { planTime } from '../../search/time.js';
 import type { GameEnd, TrainingAdapter } from './training-adapter.js';

@@ -25,7 +25,7 @@ import type { WeightsProvenance } from '../../eval/linear/weights.js';
 import { stringifyResultJson } from '../../core/json.js';
 import { trainingGamesChart } from '../../plot/specs.js';
 import { seededRng } from '../../core/rng.js';
-import { featureSetOf } from '../../player/weights-file.js';
+import { featureSetOf } from '../../eval/linear/game-features.js';
 import { loadTrainableNetwork } from '../nnue/network-files.js';
 import { createTrainingAdapter, type StartNetwork } from './adapter-factory.js';
 import { loadCheckpoint, saveCheckpoint, writeFileAtomic, type CheckpointBody, type CurvePointRecord, type PairingRecord, type TrainSettings } from './checkpoint.js';
@@ -34,7 +34,7 @@ import { curvePoint, evaluationMatch } from './evaluation.js';
 import { RANDOM_INIT_SCALE, type TreestrapMethod } from './methods.js';
 import { playTrainingGame, type TrainingGameResult } from './self-play.js';
 import type { TableWalk, UpdateSet } from './table-delta.js';
-import { loadTrainingBook, openingFor } from './training-book.js';
+import { loadTrainingBook, openingFor } from '../../books/training-book.js';
 import { TrainingSearch } from './training-search.js';
 
 /**

@@ -31,6 +31,7 @@ import { planBudget } from './clock.js';
 import { floodgateComment } from './comment.js';
 import { CsaGame, END_REASONS, RESULTS } from './csa-game.js';
 import type { CsaResult, EndReason, LoggedMove, OwnMoveNote } from './csa-game.js';
+import { x1GameCommand } from './login.js';
 import { RttEstimate } from './rtt.js';
 import { parseUsiMove } from './shogi-rules.js';
 import { shogiThinkerPosition } from './thinker-position.js';
@@ -116,8 +117,12 @@ export interface CsaClientHooks {
 
 /** How a session (one connection) ended. */
 export interface SessionEnd {
-  /** `refused`: LOGIN:incorrect (do not retry blindly); `connect-failed`; `closed`: the connection ended. */
-  readonly kind: 'refused' | 'connect-failed' | 'closed';
+  /**
+   * `refused`: LOGIN:incorrect (do not retry blindly); `rejected`: the server answered our request for a
+   * game with `##[ERROR]` (a permanent error: the same request gets the same answer; `message` is the
+   * server's line); `connect-failed`; `closed`: the connection ended.
+   */
+  readonly kind: 'refused' | 'rejected' | 'connect-failed' | 'closed';
   readonly games: number;
   /** The connection ended while a game was on (the game is lost or aborted). */
   readonly duringGame: boolean;
@@ -151,6 +156,8 @@ export class CsaClient {
   private loginSentAt = 0;
   private resolveRun: ((end: SessionEnd) => void) | undefined;
   private refused = false;
+  /** The server's `##[ERROR]` line that refused our request for a game, if any. */
+  private rejectedBy: string | undefined;
   private playerFailed = false;
 
   constructor(
@@ -279,19 +286,15 @@ export class CsaClient {
         this.send('LOGOUT');
         this.armCloseTimer();
       } else if (this.opts.x1) {
-        this.send(`%%GAME ${this.opts.gameName} *`);
+        this.send(x1GameCommand(this.opts.gameName));
       }
       return;
     }
     if (line === 'LOGIN:incorrect') {
+      // shogi-server checks no password: it refuses a malformed LOGIN (ours is checked before it is sent,
+      // login.ts) or a name another connection still holds, such as our own previous one after a restart.
       this.refused = true;
-      if (this.opts.loggedInBefore === true) {
-        this.log.warn(`login refused for ${this.opts.user}: the server may still hold our previous connection`);
-      } else {
-        this.log.error(
-          `login refused for ${this.opts.user}: wrong password, or the name is already logged in with another password`,
-        );
-      }
+      this.log.warn(`login refused for ${this.opts.user}: another connection (perhaps our previous one) still holds the name`);
       this.socket?.close();
       return;
     }
@@ -315,7 +318,10 @@ export class CsaClient {
         this.log.debug(`server: ${line}`);
         return;
       }
-      // x1: the server refused our %%GAME (or another command); waiting on would wait forever.
+      // The server refused our request for a game (x1 %%GAME, or the game name of a CSA-mode login: a bad
+      // game name, a colour on floodgate, a handicap game without a colour). Asking again gets the same
+      // answer: the session ends as `rejected` and the bot stops (game-server.ts).
+      this.rejectedBy = line;
       this.log.error(`server: ${line}; disconnecting`);
       this.socket?.close();
       return;
@@ -559,7 +565,7 @@ export class CsaClient {
     if (result !== 'aborted') p.gameOver?.(result === 'loss' ? 'lose' : result);
     if (this.opts.x1 && this.stopRequested === 'none' && (this.hooks.wantMoreGames?.() ?? true)) {
       this.setState('waiting');
-      this.send(`%%GAME ${this.opts.gameName} *`);
+      this.send(x1GameCommand(this.opts.gameName));
       return;
     }
     // CSA mode: the server closes the socket after a game; LOGOUT is harmless (it may race the close,
@@ -609,18 +615,18 @@ export class CsaClient {
       this.game = undefined;
     } else if (this.state === 'game-over') {
       this.log.debug(`connection closed after the game (${why})`);
-    } else if (!this.refused) {
+    } else if (!this.refused && this.rejectedBy === undefined) {
       const silent = info.reason === 'silent' ? '; the server stopped answering keep-alives' : '';
       this.log.warn(`connection closed while ${this.state} (${why}${silent})`);
     }
     this.setState('closed');
     this.resolveRun?.({
-      kind: this.refused ? 'refused' : 'closed',
+      kind: this.refused ? 'refused' : this.rejectedBy !== undefined ? 'rejected' : 'closed',
       games: this.games,
       duringGame: wasPlaying,
       loggedIn: this.loggedIn,
       closeReason: info.reason,
-      message: this.refused ? 'login refused' : why,
+      message: this.refused ? 'login refused' : (this.rejectedBy ?? why),
       playerFailed: this.playerFailed,
     });
     this.resolveRun = undefined;

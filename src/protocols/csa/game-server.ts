@@ -1,11 +1,12 @@
 /**
  * The CSA `GameServer`: plays game after game on a CSA server (floodgate), reconnecting and logging in
  * again after each game (the server closes the socket) and after errors, with exponential backoff.
- * A refused login is fatal when these credentials never logged in in this process (retrying a wrong
- * password only gets the name noticed). Once they have, `LOGIN:incorrect` after a dropped connection
- * usually means the server still holds the old socket (shogi-server refuses a second login of a name
- * that is in a game): the bot then retries with the same backoff, at most `refusedRetries` times in a
- * row, and the password never appears in what it logs. Each game is written
+ * shogi-server checks no password: `LOGIN:incorrect` means a malformed LOGIN (Kishi checks its own before
+ * sending it) or a name another connection still holds, such as our own old socket after a restart or a
+ * dropped connection; the bot retries with the same backoff, at most `refusedRetries` times in a row, then
+ * stops with one line, and the password never appears in what it logs. A `##[ERROR]` answer to our request
+ * for a game (a bad game name, a colour on floodgate, a handicap game without a colour) is permanent: the
+ * bot stops with the server's line instead of asking again. Each game is written
  * as a .csa record and a JSON-lines game log (src/records/game-log.ts, the same format as lichess
  * games), both under `records.dir/csa/`.
  *
@@ -187,18 +188,19 @@ export class CsaBot implements GameServer {
         this.client = undefined;
         const dead = (lease.player as Player & { alive?: boolean }).alive === false;
         await lease.release(end.playerFailed || dead);
+        if (end.kind === 'rejected') {
+          // A permanent error: the server refused the game we ask for; asking again gets the same answer.
+          throw new KishiError('ERR_CSA_REJECTED', `${this.name}: the server refused the game ${this.opts.client.gameName}: ${end.message}`);
+        }
         if (end.kind === 'refused') {
-          if (!loggedInBefore) {
-            throw new KishiError(
-              'ERR_CSA_LOGIN',
-              `${this.name}: login refused for ${this.opts.client.user} (check CSA_PASSWORD, and that the name is not logged in elsewhere)`,
-            );
-          }
+          // shogi-server checks no password: LOGIN:incorrect means a name still held by another connection
+          // (ours, after a restart or a dropped socket, until the server notices it is gone). Transient,
+          // but bounded: another process really holding the name would refuse us forever.
           refusedInARow++;
           if (refusedInARow > maxRefused) {
             throw new KishiError(
               'ERR_CSA_LOGIN',
-              `${this.name}: login refused for ${this.opts.client.user} ${refusedInARow} times in a row after a dropped connection; giving up`,
+              `${this.name}: login refused for ${this.opts.client.user} ${refusedInARow} times in a row: another connection still holds the name; giving up`,
             );
           }
         } else if (end.loggedIn) {
@@ -207,13 +209,15 @@ export class CsaBot implements GameServer {
         }
         if (this.stopping !== 'none') break;
         if (end.kind === 'refused') {
-          this.log.warn(
-            `${this.name}: login refused for ${this.opts.client.user}, which logged in before: the server may still hold our dropped connection; ` +
-              `retry ${refusedInARow} of ${maxRefused} in ${seconds(delay)} s`,
-          );
+          const why = loggedInBefore ? ', which logged in before: the server may still hold our dropped connection' : ': the name is held by another connection (perhaps ours before a restart)';
+          this.log.warn(`${this.name}: login refused for ${this.opts.client.user}${why}; retry ${refusedInARow} of ${maxRefused} in ${seconds(delay)} s`);
           await this.sleep(delay);
           delay = Math.min(delay * 2, this.opts.reconnectMaxMs);
           continue;
+        }
+        if (this.opts.maxGames !== 0 && this.gamesPlayed >= this.opts.maxGames) {
+          this.log.info(`${this.name}: played ${this.gamesPlayed} of ${this.opts.maxGames} games; done`);
+          break;
         }
         if (end.games > 0 && !end.duringGame) {
           delay = this.opts.reconnectMs;

@@ -38,9 +38,21 @@ export function csaLogin(
     });
   }
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(config.user)) issues.push({ path: 'csa.user', message: 'letters, digits, _ and - only, at most 32' });
-  if (/^floodgate-/.test(config.gameName) && /-[BW]$/.test(config.gameName)) {
+  if (/^floodgate-/.test(config.gameName) && /-[BWbw]$/.test(config.gameName)) {
     issues.push({ path: 'csa.gameName', message: 'floodgate does not allow choosing a colour (-B/-W)' });
   }
   if (issues.length > 0) return Result.err(new ConfigError('csa login', issues));
   return Result.ok({ user: config.user, gameName: config.gameName, secret: secret!.trim(), x1: config.x1 });
+}
+
+/**
+ * The `%%GAME` line that asks for `gameName` in x1 mode. shogi-server takes the colour there as the
+ * command's second argument (`+` black, `-` white, `*` either) and refuses a game name with a colour
+ * suffix (`##[ERROR] bad game name`), so `test-60-2F-B` becomes `%%GAME test-60-2F +` (the suffix `-B`/`-W`
+ * of CSA mode, either case, as shogi-server's login accepts it).
+ */
+export function x1GameCommand(gameName: string): string {
+  const m = /^(.*)-([BWbw])$/.exec(gameName);
+  if (m === null) return `%%GAME ${gameName} *`;
+  return `%%GAME ${m[1]} ${m[2]!.toUpperCase() === 'B' ? '+' : '-'}`;
 }

@@ -42,9 +42,9 @@ export type ChallengeDecision =
 
 const isBot = (c: ChallengeJson): boolean => c.challenger.title === 'BOT';
 
-/** The perf key lichess rates this challenge under. */
+/** The perf key the server rates this challenge under (lishogi gives it; lichess: the speed or the variant). */
 export const perfKey = (c: ChallengeJson): string =>
-  c.variant.key === 'standard' || c.variant.key === 'fromPosition' ? c.speed : c.variant.key;
+  c.perfKey ?? (c.variant.key === 'standard' || c.variant.key === 'fromPosition' ? c.speed : c.variant.key);
 
 function timeControlReason(c: ChallengeJson, cfg: ChallengeFilterConfig): [DeclineReason, string] | undefined {
   if (!cfg.speeds.includes(c.speed)) return ['timeControl', `speed ${c.speed} is not in ${cfg.speeds.join(',')}`];

@@ -39,6 +39,11 @@ export interface ChatContext {
   readonly extendAbort: (ms: number) => boolean;
   /** Challenges waiting (for `!queue`). */
   readonly queued: () => number;
+  /**
+   * The players' and spectators' chats are one room (lishogi): a line's `room` says nothing (always
+   * `player`), every reply is read by the opponent, so `!eval` is never told to anyone but ourselves.
+   */
+  readonly oneRoom?: boolean;
 }
 
 export const WAIT_EXTENSION_MS = 60_000;
@@ -55,7 +60,9 @@ export function answerChat(line: ChatLineEvent, ctx: ChatContext): ChatReply | u
   if (!text.startsWith('!')) return undefined;
   const fromMe = line.username.toLowerCase() === ctx.me.toLowerCase();
   const command = text.slice(1).split(/\s+/)[0]?.toLowerCase() ?? '';
-  const reply = (t: string): ChatReply => ({ room: line.room, text: capChat(t) });
+  const oneRoom = ctx.oneRoom === true;
+  // One room: answer where everyone reads (lishogi writes both rooms to the game's one chat).
+  const reply = (t: string): ChatReply => ({ room: oneRoom ? 'player' : line.room, text: capChat(t) });
   switch (command) {
     case 'help':
     case 'commands':
@@ -63,6 +70,7 @@ export function answerChat(line: ChatLineEvent, ctx: ChatContext): ChatReply | u
     case 'name':
       return reply(`${ctx.me} running ${ctx.engineName}`);
     case 'eval': {
+      if (oneRoom && !fromMe) return reply('Players and spectators share this chat, so I keep the eval to myself during the game.');
       if (line.room !== 'spectator' && !fromMe) return reply("I don't tell that to my opponent, sorry.");
       const info = ctx.lastSearch();
       if (info === undefined) return reply("I haven't searched yet.");

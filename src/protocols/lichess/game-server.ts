@@ -14,7 +14,7 @@ import { Result } from '../../core/result.js';
 import { KishiError } from '../../core/result.js';
 import type { LichessConfig } from '../../config/sections/lichess.js';
 import type { Dispatcher } from '../../bot/dispatcher.js';
-import type { GameServer } from '../../bot/server.js';
+import type { GameServer, GracefulStop } from '../../bot/server.js';
 import type { LichessStatus } from '../../bot/server-status.js';
 import { childLogger } from '../../log/logger.js';
 import type { Transcript } from '../../log/transcript.js';
@@ -29,9 +29,9 @@ import type { MoveSourceChain } from './move-sources/move-source.js';
 import { moveSourceFactory } from './move-sources/create-move-sources.js';
 import { OnlineBlockList } from './online-block-list.js';
 import type { ServerProfile } from './server-profile.js';
-import { LICHESS_PROFILE } from './server-profile.js';
+import { gameSilenceMs, LICHESS_PROFILE } from './server-profile.js';
 import { ResilientStream } from './stream.js';
-import type { Account, ChallengeJson, DeclineReason, GameEventInfo, IncomingEvent, PlayingResponse, TokenTestResponse } from './types.js';
+import type { Account, ChallengeJson, DeclineReason, GameEventInfo, IncomingEvent, PlayingGame, PlayingResponse, TokenTestResponse } from './types.js';
 
 /** Timings, production defaults in comments; tests shrink them. */
 export interface BotTimings {
@@ -148,7 +148,7 @@ export class LichessBot implements GameServer {
     this.log = opts.log ?? childLogger(this.profile.name);
     this.timings = {
       silenceMs: opts.config.streamSilenceMs,
-      gameSilenceMs: opts.config.gameStreamSilenceMs,
+      gameSilenceMs: gameSilenceMs(opts.profile ?? LICHESS_PROFILE, opts.config.gameStreamSilenceMs),
       reconnectMinMs: 1000,
       reconnectMaxMs: 60_000,
       gameReconnectMaxMs: 5000,
@@ -288,6 +288,12 @@ export class LichessBot implements GameServer {
   /** Serves until `stop` completes; rejects on a fatal error (bad token, not a bot account). */
   async start(): Promise<void> {
     const checked = await this.checkAccount();
+    // A stop while connecting (Ctrl-C before the server answered) is what was asked, not a failure:
+    // the requests it cut short say "no longer wanted", and nothing is started after it.
+    if (this.stopping) {
+      this.log.info('stopped before connecting');
+      return;
+    }
     if (checked.isErr) throw checked.error;
     this.account = checked.value;
     this.log.info(`logged in to ${this.config.url} as ${this.account.username}`);
@@ -297,6 +303,12 @@ export class LichessBot implements GameServer {
     });
     await Promise.all([this.challengeBlockList.start(), this.matchmakingBlockList.start()]);
     await this.resumeOngoing();
+    if (this.stopping) {
+      // Stopped meanwhile: the block lists' refresh timers started after `stop` cleared them.
+      this.challengeBlockList.stop();
+      this.matchmakingBlockList.stop();
+      return;
+    }
     this.startEventStream();
     if (this.timings.statusCheckMs > 0) this.timers.push(setInterval(() => void this.checkOnline(), this.timings.statusCheckMs));
     if (this.config.correspondence.checkinPeriodS > 0) {
@@ -304,6 +316,11 @@ export class LichessBot implements GameServer {
     }
     if (this.config.matchmaking.enabled) this.startMatchmaking();
     return finished;
+  }
+
+  /** A graceful stop resigns the games with `onShutdown: resign`, else plays them out. */
+  gracefulStop(): GracefulStop {
+    return this.config.onShutdown === 'resign' ? 'resign' : 'finish';
   }
 
   /** Stops accepting games; `graceful` plays current games out (or resigns them, per `onShutdown`). */
@@ -383,6 +400,9 @@ export class LichessBot implements GameServer {
         break;
       case 'gameStart':
         this.matchmaker?.onGameStart(ev.game.gameId);
+        // The event stream replays every ongoing game when it opens: a parked correspondence game on the
+        // opponent's move stays parked (the check-in reopens it on our move).
+        if (this.parked.has(ev.game.gameId) && ev.game.speed === 'correspondence' && ev.game.isMyTurn === false) break;
         this.startGame(ev.game.gameId, ev.game.variant?.key);
         break;
       case 'gameFinish':
@@ -636,9 +656,11 @@ export class LichessBot implements GameServer {
       this.log.warn(`cannot list ongoing games: ${r.error.message}; relying on the event stream`);
       return;
     }
-    const games = r.value.data.nowPlaying;
+    const games = this.nowPlaying(r.value.data);
     if (games.length > 0) this.log.info(`resuming ${games.length} ongoing game(s)`);
     for (const g of games) {
+      // A game whose speed the server does not tell (a lishogi variant on its move) is opened: its gameFull
+      // says whether it has a clock, and a correspondence game then leaves while the opponent thinks.
       const correspondence = g.speed === 'correspondence';
       if (correspondence && !g.isMyTurn) {
         this.parked.add(g.gameId);
@@ -648,12 +670,18 @@ export class LichessBot implements GameServer {
     }
   }
 
+  /** The ongoing games of `/api/account/playing`, read through the profile (lishogi's shapes differ). */
+  private nowPlaying(data: PlayingResponse): PlayingGame[] {
+    const list: readonly unknown[] = Array.isArray(data.nowPlaying) ? data.nowPlaying : [];
+    return list.map((g) => this.profile.playingGame(g)).filter((g): g is PlayingGame => g !== undefined);
+  }
+
   /** Correspondence check-in: connect the parked games where it is our turn. */
   private async checkIn(): Promise<void> {
     if (this.stopping) return;
     const r = await this.client.request<PlayingResponse>('playing', { query: { nb: 50 } });
     if (r.isErr) return;
-    for (const g of r.value.data.nowPlaying) {
+    for (const g of this.nowPlaying(r.value.data)) {
       if (this.games.has(g.gameId)) continue;
       if (g.isMyTurn || !this.parked.has(g.gameId)) this.startGame(g.gameId, g.variant.key);
     }

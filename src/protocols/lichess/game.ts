@@ -49,6 +49,8 @@ export class LichessGame {
   private readonly offers: Offers;
   private readonly recorder: GameRecorder;
   private readonly chat: GameChat;
+  /** The game is adjourned (lishogi `paused`): left parked, not over. */
+  private paused = false;
   private disconnectTimer: NodeJS.Timeout | undefined;
   private staleTimer: NodeJS.Timeout | undefined;
   private greeted = false;
@@ -128,6 +130,7 @@ export class LichessGame {
       log: deps.log,
       greeting: deps.config.greeting,
       names: () => this.sync.names(deps.me.username),
+      oneRoom: profile.oneChatRoom,
     });
   }
 
@@ -249,6 +252,16 @@ export class LichessGame {
       this.end(state.status, state.winner);
       return;
     }
+    if (state.status === 'paused') {
+      // lishogi: adjourned (scalashogi `Status.Paused`), by agreement or by the server (`Finisher.forcePause`
+      // of a tournament game after a restart; WandererXII/lishogi@acb3b122 modules/round). Not over: neither
+      // side may move (`Game.playable` is false), the clocks are stopped, and only both players' resume
+      // offers bring it back `started`, which the bot stream does not announce. Leave it parked, as a
+      // correspondence game waiting for the opponent: the check-in reopens it once it is our move again.
+      this.paused = true;
+      this.leave('adjourned (paused): parked until it resumes');
+      return;
+    }
     if (!this.greeted) {
       this.greeted = true;
       if (plies < 2) this.chat.hello();
@@ -368,7 +381,7 @@ export class LichessGame {
       status: 'disconnected',
       ...(this.sync.ourColor ? { ourColor: this.sync.ourColor } : {}),
       plies: this.sync.plies(),
-      correspondence: this.isCorrespondence(),
+      correspondence: this.isCorrespondence() || this.paused,
       ...(opponent ? { opponent } : {}),
     };
     this.resolveRun?.(this.endInfo);

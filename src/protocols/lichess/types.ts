@@ -51,10 +51,22 @@ export const GAME_STATUSES = [
 export type LichessGameStatus = (typeof GAME_STATUSES)[number];
 
 /**
- * The statuses only lishogi has (scalashogi `Status.scala`): 27-point impasse (entering king), perpetual
- * check (the checking side loses), fourfold repetition (sennichite, a draw), and variant ends.
+ * The statuses only lishogi has (scalashogi 13.2.0 `Status.scala`, WandererXII/scalashogi@e49f8a47): a game
+ * adjourned by agreement (`paused`, 21: not over), 27-point impasse (entering king), perpetual check (the
+ * checking side loses), fourfold repetition (sennichite, a draw), variant ends, a check-shogi win (`check`,
+ * 45: was `specialVariantEnd`) and a lost illegal move in pro mode (`illegalMove`, 46).
  */
-export const SHOGI_ONLY_STATUSES = ['tryRule', 'perpetualCheck', 'impasse27', 'royalsLost', 'bareKing', 'repetition', 'specialVariantEnd'] as const;
+export const SHOGI_ONLY_STATUSES = [
+  'paused',
+  'tryRule',
+  'perpetualCheck',
+  'impasse27',
+  'royalsLost',
+  'bareKing',
+  'repetition',
+  'check',
+  'illegalMove',
+] as const;
 export type GameStatus = LichessGameStatus | (typeof SHOGI_ONLY_STATUSES)[number];
 
 /** Numeric ids of the statuses (`GameStatusId`). */
@@ -136,6 +148,11 @@ export interface ChallengeJson {
   readonly color: 'white' | 'black' | 'random';
   readonly finalColor?: Color;
   readonly perf: { readonly icon: string; readonly name: string };
+  /**
+   * The key the challenge is rated under in the account's `perfs`, where the server gives it (lishogi's
+   * `perf.name` is the perf key since WandererXII/lishogi@ee461317); lichess: derived (challenge-filter.ts).
+   */
+  readonly perfKey?: string;
   readonly direction?: 'in' | 'out';
   readonly initialFen?: string;
   readonly rematchOf?: string;
@@ -294,7 +311,8 @@ export interface PlayingGame {
   readonly rated: boolean;
   readonly secondsLeft: number | null;
   readonly source: string;
-  readonly speed: Speed;
+  /** lichess always gives it; lishogi gives none (wire.ts derives it where it can be told). */
+  readonly speed?: Speed;
   readonly variant: Variant;
 }
 
@@ -314,8 +332,12 @@ export interface OnlineBot {
   readonly perfs?: Readonly<Record<string, { readonly rating: number; readonly games?: number }>>;
 }
 
-/** Whether a status ends the game (lichess-bot: anything but `started`). */
-export const isGameOver = (status: GameStatus): boolean => status !== 'started' && status !== 'created';
+/**
+ * Whether a status ends the game (lichess-bot: anything but `started`). lishogi's `paused` (an adjourned
+ * game, scalashogi `Status.Paused` 21, below `Aborted`) is not an end: lila's `Game.finished` is
+ * `status >= Mate` and a paused game resumes as `started` (lishogi `Game.resume`).
+ */
+export const isGameOver = (status: GameStatus): boolean => status !== 'started' && status !== 'created' && status !== 'paused';
 
 /** Narrowing helpers for untrusted stream lines. */
 export const isIncomingEvent = (v: unknown): v is IncomingEvent =>

@@ -7,10 +7,18 @@ import type { ServerProfile } from '../lichess/server-profile.js';
 import { shogiClockState } from './clock.js';
 import { LISHOGI_ENDPOINTS } from './endpoints.js';
 import { ShogiLine } from './shogi-line.js';
-import { normaliseGameStreamLine, normaliseIncomingEvent } from './wire.js';
+import type { GamePlayer } from '../lichess/types.js';
+import { normaliseGameStreamLine, normaliseIncomingEvent, normalisePlayingGame } from './wire.js';
 
 /** lishogi `BotPlayer`: a bot's move waits this long before it is played when no human is in the game. */
 export const LISHOGI_BOT_MOVE_DELAY_MS = 750;
+
+/**
+ * Whether a player is not human as lishogi counts it: `Player.isHuman = !isAi && !isBot`
+ * (`modules/game/src/main/Player.scala` @ WandererXII/lishogi@51be91d1), so lishogi's own AI (a player
+ * with an `aiLevel`) is not human either. An anonymous player is human.
+ */
+export const isNonHuman = (p: GamePlayer): boolean => p.title === 'BOT' || p.aiLevel !== undefined;
 
 /**
  * The lishogi profile for a server that holds a bot's move `botMoveDelayMs` (lishogi: 750 ms; a local test
@@ -25,6 +33,10 @@ export function lishogiProfile(botMoveDelayMs: number = LISHOGI_BOT_MOVE_DELAY_M
     upgradeHint: 'run `kishi lishogi upgrade` to upgrade it (irreversible)',
     incomingEvent: normaliseIncomingEvent,
     gameStreamEvent: normaliseGameStreamLine,
+    playingGame: normalisePlayingGame,
+    oneChatRoom: true,
+    // lishogi `GameStateStream` @ WandererXII/lishogi@51be91d1: `queue offer None` 6 s after each `SetOnline`.
+    gameKeepAliveMs: 6000,
     declineReasons: false,
     botMoveDelayMs,
     createLine: (variant, initial) => ShogiLine.create(variant, initial),
@@ -34,8 +46,9 @@ export function lishogiProfile(botMoveDelayMs: number = LISHOGI_BOT_MOVE_DELAY_M
         initialMs: full.clock?.initial ?? 0,
         ourColor,
         elapsedMs,
-        // BotPlayer holds a bot's move only when nobody in the game is human.
-        serverDelayMs: full.white.title === 'BOT' && full.black.title === 'BOT' ? botMoveDelayMs : 0,
+        // BotPlayer holds a bot's move whenever nobody in the game is human (`!pov.game.hasHuman ?? 750`,
+        // modules/bot/src/main/BotPlayer.scala @ WandererXII/lishogi@51be91d1): against a bot or lishogi's AI.
+        serverDelayMs: isNonHuman(full.white) && isNonHuman(full.black) ? botMoveDelayMs : 0,
       }),
   };
 }

@@ -15,10 +15,17 @@ import type { ShogiVariantKey, Speed } from '../lichess/types.js';
 
 export type ShogiColor = 'sente' | 'gote';
 
-/** scalashogi `Status` names (`Status.scala`): lichess's plus the shogi endings. */
+/**
+ * scalashogi `Status` names and ids, as lishogi.org runs them: scalashogi 13.2.0 (lishogi
+ * `project/Dependencies.scala` @ WandererXII/lishogi@acb3b122), `src/main/scala/Status.scala` @
+ * WandererXII/scalashogi@e49f8a477ea456d127476d7cbc5de19a83b1b345: `paused` 21 (an adjourned game; not
+ * over), `check` 45 (check shogi; was `specialVariantEnd`), `illegalMove` 46 (an illegal move in pro mode
+ * loses; scalashogi@b42b8df2).
+ */
 export const LISHOGI_STATUSES = [
   'created',
   'started',
+  'paused',
   'aborted',
   'mate',
   'resign',
@@ -35,7 +42,8 @@ export const LISHOGI_STATUSES = [
   'royalsLost',
   'bareKing',
   'repetition',
-  'specialVariantEnd',
+  'check',
+  'illegalMove',
 ] as const;
 export type LishogiStatus = (typeof LISHOGI_STATUSES)[number];
 
@@ -43,6 +51,7 @@ export type LishogiStatus = (typeof LISHOGI_STATUSES)[number];
 export const LISHOGI_STATUS_IDS: Readonly<Record<LishogiStatus, number>> = {
   created: 10,
   started: 20,
+  paused: 21,
   aborted: 25,
   mate: 30,
   resign: 31,
@@ -59,8 +68,17 @@ export const LISHOGI_STATUS_IDS: Readonly<Record<LishogiStatus, number>> = {
   royalsLost: 42,
   bareKing: 43,
   repetition: 44,
-  specialVariantEnd: 45,
+  check: 45,
+  illegalMove: 46,
 };
+
+/**
+ * lishogi perf keys (`modules/rating/src/main/PerfType.scala` @ WandererXII/lishogi@acb3b122, since
+ * "Merge perftypes, remove speeds" @ee461317): one `realTime` perf for standard shogi with a clock, one
+ * `correspondence` perf without, and one perf per variant whatever its clock (`PerfType.from`). A
+ * challenge's `perf.name` and the `perf` of gameStart/gameFinish and `/api/account/playing` are these keys.
+ */
+export const LISHOGI_PERF_KEYS = ['realTime', 'correspondence', 'minishogi', 'chushogi', 'annanshogi', 'kyotoshogi', 'checkshogi', 'dobutsu'] as const;
 
 export interface LishogiVariant {
   readonly key: ShogiVariantKey;
@@ -100,14 +118,16 @@ export interface LishogiGameState {
   readonly fairyMoves?: string;
 }
 
-/** `BotJsonView.gameFull`. */
+/** `BotJsonView.gameFull` (WandererXII/lishogi@51be91d1 `modules/bot/src/main/BotJsonView.scala`). */
 export interface LishogiGameFull {
   readonly type: 'gameFull';
   readonly id: string;
   readonly variant: LishogiVariant;
   /** Absent (null) for correspondence and unlimited games; milliseconds, periods a count. */
   readonly clock?: { readonly initial: number; readonly increment: number; readonly byoyomi: number; readonly periods: number } | null;
-  readonly speed: Speed;
+  /** Kept "for backwards support" only (`speedKeyBc`, marked to be removed): not relied on. */
+  readonly speed?: Speed;
+  /** The perf's translated name (`perfType.trans`), for display. */
   readonly perf?: { readonly name?: string } | null;
   readonly rated: boolean;
   readonly createdAt: number;
@@ -126,7 +146,11 @@ export interface LishogiChatLine {
   readonly text: string;
 }
 
-/** `JsonView.ownerPreview` plus `source`, `compat` and `id` (EventStream.gameJson). */
+/**
+ * `JsonView.ownerPreview` (WandererXII/lishogi@d2fbb2e2 `modules/game/src/main/JsonView.scala`) plus
+ * `source`, `compat` and `id` (EventStream.gameJson); also each entry of `/api/account/playing`'s
+ * `nowPlaying` (`LobbyApi.nowPlaying`). No `speed` since @ee461317: `perf` is a perf key.
+ */
 export interface LishogiGameEventInfo {
   readonly fullId: string;
   readonly gameId: string;
@@ -137,6 +161,7 @@ export interface LishogiGameEventInfo {
   readonly source?: string;
   readonly status?: { readonly id: number; readonly name: LishogiStatus };
   readonly variant?: { readonly key: ShogiVariantKey; readonly name: string };
+  /** A perf key (LISHOGI_PERF_KEYS). */
   readonly perf?: string;
   readonly rated?: boolean;
   readonly hasMoved?: boolean;
@@ -172,7 +197,10 @@ export type LishogiTimeControl =
   | { readonly type: 'correspondence'; readonly daysPerTurn: number }
   | { readonly type: 'unlimited' };
 
-/** `challenge/JsonView.apply`. */
+/**
+ * `challenge/JsonView.apply` (WandererXII/lishogi@1ae6af1f `modules/challenge/src/main/JsonView.scala`): no
+ * `speed` since @ee461317 ("Merge perftypes, remove speeds"); `perf.name` is the perf key.
+ */
 export interface LishogiChallenge {
   readonly id: string;
   readonly url: string;
@@ -181,9 +209,9 @@ export interface LishogiChallenge {
   readonly destUser: LishogiChallengeUser | null;
   readonly variant: { readonly key: ShogiVariantKey; readonly name: string };
   readonly rated: boolean;
-  readonly speed: Speed;
   readonly timeControl: LishogiTimeControl;
   readonly color: 'random' | 'sente' | 'gote';
+  /** `name` is the perf key (LISHOGI_PERF_KEYS). */
   readonly perf: { readonly icon: string; readonly name: string };
   readonly direction?: 'in' | 'out';
   readonly rematchOf?: string;

@@ -7,11 +7,18 @@
  * - `gameState.btime`/`binc` (sente's) become `wtime`/`winc`, `wtime`/`winc` (gote's) `btime`/`binc`;
  *   `byo` stays; `sdraw`/`gdraw` become `wdraw`/`bdraw`, left out when false as lila does;
  * - `initialSfen` becomes `initialFen`; challenge `initialSfen` likewise;
- * - statuses keep their lishogi names (impasse27, perpetualCheck, repetition...).
+ * - statuses keep their lishogi names (impasse27, perpetualCheck, repetition, paused...);
+ * - lishogi sends no `speed` on challenges, gameStart/gameFinish or `/api/account/playing` (since
+ *   WandererXII/lishogi@ee461317, "Merge perftypes, remove speeds"): Kishi derives it from the clock the
+ *   way lishogi's own `Game.isVeryFast` and its siblings class games (`speedOfClock`), and from the perf
+ *   key and the time left where no clock is given (`speedOfPreview`); a challenge's `perf.name` (a perf
+ *   key) becomes `perfKey`.
  * Lines that do not have lishogi's shape are refused (undefined), as the lichess guards do.
  * Pure: no I/O.
  */
 import type {
+  PlayingGame,
+  Speed,
   ChallengeJson,
   ChallengeUser,
   Color,
@@ -46,6 +53,28 @@ const status = (v: unknown): GameStatus | undefined => {
   if (s === undefined) return undefined;
   return (LISHOGI_STATUSES as readonly string[]).includes(s) ? (s as LishogiStatus) : 'unknownFinish';
 };
+
+/**
+ * The speed of a clock as lishogi classes its games (`Game.isVeryVeryFast`... in `modules/game/src/main/
+ * Game.scala` @ WandererXII/lishogi@acb3b122, on scalashogi `Clock.Config.estimateTotalSeconds`
+ * `limit + 60 * increment + 25 * periodsTotal * byoyomi`): under 60 s ultraBullet, 300 bullet, 600 blitz,
+ * 1500 rapid, classical beyond (no upper bound since the speeds were merged). Seconds in, like a challenge's
+ * `timeControl`; `periods` is `periodsTotal` (0 without byoyomi).
+ */
+export function speedOfClock(limitS: number, incrementS: number, byoyomiS: number, periods: number): Speed {
+  const total = limitS + 60 * incrementS + 25 * periods * byoyomiS;
+  if (total < 60) return 'ultraBullet';
+  if (total < 300) return 'bullet';
+  if (total < 600) return 'blitz';
+  if (total < 1500) return 'rapid';
+  return 'classical';
+}
+
+/**
+ * A correspondence clock gives the side not to move its whole `daysPerTurn` (lishogi `Game.correspondenceClock`:
+ * at least a day); no real-time clock comes near it (the challenge form caps the main time at 3 hours).
+ */
+const DAY_S = 24 * 60 * 60;
 
 /** A `gameState` line (or the `state` of a `gameFull`). */
 export function normaliseGameState(v: unknown): GameStateEvent | undefined {
@@ -103,7 +132,8 @@ export function normaliseGameFull(v: unknown): GameFullEvent | undefined {
     id,
     variant: { key: variant['key'] as GameFullEvent['variant']['key'], name: str(variant['name']) ?? String(variant['key']) },
     ...(clock ? { clock } : {}),
-    speed: (str(v['speed']) ?? 'correspondence') as GameFullEvent['speed'],
+    // From the clock: lishogi's `speed` here is kept only for old clients (`speedKeyBc`).
+    speed: clock ? speedOfClock(clock.initial / 1000, clock.increment / 1000, clock.byoyomi / 1000, clock.periods) : 'correspondence',
     perf: isObj(perf) && typeof perf['name'] === 'string' ? { name: perf['name'] } : {},
     rated: v['rated'] === true,
     createdAt: num(v['createdAt']) ?? 0,
@@ -158,6 +188,8 @@ export function normaliseChallenge(v: unknown): ChallengeJson | undefined {
         ? { type: 'correspondence', daysPerTurn: tc.daysPerTurn }
         : { type: 'unlimited' };
   const color = c.color === 'sente' ? 'white' : c.color === 'gote' ? 'black' : 'random';
+  const speed: Speed =
+    tc.type === 'clock' ? speedOfClock(tc.limit, tc.increment, tc.byoyomi ?? 0, tc.periods ?? 0) : 'correspondence';
   return {
     id: c.id,
     url: c.url,
@@ -166,19 +198,33 @@ export function normaliseChallenge(v: unknown): ChallengeJson | undefined {
     destUser: c.destUser ? challengeUser(c.destUser) : null,
     variant: { key: c.variant.key, name: c.variant.name },
     rated: c.rated,
-    speed: c.speed,
+    speed,
     timeControl,
     color,
     perf: c.perf,
+    ...(typeof c.perf?.name === 'string' && c.perf.name !== '' ? { perfKey: c.perf.name } : {}),
     ...(c.direction ? { direction: c.direction } : {}),
     ...(c.initialSfen ? { initialFen: c.initialSfen } : {}),
     ...(c.rematchOf ? { rematchOf: c.rematchOf } : {}),
   };
 }
 
+/**
+ * The speed of a game from `ownerPreview`, which gives no clock: standard shogi's perf key says it
+ * (`realTime` or `correspondence`); a variant's perf is the variant's whatever its clock, so a variant game
+ * counts as correspondence only when the time left is a day or more. Undefined when it cannot be told
+ * (a variant on our move): callers then open the game, whose `gameFull` gives the clock.
+ */
+function speedOfPreview(g: LishogiGameEventInfo): Speed | undefined {
+  if (g.perf === 'correspondence') return 'correspondence';
+  if (typeof g.secondsLeft === 'number' && g.secondsLeft >= DAY_S) return 'correspondence';
+  return undefined;
+}
+
 const gameInfo = (v: unknown): GameEventInfo | undefined => {
   if (!isObj(v) || typeof v['gameId'] !== 'string') return undefined;
   const g = v as unknown as LishogiGameEventInfo;
+  const speed = speedOfPreview(g);
   const color = shogiColor(g.color);
   const winner = shogiColor(g.winner);
   const st = g.status !== undefined ? status(g.status.name) : undefined;
@@ -191,6 +237,7 @@ const gameInfo = (v: unknown): GameEventInfo | undefined => {
     ...(g.source !== undefined ? { source: g.source } : {}),
     ...(st !== undefined && g.status ? { status: { id: g.status.id, name: st } } : {}),
     ...(g.variant ? { variant: { key: g.variant.key, name: g.variant.name } } : {}),
+    ...(speed !== undefined ? { speed } : {}),
     ...(g.perf !== undefined ? { perf: g.perf } : {}),
     ...(g.rated !== undefined ? { rated: g.rated } : {}),
     ...(g.hasMoved !== undefined ? { hasMoved: g.hasMoved } : {}),
@@ -201,6 +248,33 @@ const gameInfo = (v: unknown): GameEventInfo | undefined => {
     ...(g.tournamentId !== undefined ? { tournamentId: g.tournamentId } : {}),
   };
 };
+
+/**
+ * One entry of `/api/account/playing`'s `nowPlaying` (lishogi `LobbyApi.nowPlaying` = `ownerPreview`), in the
+ * lichess shape; `speed` is `undefined` where it cannot be told (see speedOfPreview). Undefined without a
+ * game id or a colour.
+ */
+export function normalisePlayingGame(v: unknown): PlayingGame | undefined {
+  const info = gameInfo(v);
+  if (info === undefined || info.color === undefined) return undefined;
+  const g = v as unknown as LishogiGameEventInfo;
+  return {
+    gameId: info.gameId,
+    fullId: info.fullId,
+    color: info.color,
+    fen: info.fen ?? '',
+    hasMoved: info.hasMoved ?? false,
+    isMyTurn: info.isMyTurn ?? false,
+    lastMove: info.lastMove ?? '',
+    opponent: g.opponent ?? { id: null, username: '' },
+    perf: info.perf ?? '',
+    rated: info.rated ?? false,
+    secondsLeft: info.secondsLeft ?? null,
+    source: info.source ?? '',
+    speed: info.speed,
+    variant: info.variant ?? { key: 'standard', name: 'Standard' },
+  };
+}
 
 /**
  * A line of the event stream. A `challengeCanceled` for a rematch carries only the challenge id

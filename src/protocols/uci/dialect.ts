@@ -30,6 +30,16 @@ export interface EngineSettings {
   multiPv: number;
   /** Search threads of the alpha-beta player (Lazy SMP) and of MCTS on the CPU networks (config `engine.threads`). */
   threads: number;
+  /** Alpha-beta margin overrides, `name=value;...` (option `SearchTuning`; config `engine.searchTuning`). */
+  searchTuning: string;
+  /** Margins set one by one by their spin options (over `searchTuning`). */
+  tuningValues: Readonly<Record<string, number>>;
+  /** MCTS on the CPU networks: `key=value` overrides (option `MctsTuning`; config `engine.mctsTuning`). */
+  mctsTuning: string;
+  /** MCTS on the CPU networks: the policy file, `oneply`, or empty for the one beside the value network (option `PolicyFile`; config `engine.mctsPolicy`). */
+  policyFile: string;
+  /** The network evaluation on the SIMD kernels (option `NnueSimd`; config `engine.nnueSimd`). */
+  nnueSimd: boolean;
 }
 
 /** The start of a `position` command, checked. */

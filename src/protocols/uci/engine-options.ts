@@ -14,7 +14,25 @@ export const OPTION_TYPES = ['check', 'spin', 'combo', 'button', 'string', 'file
 export type OptionType = (typeof OPTION_TYPES)[number];
 
 /** Which engine setting an option drives. */
-export const OPTION_KEYS = ['hashMb', 'clearHash', 'ponder', 'moveOverheadMs', 'evalFile', 'modelFile', 'drawScore', 'search', 'evalKind', 'chess960', 'multiPv', 'threads'] as const;
+export const OPTION_KEYS = [
+  'hashMb',
+  'clearHash',
+  'ponder',
+  'moveOverheadMs',
+  'evalFile',
+  'modelFile',
+  'drawScore',
+  'search',
+  'evalKind',
+  'chess960',
+  'multiPv',
+  'threads',
+  'searchTuning',
+  'tuningParam',
+  'mctsTuning',
+  'policyFile',
+  'nnueSimd',
+] as const;
 export type OptionKey = (typeof OPTION_KEYS)[number];
 
 /** One declared option. */
@@ -29,6 +47,8 @@ export interface EngineOption {
   readonly vars?: readonly string[];
   /** Other names accepted by `setoption` (not declared). */
   readonly aliases?: readonly string[];
+  /** `tuningParam`: which search margin (src/search/alphabeta/tuning.ts) the spin sets. */
+  readonly param?: string;
 }
 
 /** A value after checking it against its option. */

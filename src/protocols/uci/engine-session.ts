@@ -31,9 +31,12 @@ import { findOption, optionLine, optionValue, parseSetOption } from './engine-op
 import { goRequestOf, parseGoCommand } from './go-command.js';
 import { infoLine, infoString } from './info-line.js';
 import { parsePosition, startPosition } from './position-command.js';
+import { sessionTuningText } from './tuning-options.js';
+import { cpuTuningFromText } from '../../player/mcts-cpu-tuning.js';
+import { parseTuningPairs } from '../../search/alphabeta/tuning.js';
 
-/** Builds the Player (factory.ts's `createPlayer` in production, a mock in tests). */
-export type PlayerMaker = (config: PlayerConfig, game: GameKind) => Result<Player, KishiError>;
+/** Builds the Player (factory.ts's `createPlayer` in production, loaded on first use; a mock in tests). */
+export type PlayerMaker = (config: PlayerConfig, game: GameKind) => Result<Player, KishiError> | Promise<Result<Player, KishiError>>;
 
 /** Optional setters a Player may have (the alpha-beta player does); without them the Player is rebuilt. */
 interface TunablePlayer extends Player {
@@ -143,7 +146,10 @@ export class EngineSession {
   private rebuild = false;
   private chain: Promise<void> = Promise.resolve();
   private readonly jobs: SearchJob[] = [];
+  /** `quit` (or end of input) arrived: no more input is read, searches are silenced. */
   private quitting = false;
+  /** The work queued before `quit` has run: nothing more is written. */
+  private closed = false;
 
   constructor(private readonly opts: EngineSessionOptions) {
     this.dialect = opts.dialect;
@@ -204,7 +210,7 @@ export class EngineSession {
         this.enqueue('new game', async () => {
           const player = await this.ensurePlayer();
           if (player.isOk) await player.value.newGame();
-          else this.error(player.error.message);
+          else if (!this.quitting) this.error(player.error.message);
         });
         return;
       case 'position':
@@ -232,11 +238,17 @@ export class EngineSession {
     }
   }
 
-  /** Stops everything, releases the Player and calls `onQuit` (also on end of input). */
+  /**
+   * Stops everything, releases the Player and calls `onQuit` (also on end of input). Commands queued
+   * before `quit` finish first, so an `isready` still waiting is answered `readyok`: GUIs and scripts
+   * send `isready` then `quit` and wait for the answer (Stockfish, reading commands in order, gives it).
+   */
   async quit(): Promise<void> {
     if (this.quitting) return;
     this.quitting = true;
     for (const job of this.jobs) this.silence(job);
+    await this.chain;
+    this.closed = true;
     const player = this.player;
     this.player = undefined;
     try {
@@ -263,6 +275,11 @@ export class EngineSession {
       return;
     }
     this.enqueue('isready', async () => {
+      // After `quit` no Player is made only to be closed: the commands before this one have run.
+      if (this.quitting) {
+        this.write('readyok');
+        return;
+      }
       const player = await this.ensurePlayer();
       if (player.isErr) this.error(player.error.message);
       this.write('readyok');
@@ -362,6 +379,39 @@ export class EngineSession {
       case 'chess960':
         s.chess960 = value as boolean;
         return;
+      case 'searchTuning': {
+        const text = value as string;
+        const checked = parseTuningPairs(text);
+        if (checked.isErr) return this.error(`SearchTuning not changed: ${checked.error.message}`);
+        if (text === s.searchTuning) return;
+        s.searchTuning = text;
+        this.rebuild = true;
+        return;
+      }
+      case 'tuningParam':
+        if (option.param === undefined || s.tuningValues[option.param] === value) return;
+        s.tuningValues = { ...s.tuningValues, [option.param]: value as number };
+        this.rebuild = true;
+        return;
+      case 'mctsTuning': {
+        const text = value as string;
+        const checked = cpuTuningFromText(text);
+        if (checked.isErr) return this.error(`MctsTuning not changed: ${checked.error.message}`);
+        if (text === s.mctsTuning) return;
+        s.mctsTuning = text;
+        this.rebuild = true;
+        return;
+      }
+      case 'policyFile':
+        if (value === s.policyFile) return;
+        s.policyFile = value as string;
+        this.rebuild = true;
+        return;
+      case 'nnueSimd':
+        if (value === s.nnueSimd) return;
+        s.nnueSimd = value as boolean;
+        this.rebuild = true;
+        return;
     }
   }
 
@@ -446,7 +496,7 @@ export class EngineSession {
       let result: GoResult;
       const made = await this.ensurePlayer();
       if (made.isErr) {
-        this.error(made.error.message);
+        if (!job.silent) this.error(made.error.message);
         result = this.fallback(job, position);
       } else {
         const player = made.value;
@@ -507,6 +557,7 @@ export class EngineSession {
   /** The Player, created (or rebuilt after an option change) on first use. */
   private async ensurePlayer(): Promise<Result<TunablePlayer, KishiError>> {
     if (this.player !== undefined && !this.rebuild) return Result.ok(this.player);
+    if (this.quitting) return Result.err(new KishiError('ERR_CLOSED', 'the session has quit'));
     if (this.player !== undefined) {
       const old = this.player;
       this.player = undefined;
@@ -527,13 +578,17 @@ export class EngineSession {
       ...(s.modelFile !== '' ? { chessModel: s.modelFile, shogiModel: s.modelFile } : {}),
       mctsDrawScore: s.drawScore,
       threads: s.threads,
+      searchTuning: sessionTuningText(s),
+      mctsTuning: s.mctsTuning,
+      mctsPolicy: s.policyFile,
+      nnueSimd: s.nnueSimd,
     };
-    let made = this.opts.makePlayer(config, this.dialect.game);
+    let made = await this.opts.makePlayer(config, this.dialect.game);
     if (made.isErr && made.error.code === 'ERR_MODEL' && config.search !== 'alphabeta') {
       // No usable model for MCTS: search with alpha-beta rather than answer with an unsearched move.
       this.write(infoString(`${made.error.message}; searching with alpha-beta instead of ${config.search}`));
       this.log.warn(`${made.error.message}; falling back to alpha-beta`);
-      made = this.opts.makePlayer({ ...config, search: 'alphabeta' }, this.dialect.game);
+      made = await this.opts.makePlayer({ ...config, search: 'alphabeta' }, this.dialect.game);
     }
     if (made.isErr) return Result.err(made.error);
     const player: TunablePlayer = made.value;
@@ -561,7 +616,7 @@ export class EngineSession {
   }
 
   private write(line: string): void {
-    if (this.quitting) return;
+    if (this.closed) return;
     this.log.debug(`>> ${line}`);
     this.opts.write(line);
   }

@@ -8,11 +8,11 @@
  * `DEFAULT_MOVE_OVERHEAD_MS` (a GUI or `--move-overhead` changes it).
  */
 import type { Readable, Writable } from 'node:stream';
-import { loadConfig, validateConfig } from '../../config/load.js';
+import { checkLogDir } from '../../config/log-dir.js';
+import { defaultConfig } from '../../config/defaults.js';
 import type { KishiConfig } from '../../config/schema.js';
 import { KishiError, Result } from '../../core/result.js';
 import { childLogger, configureLogging } from '../../log/logger.js';
-import { createPlayer } from '../../player/factory.js';
 import { loadWeightsFile } from '../../player/weights-file.js';
 import type { Dialect, EngineSettings } from './dialect.js';
 import { EngineSession } from './engine-session.js';
@@ -51,20 +51,34 @@ export function engineSettings(config: KishiConfig, dialect: Dialect, moveOverhe
     chess960: false,
     multiPv: 1,
     threads: e.threads,
+    searchTuning: e.searchTuning,
+    tuningValues: {},
+    mctsTuning: e.mctsTuning,
+    policyFile: e.mctsPolicy,
+    nnueSimd: e.nnueSimd,
   };
 }
 
-/** Reads the config (schema defaults when none is named). */
-export function engineConfig(file: string | undefined): Result<KishiConfig, KishiError> {
-  const r = file === undefined ? validateConfig({}) : loadConfig(file);
+/**
+ * Reads the config (schema defaults when none is named). The loader (ajv, yaml) is imported only
+ * when a file is named, so that an engine started without `--config` answers `uciok` at once.
+ */
+export async function engineConfig(file: string | undefined): Promise<Result<KishiConfig, KishiError>> {
+  if (file === undefined) return Result.ok(defaultConfig());
+  const r = (await import('../../config/load.js')).loadConfig(file);
   return r.isOk ? Result.ok(r.value) : Result.err(new KishiError('ERR_CONFIG', r.error.message));
 }
 
-/** Serves the protocol until `quit` or end of input; resolves then. */
-export function runEngine(dialect: Dialect, opts: RunEngineOptions = {}): Promise<Result<void, KishiError>> {
-  const config = engineConfig(opts.config);
-  if (config.isErr) return Promise.resolve(Result.err(config.error));
-  if (opts.config !== undefined) configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
+/** Serves the protocol until `quit` or end of input; resolves then. A bad config or log directory is an error before any line is read. */
+export async function runEngine(dialect: Dialect, opts: RunEngineOptions = {}): Promise<Result<void, KishiError>> {
+  const config = await engineConfig(opts.config);
+  if (config.isErr) return Result.err(config.error);
+  if (opts.config !== undefined) {
+    // As `kishi run` and `kishi csa`: a log directory we cannot write is bad config (one line, exit 2).
+    const logDir = checkLogDir(config.value.log.dir);
+    if (logDir.isErr) return Result.err(logDir.error);
+    configureLogging({ level: config.value.log.level, dir: config.value.log.dir });
+  }
   const input = opts.input ?? process.stdin;
   const output = opts.output ?? process.stdout;
   const log = childLogger(dialect.protocol);
@@ -77,7 +91,8 @@ export function runEngine(dialect: Dialect, opts: RunEngineOptions = {}): Promis
     const session = new EngineSession({
       dialect,
       write: (line) => output.write(`${line}\n`),
-      makePlayer: createPlayer,
+      // The players' code loads on the first `isready` (or `go`), not before `uciok`.
+      makePlayer: async (c, game) => (await import('../../player/factory.js')).createPlayer(c, game),
       settings: engineSettings(config.value, dialect, opts.moveOverheadMs ?? DEFAULT_MOVE_OVERHEAD_MS),
       checkEvalFile: loadWeightsFile,
       idName: ENGINE_NAME,

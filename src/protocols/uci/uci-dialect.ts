@@ -14,6 +14,7 @@ import { FastChessBoard } from '../../games/chess/fast/index.js';
 import { ChessGame } from '../../games/chess/index.js';
 import type { Dialect, EngineSettings, PositionStart } from './dialect.js';
 import type { EngineOption } from './engine-options.js';
+import { tuningOptions } from './tuning-options.js';
 
 /** Evaluations offered by the `Eval` option. */
 export const EVAL_KINDS = ['linear', 'nnue'] as const;
@@ -39,6 +40,7 @@ export const UCI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'chess960', name: 'UCI_Chess960', type: 'check', default: d.chess960 },
   { key: 'multiPv', name: 'MultiPV', type: 'spin', default: d.multiPv, min: 1, max: MAX_MULTI_PV },
   { key: 'threads', name: 'Threads', type: 'spin', default: d.threads, min: 1, max: MAX_THREADS },
+  ...tuningOptions(d, 'chess', 'string'),
 ];
 
 const parseStart = (head: readonly string[], settings: EngineSettings): Result<PositionStart, KishiError> => {

@@ -12,6 +12,7 @@ import { ShogiGame } from '../../games/shogi/shogi-game.js';
 import type { Dialect, EngineSettings, PositionStart } from './dialect.js';
 import type { EngineOption } from './engine-options.js';
 import { EVAL_KINDS, MAX_MULTI_PV, MAX_THREADS, SEARCH_VARS } from './uci-dialect.js';
+import { tuningOptions } from './tuning-options.js';
 
 export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'hashMb', name: 'USI_Hash', type: 'spin', default: d.hashMb, min: 1, max: 32768, aliases: ['Hash'] },
@@ -33,6 +34,7 @@ export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'multiPv', name: 'MultiPV', type: 'spin', default: d.multiPv, min: 1, max: MAX_MULTI_PV },
   { key: 'threads', name: 'Threads', type: 'spin', default: d.threads, min: 1, max: MAX_THREADS },
   { key: 'evalKind', name: 'Eval', type: 'combo', default: d.evalKind, vars: EVAL_KINDS },
+  ...tuningOptions(d, 'shogi', 'filename'),
 ];
 
 const parseStart = (head: readonly string[]): Result<PositionStart, KishiError> => {

@@ -60,6 +60,12 @@ export interface SearchOptions {
    * without it); kept as a switch to retest at longer searches, where engines gain from it.
    */
   readonly singularExtension: boolean;
+  /**
+   * Mate in one at the nodes of the main search (`SearchBoard.mateIn1`, shogi): a node not in
+   * check, without a table entry, that has a mating move returns the mate score at once, as
+   * YaneuraOu's `mate_1ply` does. No effect on boards without the test.
+   */
+  readonly mateIn1: boolean;
   /** Correction history: the static evaluation corrected by past search results at similar positions (`correctionKey`). */
   readonly correctionHistory: boolean;
   /**
@@ -69,7 +75,7 @@ export interface SearchOptions {
    */
   readonly evalCache: boolean;
   /**
-   * The margins of the reductions, pruning and extensions above (tuning.ts; `KISHI_SEARCH_TUNING`
+   * The margins of the reductions, pruning and extensions above (tuning.ts; the engine config's `searchTuning`
    * overrides them); absent: the defaults of the board's game.
    */
   readonly tuning?: SearchTuning;
@@ -100,6 +106,7 @@ export const searchOptions = (mode: SearchMode = 'tournament', overrides: Partia
     quietPruning: tournament,
     singularExtension: false,
     correctionHistory: tournament,
+    mateIn1: tournament,
     evalCache: tournament,
     ...overrides,
   };

@@ -44,6 +44,12 @@ export interface SearchBoard {
    * search makes the move and asks `inCheck`.
    */
   givesCheck?(move: number): boolean;
+  /**
+   * A legal move that checkmates at once, or 0 when there is none (shogi: drops, promotions and
+   * discovered checks, pawn-drop mate excluded), found without a search. Optional: the search
+   * calls it at nodes not in check when `SearchOptions.mateIn1` is on.
+   */
+  mateIn1?(): number;
   /** High and low halves of the position key (compare with `| 0`: either signedness may come back). */
   keyHi(): number;
   keyLo(): number;

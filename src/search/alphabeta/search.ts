@@ -32,6 +32,7 @@ import type { SearchBoard } from './search-board.js';
 import * as boardModule from './search-board.js';
 import type { AbLimits, SearchOptions } from './options.js';
 import { searchOptions } from './options.js';
+import { POLL_MASK, QuiescenceSearch } from './quiescence.js';
 import type { TranspositionTable } from './tt.js';
 import type { SearchTuning } from './tuning.js';
 import { DEFAULT_TUNING, lmrTable } from './tuning.js';
@@ -90,16 +91,12 @@ const CORR_LIMIT = 256 * CORR_GRAIN;
 /** Evaluation cache: entries (a power of two) of four words: key low, key high, evaluation, search number. */
 const EVAL_CACHE_SIZE = 1 << 18;
 /** How often (in nodes, minus one) time and the stop word are polled. */
-const POLL_MASK = 255;
 
 
-export class AlphaBetaSearch {
+export class AlphaBetaSearch extends QuiescenceSearch {
   options: SearchOptions;
   readonly tt: TranspositionTable;
 
-  private board!: SearchBoard;
-  private lists: Int32Array[] = [];
-  private scores: Int32Array[] = [];
   private flags: Uint8Array[] = [];
   private costs: Float64Array[] = [];
   private listSize = 0;
@@ -134,12 +131,7 @@ export class AlphaBetaSearch {
    */
   private evalCache = new Int32Array(0);
   private searchNumber = 0;
-  private readonly pvLen = new Int32Array(MAX_PLY + 1);
 
-  private nodes = 0;
-  private seldepth = 0;
-  private stopped = false;
-  private nodeLimit = Infinity;
   private hardMs = Infinity;
   private softMs = Infinity;
   private useAllTime = false;
@@ -165,6 +157,7 @@ export class AlphaBetaSearch {
   private readonly rootPv: number[] = [];
 
   constructor(tt: TranspositionTable, options: SearchOptions = searchOptions()) {
+    super();
     this.tt = tt;
     this.options = options;
   }
@@ -190,6 +183,10 @@ export class AlphaBetaSearch {
       this.tune = tuning;
       this.lmr = lmrTable(tuning);
     }
+    this.deltaPruning = this.options.deltaPruning;
+    this.deltaMargin = tuning.deltaMargin;
+    this.seePruning = this.options.seePruning;
+    this.badCapturePruning = this.options.badCapturePruning;
     if (this.listSize !== board.maxMoves) {
       this.listSize = board.maxMoves;
       this.lists = [];
@@ -496,7 +493,7 @@ export class AlphaBetaSearch {
   }
 
   /** Checks the node budget, the stop word and the clock; sets `stopped`. */
-  private poll(): void {
+  protected poll(): void {
     if (this.nodes >= this.nodeLimit) {
       this.stopped = true;
       return;
@@ -516,7 +513,7 @@ export class AlphaBetaSearch {
   }
 
   /** The board's static evaluation, through the evaluation cache when it is on. */
-  private evaluate(): number {
+  protected override evaluate(): number {
     const board = this.board;
     if (!this.options.evalCache) return board.evaluate();
     const lo = board.keyLo() | 0;
@@ -532,6 +529,20 @@ export class AlphaBetaSearch {
     return v;
   }
 
+  /**
+   * Whether the opponent, were we to pass, would mate in one (tuning `mateThreat`, boards with the
+   * mate-in-one test; the caller is not in check). A position under such a threat is not cut by its
+   * static evaluation or a null move: the evaluation does not see the mate.
+   */
+  private mateThreat(): boolean {
+    const board = this.board;
+    if (this.tune.mateThreat === 0 || board.mateIn1 === undefined) return false;
+    board.makeNull();
+    const threat = board.mateIn1() !== 0;
+    board.unmake();
+    return threat;
+  }
+
   /** Whether legal move `m` gives check (made and taken back when the board cannot tell without). */
   private givesCheck(m: number): boolean {
     const b = this.board;
@@ -540,14 +551,6 @@ export class AlphaBetaSearch {
     const check = b.inCheck();
     b.unmake();
     return check;
-  }
-
-  /** Whether the static exchange value of `m` (or a nominal stand-in when the board has no SEE) is at least `threshold`. */
-  private seeGe(m: number, threshold: number): boolean {
-    const b = this.board;
-    if (b.seeGe !== undefined) return b.seeGe(m, threshold);
-    if (b.see !== undefined) return b.see(m) >= threshold;
-    return (b.isBadCapture(m) ? -100 : 0) >= threshold;
   }
 
   /** Bounded ("gravity") update of a history entry towards +-HISTORY_MAX. */
@@ -594,7 +597,8 @@ export class AlphaBetaSearch {
     let ttLower = -INFINITE;
     let ttUpper = INFINITE;
     const tt = this.tt;
-    if (excluded === 0 && tt.probe(hi, lo)) {
+    const ttHit = excluded === 0 && tt.probe(hi, lo);
+    if (ttHit) {
       const h = tt.hit;
       ttMove = h.move;
       ttDepth = h.depth;
@@ -603,6 +607,20 @@ export class AlphaBetaSearch {
       if (!pvNode && h.depth >= depth) {
         if (ttLower >= beta) return ttLower;
         if (ttUpper <= alpha) return ttUpper;
+      }
+    }
+
+    // Step 3b. Mate in one, found without a search (shogi), where the table knows nothing yet.
+    if (!ttHit && !inCheck && excluded === 0 && opts.mateIn1 && depth >= this.tune.mate1MinDepth && board.mateIn1 !== undefined) {
+      const mate = board.mateIn1();
+      if (mate !== 0) {
+        const score = MATE - ply - 1;
+        if (pvNode) {
+          this.pv[ply * MAX_PLY] = mate;
+          this.pvLen[ply] = 1;
+        }
+        tt.storeBounds(hi, lo, Math.min(MAX_PLY - 1, Math.floor(depth) + 6), scoreToTable(score, ply), scoreToTable(score, ply), mate);
+        return score;
       }
     }
 
@@ -634,7 +652,7 @@ export class AlphaBetaSearch {
       if (opts.futility && Math.abs(beta) < MATE_BOUND) {
         const maxDepth = quietPruning ? tune.rfpMaxDepth : 3;
         const margin = quietPruning ? (improving ? tune.rfpMarginImproving : tune.rfpMargin) * depth : 120 * depth;
-        if (depth <= maxDepth && staticEval - margin >= beta) return staticEval;
+        if (depth <= maxDepth && staticEval - margin >= beta && !this.mateThreat()) return staticEval;
       }
       // Razoring: hopeless near the horizon unless a capture saves it.
       if (quietPruning && depth <= 3 && staticEval + tune.razorBase + tune.razorDepth2 * depth * depth < alpha) {
@@ -643,7 +661,7 @@ export class AlphaBetaSearch {
         if (v <= alpha) return v;
       }
       // Null move.
-      if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk()) {
+      if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk() && !this.mateThreat()) {
         const r = quietPruning
           ? tune.nullBase + Math.floor(depth / tune.nullDepthDivisor) + Math.min(3, Math.floor((staticEval - beta) / tune.nullEvalDivisor))
           : 2 + Math.floor(depth / 4);
@@ -919,77 +937,5 @@ export class AlphaBetaSearch {
         AlphaBetaSearch.bump(this.captureHistory, (hbase + board.historyIndex(q)) * 32 + Math.min(t >> 4, 31), -bonus);
       }
     }
-  }
-
-  /**
-   * Quiescence search: stand pat, then captures (and chess promotions) in MVV-LVA order; in check,
-   * every evasion (and mate if there is none).
-   */
-  private quiesce(alpha: number, beta: number, ply: number, inCheck: boolean): number {
-    const board = this.board;
-    if ((++this.nodes & POLL_MASK) === 0 || this.nodes >= this.nodeLimit) {
-      this.poll();
-      if (this.stopped) return 0;
-    }
-    if (ply > this.seldepth) this.seldepth = ply;
-    this.pvLen[ply] = 0;
-    if (ply >= MAX_PLY - 1) return inCheck ? 0 : this.evaluate();
-
-    let best: number;
-    let standPat = 0;
-    if (!inCheck) {
-      standPat = this.evaluate();
-      if (standPat >= beta) return standPat;
-      if (standPat > alpha) alpha = standPat;
-      best = standPat;
-    } else {
-      best = -(MATE - ply);
-    }
-    const list = this.lists[ply]!;
-    const keys = this.scores[ply]!;
-    const n = board.generate(list, !inCheck);
-    if (n === 0) return inCheck ? (board.noMovesIsLoss(true) ? -(MATE - ply) : 0) : best;
-    for (let i = 0; i < n; i++) keys[i] = board.tacticalOrder(list[i]!);
-    const delta = this.options.deltaPruning && !inCheck;
-    // A capture is skipped when stand-pat + the victim's nominal value (`tacticalOrder >> 4` pawns,
-    // 100 cp each) + this margin stays below alpha.
-    const deltaMargin = this.tune.deltaMargin;
-    const useSee = this.options.seePruning && !inCheck;
-    const badCaptures = this.options.badCapturePruning && !inCheck && !useSee;
-    for (let i = 0; i < n; i++) {
-      let bi = i;
-      let bs = keys[i]!;
-      for (let j = i + 1; j < n; j++) {
-        if (keys[j]! > bs) {
-          bs = keys[j]!;
-          bi = j;
-        }
-      }
-      const m = list[bi]!;
-      if (bi !== i) {
-        list[bi] = list[i]!;
-        list[i] = m;
-        keys[bi] = keys[i]!;
-        keys[i] = bs;
-      }
-      // Delta pruning (tournament): even winning the victim (nominal value) cannot reach alpha.
-      if (delta && standPat + ((bs >> 4) * 100) + deltaMargin < alpha) continue;
-      // Bad captures (tournament): a cheaper victim on a defended square.
-      if (badCaptures && board.isBadCapture(m)) continue;
-      // Losing exchanges (static exchange evaluation).
-      if (useSee && !this.seeGe(m, 0)) continue;
-      board.make(m);
-      const score = -this.quiesce(-beta, -alpha, ply + 1, board.inCheck());
-      board.unmake();
-      if (this.stopped) return 0;
-      if (score > best) {
-        best = score;
-        if (score > alpha) {
-          alpha = score;
-          if (score >= beta) break;
-        }
-      }
-    }
-    return best;
   }
 }

@@ -5,6 +5,7 @@
 import { Result } from '@badrap/result';
 import { KishiError } from '../../core/result.js';
 import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/board.js';
+import { mateIn1 } from '../../games/shogi/fast/mate1.js';
 import * as piecesModule from '../../games/shogi/fast/pieces.js';
 import { Repetition } from '../../games/shogi/fast/repetition.js';
 import { see, seeGe } from '../../games/shogi/fast/see.js';
@@ -95,6 +96,10 @@ export class ShogiSearchBoard implements SearchBoard {
 
   givesCheck(move: number): boolean {
     return this.board.givesCheck(move);
+  }
+
+  mateIn1(): number {
+    return mateIn1(this.board);
   }
 
   keyHi(): number {

@@ -1,8 +1,9 @@
 /**
  * The numeric margins of the tournament search (reductions, pruning, extensions, windows) in one
- * typed table per game, so that they can be tuned by matches without rebuilding:
- * `KISHI_SEARCH_TUNING` (`name=value;name=value`, read by the player factory and passed to the
- * search worker and its Lazy SMP helpers) overrides single entries of the game's `DEFAULT_TUNING`.
+ * typed table per game, so that they can be tuned by matches without rebuilding: the engine
+ * config's `searchTuning` (`name=value;name=value`; UCI/USI `SearchTuning`, and one spin option per
+ * integer parameter; read by the player factory and passed to the search worker and its Lazy SMP
+ * helpers) overrides single entries of the game's `DEFAULT_TUNING`.
  * The chess values are the hand-set ones the search was built with (neither the matches tried by
  * hand nor an SPSA run of `kishi tune` beat them); shogi's differ where a fixed-node match showed a
  * gain (docs/search-tuning.md lists the matches and the SPSA runs). Each entry says what it
@@ -11,9 +12,6 @@
  */
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
-
-/** The environment variable with tuning overrides for A/B matches (`KISHI_SEARCH_TUNING=lmrDivisor=2.5;rfpMargin=90`). */
-export const TUNING_ENV = 'KISHI_SEARCH_TUNING';
 
 /** Each parameter's chess default and allowed range; `integer` ones take whole numbers only. */
 const SPEC = {
@@ -52,6 +50,23 @@ const SPEC = {
   singularMinDepth: { value: 7, min: 2, max: 64, integer: true },
   /** Internal iterative reduction from this depth on. */
   iirMinDepth: { value: 4, min: 1, max: 64, integer: true },
+  /**
+   * Mate in one (options.mateIn1, shogi) tested at nodes of at least this depth; 128: never. At
+   * depth 1 the search finds the mate itself (the check is never pruned, quiescence generates every
+   * evasion), so there the test would only cost time.
+   */
+  mate1MinDepth: { value: 2, min: 1, max: 128, integer: true },
+  /**
+   * Shogi: 1 tests, before reverse futility pruning or a null move cuts a node, whether the
+   * opponent would mate in one were we to pass, and cuts nothing then; 0: no test.
+   */
+  mateThreat: { value: 0, min: 0, max: 1, integer: true },
+  /**
+   * Shogi, searches under a clock: the df-pn mate solver (mate-solver.ts) runs at the root for this
+   * many nodes before the alpha-beta search, and a mate it proves is played at once; 0: never. Off:
+   * not yet measured at a time control (a fixed-node match cannot charge its nodes).
+   */
+  rootMateNodes: { value: 0, min: 0, max: 10_000_000, integer: true },
   /** Quiescence delta pruning margin (centipawns above the victim's nominal value). */
   deltaMargin: { value: 200, min: 0, max: 5000, integer: true },
   /**
@@ -105,7 +120,7 @@ export const tuningRange = (name: TuningName): { readonly min: number; readonly 
 /** Whether `name` is a tuning parameter. */
 export const isTuningName = (name: string): name is TuningName => Object.hasOwn(SPEC, name);
 
-/** `name=value;name=value` for `values` (the form {@link parseTuning} and `KISHI_SEARCH_TUNING` read). */
+/** `name=value;name=value` for `values` (the form {@link parseTuning} and the config's `searchTuning` read). */
 export const formatTuning = (values: Readonly<Partial<Record<TuningName, number>>>): string =>
   Object.entries(values)
     .map(([k, v]) => `${k}=${v}`)
@@ -127,8 +142,12 @@ export const checkTuningValue = (name: string, value: number): Result<number, Ki
  * separated by commas; empty text: the defaults). Unknown names, malformed pairs, repeated names and
  * values outside a parameter's range are errors (`ERR_CONFIG`) that quote the bad part.
  */
-export const parseTuning = (text: string, base: SearchTuning): Result<SearchTuning, KishiError> => {
-  const out: Record<string, number> = { ...base };
+export const parseTuning = (text: string, base: SearchTuning): Result<SearchTuning, KishiError> =>
+  parseTuningPairs(text).map((pairs) => Object.freeze({ ...base, ...pairs }) as SearchTuning);
+
+/** The overrides `text` names, checked as {@link parseTuning} checks them, without the defaults. */
+export const parseTuningPairs = (text: string): Result<Partial<Record<TuningName, number>>, KishiError> => {
+  const out: Partial<Record<TuningName, number>> = {};
   const seen = new Set<string>();
   for (const part of text.split(/[\s,;]+/)) {
     if (part === '') continue;
@@ -142,21 +161,20 @@ export const parseTuning = (text: string, base: SearchTuning): Result<SearchTuni
     if (raw.trim() === '' || Number.isNaN(value)) return Result.err(new KishiError('ERR_CONFIG', `search tuning ${name}=${raw}: not a number`));
     const checked = checkTuningValue(name, value);
     if (checked.isErr) return Result.err(checked.error);
-    out[name] = value;
+    out[name as TuningName] = value;
   }
-  return Result.ok(Object.freeze(out) as SearchTuning);
+  return Result.ok(out);
 };
 
 /**
- * The tuning for `game` from `env[TUNING_ENV]` (the game's defaults with the overrides): undefined
- * when the variable is unset or empty (the search then uses the defaults), an `ERR_CONFIG` naming
- * the variable when invalid.
+ * The tuning for `game` from the config's `searchTuning` text (the game's defaults with the
+ * overrides): undefined when the text is absent or empty (the search then uses the defaults), an
+ * `ERR_CONFIG` naming the key when invalid.
  */
-export const tuningFromEnv = (env: Readonly<Record<string, string | undefined>>, game: GameKind): Result<SearchTuning | undefined, KishiError> => {
-  const raw = env[TUNING_ENV];
+export const tuningFromText = (raw: string | undefined, game: GameKind): Result<SearchTuning | undefined, KishiError> => {
   if (raw === undefined || raw.trim() === '') return Result.ok(undefined);
   const parsed = parseTuning(raw, DEFAULT_TUNING[game]);
-  return parsed.isErr ? Result.err(new KishiError('ERR_CONFIG', `${TUNING_ENV}: ${parsed.error.message}`)) : parsed;
+  return parsed.isErr ? Result.err(new KishiError('ERR_CONFIG', `searchTuning: ${parsed.error.message}`)) : parsed;
 };
 
 /**

@@ -17,9 +17,9 @@ export class ChessCpuEvaluator extends CpuEvaluator<FastChessBoard, ChessNnue> {
   /** The squares the opponent of the side to move attacks (set by `beginExchanges`). */
   private readonly threats = new ChessAttackMap();
 
-  /** Throws when `net` is not a chess network (the loader checks that first). */
-  constructor(net: NnueNetwork, settings: CpuEvaluatorSettings) {
-    super(settings, new ChessNnue(net), 256);
+  /** Throws when `net` is not a chess network (the loader checks that first). `simd`: as ChessNnue's. */
+  constructor(net: NnueNetwork, settings: CpuEvaluatorSettings, simd?: boolean) {
+    super(settings, new ChessNnue(net, simd), 256);
   }
 
   protected gameBoard(board: MctsBoard): FastChessBoard {

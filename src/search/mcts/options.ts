@@ -89,11 +89,6 @@ export interface MctsOptions {
   readonly threads: number;
 }
 
-/** The environment variable the MCTS player reads its draw score from (`KISHI_MCTS_DRAW_SCORE`, in [-1, 1]; gates set it). */
-export const DRAW_SCORE_ENV = 'KISHI_MCTS_DRAW_SCORE';
-/** The environment variable naming the MCTS player's net when its config names none (see player/mcts-factory.ts). */
-export const MODEL_ENV = 'KISHI_MCTS_MODEL';
-
 /** Defaults for matches: greedy, no noise. */
 export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   cpuctInit: 1.745,

@@ -5,7 +5,8 @@
  * hangs from one edge, so the nodes never run out before the edges). Linux commits the pages of a
  * buffer when they are first written, so the untouched capacity costs address space, not memory.
  *
- * What the threads share and how (the protocol of `MctsSearch`'s shared descent, search.ts):
+ * What the threads share and how (the protocol of the descent on a shared tree, search-worker.ts;
+ * this class's side of it is the tree view's methods of `Tree`, overridden here):
  * - the node and edge counters live in the buffer's header and are taken with `Atomics.add`
  *   (nodes) and a compare-exchange loop (edges, which must not pass the capacity);
  * - a never-visited edge's child is created by the thread that swaps its `edgeChild` from -1 to
@@ -117,6 +118,27 @@ export class SharedTree extends Tree {
     return i;
   }
 
+  /** Virtual visits are taken on the way down, so that the other threads see them at once. */
+  override enter(node: number): void {
+    Atomics.add(this.virtual, node, 1);
+  }
+
+  /** Nothing: the path's virtual visits were taken on the way down (`enter`). */
+  override arrive(_path: Int32Array, _depth: number): void {}
+
+  override leave(node: number): void {
+    Atomics.sub(this.virtual, node, 1);
+  }
+
+  /** Spins: the lock is held for three additions (a Float64 sum cannot be added to atomically). */
+  override lockStats(node: number): void {
+    while (Atomics.compareExchange(this.lock, node, 0, 1) !== 0) continue;
+  }
+
+  override unlockStats(node: number): void {
+    Atomics.store(this.lock, node, 0);
+  }
+
   override hasRoomFor(count: number): boolean {
     return Atomics.load(this.header, HEADER_EDGES) + count <= this.maxEdges;
   }
@@ -125,7 +147,7 @@ export class SharedTree extends Tree {
    * Takes `count` edges for the caller to fill, or returns -1 (and marks the tree full) when they
    * do not fit. The edges' children are -1; `publishEdges` hands them to a node.
    */
-  reserveEdges(count: number): number {
+  override reserveEdges(count: number): number {
     const h = this.header;
     for (;;) {
       const first = Atomics.load(h, HEADER_EDGES);
@@ -141,7 +163,7 @@ export class SharedTree extends Tree {
   }
 
   /** Makes the filled edges `first .. first+count` those of `node` (count first, then the first edge). */
-  publishEdges(node: number, first: number, count: number): void {
+  override publishEdges(node: number, first: number, count: number): void {
     this.edgeCount[node] = count;
     Atomics.store(this.firstEdge, node, first);
   }

@@ -22,9 +22,9 @@ export class ShogiCpuEvaluator extends CpuEvaluator<FastShogiBoard, ShogiNnue> {
   /** The cells the opponent of the side to move attacks (set by `beginExchanges`). */
   private readonly threats = new ShogiAttackMap();
 
-  /** Throws when `net` is not a shogi network (the loader checks that first). */
-  constructor(net: NnueNetwork, settings: CpuEvaluatorSettings) {
-    super(settings, new ShogiNnue(net), MAX_MOVES);
+  /** Throws when `net` is not a shogi network (the loader checks that first). `simd`: as ShogiNnue's. */
+  constructor(net: NnueNetwork, settings: CpuEvaluatorSettings, simd?: boolean) {
+    super(settings, new ShogiNnue(net, simd), MAX_MOVES);
   }
 
   protected gameBoard(board: MctsBoard): FastShogiBoard {

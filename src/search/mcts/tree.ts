@@ -141,6 +141,47 @@ export class Tree {
     return this.edges + count <= this.maxEdges;
   }
 
+  // ---- The tree view: what the one descent (search-worker.ts) asks of a tree, which a tree
+  // searched by one thread and a tree shared by several (shared-tree.ts) do each their own way.
+
+  /**
+   * A descent steps into `node` (the root first). One thread takes no virtual visit here: no other
+   * descent reads it before this one ends, and the visit taken at the leaf (`arrive`) leaves this
+   * descent's own c_puct and sqrt(N) on the way down as they were. A shared tree takes it here.
+   */
+  enter(_node: number): void {}
+
+  /** A descent ends at `path[depth]` and will be backed up, or waits for the net: its virtual visits, if not taken on the way down. */
+  arrive(path: Int32Array, depth: number): void {
+    const virtual = this.virtual;
+    for (let d = 0; d <= depth; d++) virtual[path[d]!]!++;
+  }
+
+  /** A descent that collided gives `node`'s virtual visit back, if it took one on the way down (at the end of the gathering). */
+  leave(_node: number): void {}
+
+  /** Holds `node`'s visits, value sum and draws for one back-up step (a shared tree's lock; nothing on one thread). */
+  lockStats(_node: number): void {}
+
+  /** Releases what `lockStats` held. */
+  unlockStats(_node: number): void {}
+
+  /** Takes `count` edges for the caller to fill (children -1), or returns -1 when they do not fit in `maxEdges`; `publishEdges` hands them to a node. */
+  reserveEdges(count: number): number {
+    if (!this.hasRoomFor(count)) return -1;
+    while (this.edges + count > this.edgeMove.length) this.growEdges();
+    const first = this.edges;
+    this.edges += count;
+    this.edgeChild.fill(-1, first, first + count);
+    return first;
+  }
+
+  /** Makes the filled edges `first .. first+count` those of `node`. */
+  publishEdges(node: number, first: number, count: number): void {
+    this.edgeCount[node] = count;
+    this.firstEdge[node] = first;
+  }
+
   /** Gives `node` `count` edges (moves and priors to be filled by the caller); returns the first edge. */
   expand(node: number, count: number): number {
     while (this.edges + count > this.edgeMove.length) this.growEdges();
@@ -156,7 +197,7 @@ export class Tree {
     return this.firstEdge[node]! >= 0;
   }
 
-  /** The child node of `edge`, created if the edge was never visited. */
+  /** The child node of `edge`, created if the edge was never visited (a shared tree: -1 while another thread creates it). */
   childOf(edge: number): number {
     let c = this.edgeChild[edge]!;
     if (c < 0) {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../../src/core/rng.js';
 import { ChessLinearEval } from '../../../src/eval/linear/chess-eval.js';
 import { CHESS_FEATURES } from '../../../src/eval/linear/chess-features.js';
@@ -8,7 +8,7 @@ import { SHOGI_FEATURES } from '../../../src/eval/linear/shogi-features.js';
 import { ChessNnue } from '../../../src/eval/nnue/chess-nnue.js';
 import { networkOutput, screluOutput, type Activation, type FeatureSet, type NnueNetwork } from '../../../src/eval/nnue/network.js';
 import { ShogiNnue } from '../../../src/eval/nnue/shogi-nnue.js';
-import { NnueSimd, simdEnabled } from '../../../src/eval/nnue/simd/simd-kernels.js';
+import { NnueSimd, simdSupported } from '../../../src/eval/nnue/simd/simd-kernels.js';
 import { NNUE_SIMD_WASM_BASE64 } from '../../../src/eval/nnue/simd/simd-module.js';
 import { ChessSearchBoard } from '../../../src/search/alphabeta/chess-board.js';
 import { RULE_NONE, type SearchBoard } from '../../../src/search/alphabeta/search-board.js';
@@ -18,14 +18,6 @@ import { randomNetwork } from './random-network.js';
 
 const chessEval = new ChessLinearEval(new Float64Array(CHESS_FEATURES.size));
 const shogiEval = new ShogiLinearEval(new Float64Array(SHOGI_FEATURES.size));
-const ENV = 'KISHI_NNUE_SIMD';
-const savedEnv = process.env[ENV];
-
-afterEach(() => {
-  if (savedEnv === undefined) delete process.env[ENV];
-  else process.env[ENV] = savedEnv;
-});
-
 /** An NNUE (and the search board that drives it) built with the SIMD kernels on or off. */
 const build = (net: NnueNetwork, text: string, simd: boolean): { board: SearchBoard; nnue: ChessNnue | ShogiNnue } => {
   if (net.game === 'chess') {
@@ -94,16 +86,12 @@ describe('NNUE WebAssembly SIMD kernels', () => {
   });
 
   it('runs where it applies and not where it does not', () => {
-    expect(simdEnabled()).toBe(true);
+    expect(simdSupported()).toBe(true);
     expect(NnueSimd.create(randomNetwork('chess', 16, 'screlu'), 64)).toBeDefined();
     expect(NnueSimd.create(randomNetwork('chess', 12, 'screlu'), 64)).toBeUndefined();
-    for (const off of ['0', 'off', 'false']) {
-      process.env[ENV] = off;
-      expect(simdEnabled()).toBe(false);
-      expect(new ChessNnue(randomNetwork('chess', 16, 'screlu')).stack.simdActive).toBe(false);
-      expect(new ShogiNnue(randomNetwork('shogi', 16, 'screlu')).stack.simdActive).toBe(false);
-    }
-    delete process.env[ENV];
+    // The config's `nnueSimd: false` reaches the stacks as this argument.
+    expect(new ChessNnue(randomNetwork('chess', 16, 'screlu'), false).stack.simdActive).toBe(false);
+    expect(new ShogiNnue(randomNetwork('shogi', 16, 'screlu'), false).stack.simdActive).toBe(false);
     expect(new ChessNnue(randomNetwork('chess', 16, 'screlu')).stack.simdActive).toBe(true);
     expect(new ShogiNnue(randomNetwork('shogi', 16, 'screlu', 1, 'king-zone')).stack.simdActive).toBe(true);
   });

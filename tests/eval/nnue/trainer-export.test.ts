@@ -18,8 +18,8 @@ import { chunkBytes, chunkFileName } from '../../../src/learning/datagen/chunk.j
 import { defaultGameSettings } from '../../../src/learning/datagen/datagen-game.js';
 import { runDatagen } from '../../../src/learning/datagen/datagen-run.js';
 import { recordsFromLabels } from '../../../src/learning/datagen/label-records.js';
-import { loadTrainingBook } from '../../../src/learning/treestrap/training-book.js';
-import type { Opening } from '../../../src/match/openings.js';
+import { loadTrainingBook } from '../../../src/books/training-book.js';
+import type { Opening } from '../../../src/books/openings.js';
 import { loadNnueFile } from '../../../src/player/nnue-file.js';
 import { loadWeightsFile } from '../../../src/player/weights-file.js';
 import { ChessSearchBoard } from '../../../src/search/alphabeta/chess-board.js';
@@ -27,7 +27,7 @@ import { AlphaBetaSearch } from '../../../src/search/alphabeta/search.js';
 import { ShogiSearchBoard } from '../../../src/search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../../../src/search/alphabeta/tt.js';
 
-const python = resolvePython();
+const python = resolvePython(process.env);
 if (python.isErr) console.warn(`trainer-export.test.ts skipped: ${python.error.message}`);
 
 const makeData = (game: GameKind, dir: string): void => {

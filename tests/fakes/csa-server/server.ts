@@ -128,6 +128,16 @@ export class CsaTestServer {
   readonly finished: FinishedServerGame[] = [];
   /** Names that logged in, in order (re-logins included). */
   readonly logins: string[] = [];
+
+  /** Resolves once `name` has logged in (one more time than when called). */
+  async waitForLogin(name: string, timeoutMs = 10_000): Promise<void> {
+    const before = this.logins.filter((n) => n === name).length;
+    const deadline = Date.now() + timeoutMs;
+    while (this.logins.filter((n) => n === name).length === before) {
+      if (Date.now() > deadline) throw new Error(`${name} did not log in within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
   /** Moves sent out of turn, as `name: line`. */
   readonly outOfTurn: string[] = [];
   /** When each player's blank lines arrived (ms timestamps), by name. */
@@ -308,7 +318,13 @@ export class CsaTestServer {
           c.send(`##[ERROR] You are not allowed to specify TEBAN ${turn} for the game ${gameName}`);
           return;
         }
-        this.join(c, gameName);
+        // x1 takes the colour as the argument (`+`, `-`, `*`), not as a game-name suffix: a name with
+        // `-B`/`-W` is not a game name there (shogi-server: `##[ERROR] bad game name`, issue 48).
+        if (/-[BWbw]$/.test(gameName) || timeControlFromGameName(gameName, this.opts.unitMs, this.opts.leastTimePerMove) === undefined) {
+          c.send(`##[ERROR] bad game name: ${gameName}`);
+          return;
+        }
+        this.join(c, turn === '+' ? `${gameName}-B` : turn === '-' ? `${gameName}-W` : gameName);
         return;
       }
       default:
@@ -320,15 +336,16 @@ export class CsaTestServer {
     c.gameName = gameName;
     c.waitingSince = Date.now() + this.pairings * 0.001;
     if (isFloodgate(gameName)) {
-      if (/-[BW]$/.test(gameName)) {
+      if (/-[BWbw]$/.test(gameName)) {
         c.send(`##[ERROR] You are not allowed to specify TEBAN for the game ${gameName}`);
         c.waitingSince = undefined;
       }
       return;
     }
-    const base = gameName.replace(/-[BW]$/, '');
+    // The colour suffix is case-insensitive (shogi-server accepts `-b`/`-w` too).
+    const base = gameName.replace(/-[BWbw]$/, '');
     const other = [...this.conns].find(
-      (o) => o !== c && o.waitingSince !== undefined && o.gameName !== undefined && o.gameName.replace(/-[BW]$/, '') === base,
+      (o) => o !== c && o.waitingSince !== undefined && o.gameName !== undefined && o.gameName.replace(/-[BWbw]$/, '') === base,
     );
     if (other) this.pair(base, other, c);
   }
@@ -344,8 +361,9 @@ export class CsaTestServer {
     const blacks = (c: Conn): number => this.blackCount.get(c.name) ?? 0;
     let [black, white] = this.opts.colours === 'alternate' && blacks(second) < blacks(first) ? [second, first] : [first, second];
     // An explicit colour request (`-B`/`-W`, non-floodgate only) wins.
-    if (first.gameName?.endsWith('-W') || second.gameName?.endsWith('-B')) [black, white] = [second, first];
-    if (first.gameName?.endsWith('-B') || second.gameName?.endsWith('-W')) [black, white] = [first, second];
+    const asks = (c: Conn, colour: 'B' | 'W'): boolean => c.gameName?.toUpperCase().endsWith(`-${colour}`) === true;
+    if (asks(first, 'W') || asks(second, 'B')) [black, white] = [second, first];
+    if (asks(first, 'B') || asks(second, 'W')) [black, white] = [first, second];
     this.pairings++;
     this.blackCount.set(black.name, blacks(black) + 1);
     black.waitingSince = undefined;

@@ -16,7 +16,7 @@ export interface ServerTimeControl {
 
 /** `csatest-300-10F` → 300 total + 10 increment; `x-600-10` → 600 total, byoyomi 10. */
 export function timeControlFromGameName(name: string, unitMs: number, least = 0): ServerTimeControl | undefined {
-  const m = /^(.+)-(\d+)-(\d+)(F?)(?:-[BW])?$/.exec(name);
+  const m = /^(.+)-(\d+)-(\d+)(F?)(?:-[BWbw])?$/.exec(name);
   if (!m) return undefined;
   const total = Number(m[2]);
   const second = Number(m[3]);

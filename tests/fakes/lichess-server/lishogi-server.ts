@@ -1,4 +1,14 @@
 /**
+ * Follows lishogi as lishogi.org runs it today: WandererXII/lishogi@acb3b12286dd41bc88edfa81172e6a5e7f68c52b
+ * (2026-06-28) on scalashogi 13.2.0 (WandererXII/scalashogi@e49f8a477ea456d127476d7cbc5de19a83b1b345); every
+ * shape is re-derived there (tests/fixtures/lishogi/README.md lists file and commit per field). What changed
+ * since the ddugovic/lishogi fork the first version followed: challenges carry no `speed` and their
+ * `perf.name` is the perf key (`realTime`, `correspondence` or the variant: "Merge perftypes, remove speeds",
+ * @ee461317); gameStart/gameFinish and `/api/account/playing` carry the perf key and no speed; gameFull
+ * keeps `speed` "for backwards support" and `perf.name` is the perf's translated name (`Shogi` for
+ * realTime); the players' and spectators' chats are one room and every line comes back `player` (@51be91d1);
+ * games can be adjourned (`paused`, status 21: `pauseGame`/`resumeGame` here).
+ *
  * The lishogi profile of the local Bot API server (bot-api-server.ts holds the core it shares with the
  * lichess profile): a lishogi-compatible Bot API server for tests, with several
  * accounts (each a token), so that two Kishi bots, or Kishi and a USI engine behind a second client, play
@@ -9,7 +19,8 @@
  * sente/gote, USI moves, SFEN, `btime` for sente, byoyomi and periods, no decline reasons.
  * lishogi's habits kept: a keep-alive every 6 s, one event stream per account (a new one closes the old),
  * a new game stream for the same player closes the old one, games and challenges replayed when the event
- * stream opens, a bot's move held 750 ms before it is played when both players are bots (`BotPlayer`),
+ * stream opens, a bot's move held 750 ms before it is played when no player is human (`BotPlayer`; the
+ * accounts here are all bots or humans, lishogi's AI is not modelled),
  * the final `gameState` then close at the end. Rules from the shogi adapter (shogiops): illegal moves
  * refused, mate, stalemate (a loss), perpetual check (the checker loses), fourfold repetition
  * (`repetition`, a draw); the clock runs in real time as scalashogi counts it (shogi-sim-clock.ts).
@@ -138,9 +149,10 @@ const other = (c: ShogiColor): ShogiColor => (c === 'sente' ? 'gote' : 'sente');
 const sideOf = (c: ShogiColor): Side => (c === 'sente' ? 0 : 1);
 
 /**
- * The speed of a clock (scalashogi `Speed.scala` @ 018414f4096870a479624eef408b6e0482e961d0): the game's
- * estimated length `limit + 60 * increment + 25 * periods * byoyomi` seconds (`Clock.Config.estimateTotalSeconds`)
- * under 60 s is ultraBullet, under 300 bullet, under 600 blitz, under 1500 rapid, under 21600 classical.
+ * The speed lishogi still writes into gameFull "for backwards support" (`BotJsonView.speedKeyBc` @
+ * WandererXII/lishogi@51be91d1, on `Game.isVeryVeryFast`...): the clock's `estimateTotalSeconds`
+ * (`limit + 60 * increment + 25 * periodsTotal * byoyomi`, scalashogi `Clock.scala`) under 60 s is
+ * ultraBullet, under 300 bullet, under 600 blitz, under 1500 rapid, classical beyond; no clock: correspondence.
  */
 export function shogiSpeedOf(limitS: number, incrementS: number, byoyomiS: number, periods: number): Speed {
   const total = limitS + 60 * incrementS + 25 * (byoyomiS > 0 ? Math.max(1, periods) : 0) * byoyomiS;
@@ -148,8 +160,22 @@ export function shogiSpeedOf(limitS: number, incrementS: number, byoyomiS: numbe
   if (total < 300) return 'bullet';
   if (total < 600) return 'blitz';
   if (total < 1500) return 'rapid';
-  if (total < 21600) return 'classical';
-  return 'correspondence';
+  return 'classical';
+}
+
+/**
+ * lishogi's perf key (`PerfType.from(variant, hasClock)`, modules/rating/src/main/PerfType.scala @acb3b122):
+ * the variant's own perf, else `realTime` with a clock and `correspondence` without.
+ */
+export function lishogiPerfKey(variant: string, hasClock: boolean): string {
+  if (variant !== 'standard') return variant;
+  return hasClock ? 'realTime' : 'correspondence';
+}
+
+/** `PerfType.trans` in English (lishogi's i18n): what gameFull's `perf.name` says. */
+function perfTrans(key: string): string {
+  if (key === 'realTime') return 'Shogi';
+  return key.charAt(0).toUpperCase() + key.slice(1);
 }
 
 /** scalashogi `Clock.Config.show`: `10|30`, `5+2`, `3|10(3x)`. */
@@ -175,6 +201,8 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     eventStreamsOpened: 0,
     gameStreamsOpened: 0,
   };
+  /** Every chat post as sent (the room the client asked for), for tests. */
+  readonly chatLog: { readonly gameId: string; readonly room: string; readonly username: string; readonly text: string }[] = [];
 
   constructor(private readonly opts: LishogiTestServerOptions) {
     super(opts, { idPrefix: 's', keepAliveMs: 6000, tickMs: 20, notFoundText: 'Not found.', answerErrors: true });
@@ -215,6 +243,12 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
   /** When the game reaches `ply` plies, the game streams' sockets are destroyed. */
   dropGameStreamAt(gameId: string, ply: number, username?: string): void {
     this.addPlyHook(gameId, ply, 'drop', true, username ? lower(username) : undefined);
+  }
+
+  /** Destroys the game's open game streams now (a connection lost: the bots reconnect and read a gameFull). */
+  dropGameStreamsNow(gameId: string): void {
+    const g = this.games.get(gameId);
+    for (const conn of g ? [...g.streams.values()] : []) this.dropStream(conn);
   }
 
   stallEventStream(username: string): void {
@@ -276,9 +310,8 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     return { id: a.id, name: a.username, title: a.title, rating: a.rating, provisional: false, online: this.online(a) };
   }
 
-  /** lishogi `challenge/JsonView.apply`. */
+  /** lishogi `challenge/JsonView.apply` (@1ae6af1f): no `speed`; `perf.name` is the perf key. */
   private challengeJson(c: ChallengeRec, direction?: 'in' | 'out'): Record<string, unknown> {
-    const speed = this.speedOf(c);
     const timeControl = c.clock
       ? {
           type: 'clock',
@@ -299,10 +332,9 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
       destUser: this.challengeUserJson(c.dest),
       variant: { key: c.variant, name: c.variant === 'standard' ? 'Standard' : c.variant },
       rated: c.rated,
-      speed,
       timeControl,
       color: c.colorChoice,
-      perf: { icon: '+', name: c.variant === 'standard' ? speed : c.variant },
+      perf: { icon: '+', name: lishogiPerfKey(c.variant, c.clock !== undefined) },
       ...(direction ? { direction } : {}),
       ...(c.sfen ? { initialSfen: c.sfen } : {}),
     };
@@ -378,8 +410,38 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     return [...this.games.values()];
   }
 
+  /** lila `Game.finishedOrAborted`: a `paused` game (21) is not over. */
   isOver(g: ShogiGameRec): boolean {
-    return g.status !== 'started' && g.status !== 'created';
+    return g.status !== 'started' && g.status !== 'created' && g.status !== 'paused';
+  }
+
+  /** lila `Game.playable`: not over and not paused. */
+  private playable(g: ShogiGameRec): boolean {
+    return !this.isOver(g) && g.status !== 'paused';
+  }
+
+  /**
+   * Adjourns a game as the server does (`Finisher.forcePause`, or both players' pause offers): status
+   * `paused`, clocks stopped, moves refused. Nothing goes down the bot game stream (lishogi publishes
+   * `Event.Reload` for the web round only; the bot stream follows moves, draw offers, takebacks and ends),
+   * so a bot learns it from the next gameFull.
+   */
+  pauseGame(id: string): void {
+    const g = this.games.get(id);
+    if (g === undefined || this.isOver(g)) throw new Error(`pauseGame: no ongoing game ${id}`);
+    g.status = 'paused';
+    g.clock?.stop();
+  }
+
+  /**
+   * Resumes an adjourned game (`Game.resume`: status `started`, clocks started again). lishogi pushes no
+   * gameState for it either unless a sealed move is played; the fake pushes nothing.
+   */
+  resumeGame(id: string): void {
+    const g = this.games.get(id);
+    if (g === undefined || g.status !== 'paused') throw new Error(`resumeGame: game ${id} is not paused`);
+    g.status = 'started';
+    if (g.clock && g.moves.length >= 2) g.clock.start(sideOf(this.turnColor(g)));
   }
 
   /** Waits for the game `id` (a challenge id until it is accepted) to end. */
@@ -450,7 +512,7 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
       variant: { key: g.variant, name: g.variant === 'standard' ? 'Standard' : g.variant },
       clock: cfg ? { initial: cfg.initialMs, increment: cfg.incrementMs, byoyomi: cfg.byoyomiMs, periods: cfg.byoyomiMs > 0 ? Math.max(1, cfg.periods) : 0 } : null,
       speed: g.speed,
-      perf: { name: g.speed.charAt(0).toUpperCase() + g.speed.slice(1) },
+      perf: { name: perfTrans(lishogiPerfKey(g.variant, g.clock !== undefined)) },
       rated: g.rated,
       createdAt: g.createdAt,
       sente,
@@ -464,7 +526,11 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
     };
   }
 
-  /** lishogi `JsonView.ownerPreview` + source + compat + id (EventStream.gameJson). */
+  /**
+   * lishogi `JsonView.ownerPreview` (@d2fbb2e2) + source + compat + id (EventStream.gameJson): `perf` is the
+   * perf key, no speed; `secondsLeft` from the clock, or the correspondence clock (`Pov.remainingSeconds`:
+   * the side not to move has its whole `daysPerTurn`; time run on a move is not modelled here).
+   */
   private gameInfo(g: ShogiGameRec, a: Account): Record<string, unknown> {
     const color = this.colorOf(g, a) ?? 'sente';
     const opp = color === 'sente' ? g.players[1] : g.players[0];
@@ -477,12 +543,17 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
       source: 'friend',
       status: { id: LISHOGI_STATUS_IDS[g.status], name: g.status },
       variant: { key: g.variant, name: g.variant === 'standard' ? 'Standard' : g.variant },
-      perf: g.speed,
+      perf: lishogiPerfKey(g.variant, g.clock !== undefined),
       rated: g.rated,
       hasMoved: g.moves.length > (color === 'sente' ? 0 : 1),
       opponent: { id: opp.id, username: opp.username, rating: opp.rating },
-      isMyTurn: !this.isOver(g) && this.turnColor(g) === color,
-      ...(g.clock ? { secondsLeft: Math.floor(this.millisOf(g, color) / 1000) } : {}),
+      // `Pov.isMyTurn`: started, playable (not over, not paused) and our turn.
+      isMyTurn: this.playable(g) && this.turnColor(g) === color,
+      ...(g.clock
+        ? { secondsLeft: Math.floor(this.millisOf(g, color) / 1000) }
+        : g.days !== undefined && this.playable(g)
+          ? { secondsLeft: g.days * 86400 }
+          : {}),
       ...(g.winner ? { winner: g.winner } : {}),
       compat: { bot: true, board: false },
       id: g.id,
@@ -615,7 +686,7 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
       switch (m[2]) {
         case 'move': {
           if (arg === undefined) return notFound('No such command');
-          if (this.isOver(g) || this.turnColor(g) !== color || g.moveInFlight) {
+          if (!this.playable(g) || this.turnColor(g) !== color || g.moveInFlight) {
             g.refused.push(`${color} ${arg}: out of turn`);
             return bad('Not your turn, or game already over');
           }
@@ -624,6 +695,7 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
             g.refused.push(`${color} ${arg}: ${check.error.message}`);
             return bad(`Invalid USI: ${arg}`);
           }
+          // BotPlayer: `!pov.game.hasHuman ?? 750` ms (no human: every player a bot or lishogi's AI).
           const botsOnly = g.players.every((p) => p.title === 'BOT');
           const delay = botsOnly ? (this.opts.botMoveDelayMs ?? 750) : 0;
           if (delay > 0) {
@@ -655,8 +727,10 @@ export class LishogiTestServer extends BotApiServer<LishogiSchemaName, LishogiRe
           const room = form.get('room');
           const text = form.get('text');
           if ((room !== 'player' && room !== 'spectator') || !text) return bad('Invalid chat');
-          const line = { type: 'chatLine', room, username: me.username, text };
-          if (room === 'player') this.broadcast(g, line, 'ChatLineEvent');
+          // One chat per game since @51be91d1 (`BotPlayer.chat` writes both rooms to `Chat.Id(gameId)`), and
+          // GameStateStream labels a line `player` when its chat id is a game id: always.
+          this.chatLog.push({ gameId: g.id, room, username: me.username, text });
+          this.broadcast(g, { type: 'chatLine', room: 'player', username: me.username, text }, 'ChatLineEvent');
           return ok();
         }
         case 'abort':

@@ -1,14 +1,14 @@
 /**
  * The gate of the AlphaZero loop (src/learning/alphazero/gate.ts): the promotion rule on match
  * results (SPRT: only H1; fixed: all games played and the threshold reached; never after an abort),
- * the summary.json reader, the engine configs and match arguments, and, through the loop with
+ * the summary.json reader, the players' configs and the match's, an in-process gate match, and, through the loop with
  * injected match results, that a candidate becomes best.onnx only on a passing result.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { engineConfigText, gateDecision, gateMatchArgs, gateResultFromSummary, type GateConfig, type GateRequest } from '../../../src/learning/alphazero/gate.js';
+import { gateDecision, gateMatchConfig, gatePlayerConfig, gateResultFromSummary, runInProcessGate, type GateConfig, type GateRequest } from '../../../src/learning/alphazero/gate.js';
 import { runLoop } from '../../../src/learning/alphazero/loop.js';
 import type { LoopSelfplayOptions } from '../../../src/learning/alphazero/loop.js';
 import type { TrainJob } from '../../../src/learning/alphazero/train-process.js';
@@ -73,39 +73,40 @@ describe('gate match', () => {
   });
 
   it('plays both nets as MCTS at fixed playouts, the candidate first', () => {
-    expect(engineConfigText('shogi', '/r/nets/gen-3-int8.onnx', '/r/gate/gen-3/logs')).toBe(
-      'engine:\n  search: mcts\n  shogiModel: "/r/nets/gen-3-int8.onnx"\nlog:\n  level: warn\n  dir: "/r/gate/gen-3/logs"\n  transcripts: false\n',
-    );
-    const req: GateRequest = { game: 'shogi', candidate: '/c.onnx', best: '/b.onnx', outDir: '/r/gate/gen-3', config: { ...sprt, openings: '/books/taya36.sfen' }, seed: 9 };
-    expect(gateMatchArgs(req, '/r/c.yaml', '/r/b.yaml', '/k/bin/kishi.js', '/usr/bin/node')).toEqual([
-      'match',
-      '--game',
-      'shogi',
-      '-e',
-      'name=candidate,cmd=/usr/bin/env,args=KISHI_MCTS_MODEL=/c.onnx /usr/bin/node /k/bin/kishi.js usi --config /r/c.yaml',
-      '-e',
-      'name=best,cmd=/usr/bin/env,args=KISHI_MCTS_MODEL=/b.onnx /usr/bin/node /k/bin/kishi.js usi --config /r/b.yaml',
-      '--nodes',
-      '50',
-      '--games',
-      '100',
-      '--seed',
-      '9',
-      '--concurrency',
-      '1',
-      '--resign',
-      'movecount=4,score=800',
-      '--maxmoves',
-      '200',
-      '--out',
-      '/r/gate/gen-3/match',
-      '--quiet',
-      '--openings',
-      '/books/taya36.sfen',
-      '--sprt',
-      'elo0=0,elo1=30',
-    ]);
+    expect(gatePlayerConfig('shogi', '/r/nets/gen-3-int8.onnx', -0.1)).toEqual({ moveOverheadMs: 0, shogiModel: '/r/nets/gen-3-int8.onnx', mctsDrawScore: -10 });
+    expect(gatePlayerConfig('chess', '/n/b.onnx', 0)).toEqual({ moveOverheadMs: 0, chessModel: '/n/b.onnx' });
+    const req: GateRequest = { game: 'shogi', candidate: '/c.onnx', best: '/b.onnx', outDir: '/r/gate/gen-3', config: { ...sprt, openings: 'data/openings/taya36.sfen' }, seed: 9 };
+    const c = gateMatchConfig(req).unwrap();
+    expect(c).toMatchObject({
+      game: 'shogi',
+      games: 100,
+      seed: 9,
+      concurrency: 1,
+      adjudication: { resign: { moveCount: 4, score: 800, twoSided: true }, maxMoves: 200 },
+      outDir: '/r/gate/gen-3/match',
+      openingsFile: 'data/openings/taya36.sfen',
+      sprt: { elo0: 0, elo1: 30 },
+    });
+    expect(c.openings.length).toBeGreaterThan(1);
+    expect(gateMatchConfig({ ...req, config: { ...sprt, sprt: 'elo0=5,elo1=1' } }).isErr).toBe(true);
+    expect(gateMatchConfig({ ...req, config: { ...fixed, openings: '/nonexistent/book.sfen' } }).isErr).toBe(true);
+    expect(gateMatchConfig({ ...req, config: fixed }).unwrap().sprt).toBeUndefined();
   });
+
+  it('plays the match in this process, and fails on a net that does not load', async () => {
+    const dir = tmp();
+    const config: GateConfig = { ...fixed, games: 2, playouts: 8, concurrency: 1 };
+    const lines: string[] = [];
+    const req: GateRequest = { game: 'chess', candidate: 'models/chess-nnue.bin', best: 'models/chess-nnue.bin', outDir: dir, config, seed: 3, onLine: (l) => lines.push(l) };
+    const r = (await runInProcessGate(req)).unwrap();
+    expect(r.games).toBe(2);
+    expect(r.wins + r.draws + r.losses).toBe(2);
+    expect(r.summary).toBe(join(dir, 'match', 'summary.json'));
+    expect(JSON.parse(readFileSync(r.summary!, 'utf8')).engines.map((e: { name: string }) => e.name)).toEqual(['candidate', 'best']);
+    expect(lines.some((l) => l.includes('candidate'))).toBe(true);
+    const bad = await runInProcessGate({ ...req, candidate: join(dir, 'missing-nnue.bin'), outDir: join(dir, 'bad') });
+    expect(bad.isErr && bad.error.code).toBe('ERR_GATE');
+  }, 120_000);
 });
 
 describe('the loop promotes only on a passing gate', () => {

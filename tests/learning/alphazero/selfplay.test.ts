@@ -16,7 +16,6 @@ import { MockEvaluator } from '../../../src/nn/mock-evaluator.js';
 import { chunkPlanes, chunkText, readChunk, type Chunk } from '../../../src/nn/training-chunk.js';
 import { MctsSearch } from '../../../src/search/mcts/search.js';
 import { ShogiMctsBoard } from '../../../src/search/mcts/shogi-mcts-board.js';
-import { POLICY_ENV } from '../../../src/player/mcts-cpu-nets.js';
 import { readChunkHeader, scanSelfplayChunks, selfplayChunkName } from '../../../src/learning/alphazero/selfplay-chunks.js';
 import { gameSeed, playSelfplayGame, selfplaySearchOptions, startBoard } from '../../../src/learning/alphazero/selfplay-game.js';
 import { resolveSelfplaySettings, runSelfplay, selfplayWorkerUrl, type SelfplayOptions } from '../../../src/learning/alphazero/selfplay.js';
@@ -303,16 +302,9 @@ describe('self-play with the shipped nets', () => {
     bytes[100]! ^= 0xff;
     writeFileSync(bad, bytes);
     writeFileSync(join(dir, 'bad-policy.manifest.json'), readFileSync('models/chess-policy.manifest.json'));
-    const saved = process.env[POLICY_ENV];
-    process.env[POLICY_ENV] = bad;
-    try {
-      const refused = await runSelfplay(base('chess', join(dir, 'out'), { model: 'models/chess-nnue.bin', games: 1 }));
-      expect(refused.isErr && refused.error.code).toBe('ERR_POLICY');
-      expect(refused.isErr && refused.error.message).toMatch(/bad-policy\.bin.*(checksum|CRC)/i);
-    } finally {
-      if (saved === undefined) delete process.env[POLICY_ENV];
-      else process.env[POLICY_ENV] = saved;
-    }
+    const refused = await runSelfplay(base('chess', join(dir, 'out'), { model: 'models/chess-nnue.bin', games: 1, policy: bad }));
+    expect(refused.isErr && refused.error.code).toBe('ERR_POLICY');
+    expect(refused.isErr && refused.error.message).toMatch(/bad-policy\.bin.*(checksum|CRC)/i);
   });
 
   it('plays shogi in this thread with models/shogi-int8.onnx', async () => {

@@ -14,7 +14,7 @@ const skip = process.env['KISHI_SKIP_TORCH'] === '1';
 
 describe.skipIf(skip)('train.py --device / --precision', () => {
   it('refuses bf16 on the CPU with a clear message', () => {
-    const python = resolvePython().unwrap();
+    const python = resolvePython(process.env).unwrap();
     const dir = mkdtempSync(join(tmpdir(), 'kishi-train-device-'));
     const r = spawnSync(python, ['trainer/train.py', '--data', dir, '--device', 'cpu', '--precision', 'bf16'], { encoding: 'utf8' });
     expect(r.status).not.toBe(0);
@@ -22,7 +22,7 @@ describe.skipIf(skip)('train.py --device / --precision', () => {
   });
 
   it('records the device and fp32 in the report of a CPU run', () => {
-    const python = resolvePython().unwrap();
+    const python = resolvePython(process.env).unwrap();
     const dir = mkdtempSync(join(tmpdir(), 'kishi-train-device-'));
     const data = join(dir, 'data');
     const made = spawnSync('node', ['dist/tools/nn/make-bootstrap-data.js', '--game', 'chess', '--positions', '40', '--nodes', '100', '--out', data, '--seed', '3'], { encoding: 'utf8' });

@@ -18,7 +18,7 @@ const skip = process.env['KISHI_SKIP_TORCH'] === '1';
 /** Runs `code` with train.py imported as `train`; returns its JSON output. */
 const py = (code: string): unknown => {
   const prog = `import sys, json\nsys.path.insert(0, ${JSON.stringify(dirname(trainScript()))})\nimport numpy as np\nimport train\n${code}`;
-  const r = spawnSync(resolvePython().unwrap(), ['-c', prog], { encoding: 'utf8' });
+  const r = spawnSync(resolvePython(process.env).unwrap(), ['-c', prog], { encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 };
@@ -90,7 +90,7 @@ print(json.dumps({"by": [by, by_p, by_s], "small": [len(small), len(hold_s), len
     expect(lengths).toEqual([12, 12, 12, 12, 12, 7, 7, 7, 7, 7]);
     const report = join(dir, 'report.json');
     const args = [trainScript(), '--data', join(dir, 'sp'), '--steps', '3', '--batch', '4', '--blocks', '1', '--filters', '4', '--threads', '1', '--log-every', '1', '--holdout', '0.3', '--holdout-every', '2', '--report', report];
-    const r = spawnSync(resolvePython().unwrap(), args, { encoding: 'utf8' });
+    const r = spawnSync(resolvePython(process.env).unwrap(), args, { encoding: 'utf8' });
     expect(r.status, r.stderr + r.stdout).toBe(0);
     const rep = JSON.parse(readFileSync(report, 'utf8')) as { holdoutPositions: number; holdoutBy: string; history: { step: number; holdout?: unknown }[] };
     // 30% of 10 games = 3 whole games (21, 26, 31 or 36 positions); 30% of the positions would be 28.

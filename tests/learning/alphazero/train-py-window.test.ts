@@ -37,7 +37,7 @@ const chunks = async (outDir: string, phase: string, games: number, perChunk: nu
 
 describe.skipIf(skip)('train.py window, phases and resume', () => {
   it('trains on the newest chunks of the kept phases and resumes the step count', async () => {
-    const python = resolvePython().unwrap();
+    const python = resolvePython(process.env).unwrap();
     const dir = mkdtempSync(join(tmpdir(), 'kishi-az-window-'));
     await chunks(join(dir, 'boot'), 'bootstrap-alphabeta', 2, 1);
     await chunks(join(dir, 'sp'), 'selfplay', 6, 2);

@@ -27,7 +27,7 @@ const skip = process.env['KISHI_SKIP_TORCH'] === '1';
 
 describe.skipIf(skip)('tiny end-to-end loop with PyTorch and onnxruntime-node', () => {
   it('bootstrap data -> train.py -> export + INT8 -> self-play with the net -> train.py resumed -> promote -> reload', async () => {
-    const python = resolvePython();
+    const python = resolvePython(process.env);
     expect(python.isOk, python.isErr ? python.error.message : '').toBe(true);
     const dir = mkdtempSync(join(tmpdir(), 'kishi-az-e2e-'));
     const settings = tinySettings({ bootstrapGames: 2, bootstrapNodes: 150, bootstrapSteps: 4, stepsPerGeneration: 3, gamesPerGeneration: 2, maxPlies: 10, gamesPerChunk: 1 });

@@ -18,8 +18,8 @@ import {
   positionKey,
   RECORD_BYTES,
 } from '../../../src/learning/datagen/position-record.js';
-import { loadTrainingBook } from '../../../src/learning/treestrap/training-book.js';
-import type { Opening } from '../../../src/match/openings.js';
+import { loadTrainingBook } from '../../../src/books/training-book.js';
+import type { Opening } from '../../../src/books/openings.js';
 import { loadWeightsFile } from '../../../src/player/weights-file.js';
 import { ChessSearchBoard } from '../../../src/search/alphabeta/chess-board.js';
 import { searchOptions } from '../../../src/search/alphabeta/options.js';

@@ -24,7 +24,7 @@ import { resolvePython } from '../../../src/learning/alphazero/train-process.js'
 import { LabelWriter, readLabels, type StoredLabel } from '../../../src/learning/policy/label-file.js';
 import { loadPolicyFile, policyLogitsOf } from '../../../src/player/policy-file.js';
 
-const python = resolvePython();
+const python = resolvePython(process.env);
 if (python.isErr) console.warn(`policy-train.test.ts skipped: ${python.error.message}`);
 
 const FILES = 8;

@@ -8,7 +8,7 @@ import { CHESS_FEATURES } from '../../../src/eval/linear/chess-features.js';
 import { parseWeights, serializeWeights } from '../../../src/eval/linear/weights.js';
 import { historyPath, onGameFinished, weightsStamp, type OnlineConfig } from '../../../src/learning/tdleaf/online.js';
 import { reloadingPlayerFactory } from '../../../src/learning/tdleaf/reloading-player.js';
-import { previousVersionPath } from '../../../src/learning/atomic-write.js';
+import { previousVersionPath } from '../../../src/core/atomic-write.js';
 import { createAlphaBetaPlayer } from '../../../src/player/factory.js';
 import type { Player } from '../../../src/player/player.js';
 import { MATERIAL, TOY_GAME, writeChessWeights, writeScript, type ScriptGame } from './helpers.js';

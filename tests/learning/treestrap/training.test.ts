@@ -8,7 +8,7 @@ import { createTrainingAdapter } from '../../../src/learning/treestrap/adapter-f
 import type { TrainSettings } from '../../../src/learning/treestrap/checkpoint.js';
 import { playTrainingGame } from '../../../src/learning/treestrap/self-play.js';
 import { runTraining } from '../../../src/learning/treestrap/trainer.js';
-import { loadTrainingBook, openingFor } from '../../../src/learning/treestrap/training-book.js';
+import { loadTrainingBook, openingFor } from '../../../src/books/training-book.js';
 import { TrainingSearch } from '../../../src/learning/treestrap/training-search.js';
 import { freezeViolationSet, frozenViolation } from './violation-set.js';
 

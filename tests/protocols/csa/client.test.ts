@@ -219,17 +219,52 @@ describe('CSA client', () => {
     ]);
   });
 
-  it('a refused login is fatal for the bot and says why', async () => {
-    const port = await setup();
-    const first = new CsaClient(clientOptions(port, 'carol', { secret: 'right' }), new RandomMover(1), {});
-    void first.run();
-    await new Promise((r) => setTimeout(r, 100));
-    const a = testBot(port, 'carol', async () => new RandomMover(1), { secret: 'wrong' });
-    await expect(a.bot.start()).rejects.toThrow('login refused for carol');
-    expect(a.log.notable()).toContain(
-      'error login refused for carol: wrong password, or the name is already logged in with another password',
-    );
+  it('LOGIN:incorrect at the first login (the name still held, e.g. by our connection before a restart) is retried; the game is played once it is free', async () => {
+    const port = await setup({ unitMs: 10, maxMoves: 6 });
+    // shogi-server checks no password: only a connection holding the name makes it refuse (here one that
+    // logged in with another password and waits for another game, so it is neither kicked nor paired).
+    const first = new CsaClient(clientOptions(port, 'carol', { secret: 'old', gameName: 'other-300-10F' }), new RandomMover(1), {});
+    const held = first.run();
+    await server!.waitForLogin('carol');
+    const a = testBot(port, 'carol', async () => new RandomMover(1), {}, { maxGames: 1, reconnectMs: 30, reconnectMaxMs: 60 });
+    const runA = a.bot.start();
+    await new Promise((r) => setTimeout(r, 200));
     first.stop(false);
+    await held;
+    const b = testBot(port, 'bob', async () => new RandomMover(2), {}, { maxGames: 1 });
+    await Promise.all([runA, startInOrder(server!, { bot: b.bot, user: 'bob' })]);
+    expect(server!.finished.map((g) => g.reason)).toEqual(['MAX_MOVES']);
+    const retries = a.log.notable().filter((l) => l.startsWith('warn csatest: login refused for carol: the name is held by another connection'));
+    expect(retries.length).toBeGreaterThanOrEqual(1);
+    expect(a.log.notable().some((l) => l.startsWith('error'))).toBe(false);
+  });
+
+  it('a name held for good: gives up after the bound with one clear line', async () => {
+    const port = await setup();
+    const first = new CsaClient(clientOptions(port, 'carol', { secret: 'old', gameName: 'other-300-10F' }), new RandomMover(1), {});
+    void first.run();
+    await server!.waitForLogin('carol');
+    const a = testBot(port, 'carol', async () => new RandomMover(1), {}, { reconnectMs: 10, reconnectMaxMs: 20, refusedRetries: 2 });
+    await expect(a.bot.start()).rejects.toThrow('csatest: login refused for carol 3 times in a row: another connection still holds the name; giving up');
+    first.stop(false);
+  });
+
+  it('x1 with a colour suffix asks for the colour in %%GAME (shogi-server refuses the suffixed name there)', async () => {
+    const port = await setup({ unitMs: 10, maxMoves: 6, colours: 'first-black' });
+    const a = testBot(port, 'alice', async () => new RandomMover(1), { x1: true, gameName: 'csatest-300-10F' }, { maxGames: 1 });
+    const b = testBot(port, 'bob', async () => new RandomMover(2), { x1: true, gameName: 'csatest-300-10F-w' }, { maxGames: 1 });
+    await startInOrder(server!, { bot: a.bot, user: 'alice' }, { bot: b.bot, user: 'bob' });
+    expect(server!.finished.map((g) => [g.black, g.white])).toEqual([['alice', 'bob']]);
+    expect(b.transcript.lines.filter((l) => l.startsWith('> %%GAME'))).toEqual(['> %%GAME csatest-300-10F -']);
+    // After the last allowed game: no "logging in again".
+    expect(b.log.lines.some((l) => l.includes('logging in again'))).toBe(false);
+  });
+
+  it('a permanent ##[ERROR] ends the bot with the server\'s line, without asking again', async () => {
+    const port = await setup();
+    const a = testBot(port, 'alice', async () => new RandomMover(1), { x1: true, gameName: 'nosuchgame' }, { reconnectMs: 10, reconnectMaxMs: 20 });
+    await expect(a.bot.start()).rejects.toThrow('csatest: the server refused the game nosuchgame: ##[ERROR] bad game name: nosuchgame');
+    expect(a.transcript.lines.filter((l) => l.startsWith('> %%GAME'))).toEqual(['> %%GAME nosuchgame *']);
   });
 });
 

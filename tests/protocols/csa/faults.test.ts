@@ -93,7 +93,7 @@ describe('CSA faults', () => {
     const runA = a.bot.start();
     await new Promise((r) => setTimeout(r, 100));
     const runB = b.bot.start();
-    await expect(runA).rejects.toThrow('login refused for alice 4 times in a row after a dropped connection; giving up');
+    await expect(runA).rejects.toThrow('login refused for alice 4 times in a row: another connection still holds the name; giving up');
     expect(a.log.notable().filter((l) => l.includes('which logged in before'))).toHaveLength(3);
     await b.bot.stop(false);
     await runB.catch(() => undefined);

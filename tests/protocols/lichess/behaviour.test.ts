@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Harness } from './helpers/harness.js';
 import { startHarness } from './helpers/harness.js';
 import { FirstLegalPlayer } from '../../fakes/player.js';
+import { parseConfig } from '../../../src/config/load.js';
+import { createPlayer } from '../../../src/player/factory.js';
+import type { Player } from '../../../src/player/player.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -131,8 +134,9 @@ describe('game behaviour', () => {
     const id = h.server.challenge({ from: 'Starter', color: 'black', clock: { limit: 60, increment: 2 }, opponent: { script: ['e7e5', { type: 'resign' }] } });
     await h.server.waitForEnd(id);
     const [first, second] = (h.players as FirstLegalPlayer[]).flatMap((p) => p.requests);
-    // Our clock for the first move is the limit itself, without increment, and no movetime to race the guard.
-    expect(first?.limits).toBeUndefined();
+    // The first move searches 80% of the limit less the overhead (50 ms here): (700 - 50) x 0.8 = 520 ms,
+    // not a fortieth of a 700 ms "clock" (issue 48); the clock the guard reads is the limit, without increment.
+    expect(first?.limits).toEqual({ movetimeMs: 520 });
     expect([first?.clock?.firstMs, first?.clock?.firstIncMs]).toEqual([700, 0]);
     expect([first?.clock?.secondMs, first?.clock?.secondIncMs]).toEqual([60_000, 2000]);
     // From the second move on, the real clock.
@@ -152,7 +156,12 @@ describe('game behaviour', () => {
     // 1+2 is bullet (60 + 40 x 2 = 140 s), 3+2 blitz (260 s), 10+0 rapid: only the first two have overrides.
     expect(await limitsOf({ limit: 60, increment: 2 }, 'Bullet')).toEqual([{ nodes: 500 }, { nodes: 500 }]);
     expect(await limitsOf({ limit: 180, increment: 2 }, 'Blitz')).toEqual([{ depth: 3, movetimeMs: 200 }, { depth: 3, movetimeMs: 200 }]);
-    expect(await limitsOf({ limit: 600, increment: 0 }, 'Rapid')).toEqual([undefined, undefined]);
+    // Without an override, the first move searches its share of the first-move limit: at most (5 s less
+    // 50 ms) x 0.8, less as the abort window (`expiration`) has run.
+    const rapid = await limitsOf({ limit: 600, increment: 0 }, 'Rapid');
+    expect(rapid[1]).toBeUndefined();
+    expect(rapid[0]?.movetimeMs).toBeGreaterThanOrEqual(2500);
+    expect(rapid[0]?.movetimeMs).toBeLessThanOrEqual(3960);
   });
 
   it('as black, the first move is planned from the limit too', async () => {
@@ -160,9 +169,39 @@ describe('game behaviour', () => {
     const id = h.server.challenge({ from: 'Opener', color: 'white', clock: { limit: 60, increment: 0 }, opponent: { script: ['e2e4', { type: 'resign' }] } });
     await h.server.waitForEnd(id);
     const [first] = (h.players as FirstLegalPlayer[]).flatMap((p) => p.requests);
-    expect(first?.limits).toBeUndefined();
+    expect(first?.limits).toEqual({ movetimeMs: 680 });
     expect([first?.clock?.secondMs, first?.clock?.secondIncMs, first?.clock?.firstMs]).toEqual([900, 0, 60_000]);
   });
+
+  it("Kishi's own engine spends at least half of the first-move limit on its first move and never overruns it", async () => {
+    const engine = parseConfig('engine:\n  hashMb: 8\n  threads: 1\n').unwrap().engine;
+    const spent: number[] = [];
+    // The engine's own go, timed from the start of our turn (`sentAt`: the Thinker's request; the lease and
+    // a new game's set-up come off the search, not on top of it) to the answer.
+    const timed = (): Player => {
+      const p = createPlayer(engine, 'chess').unwrap();
+      const go = p.go.bind(p);
+      p.go = async (req, onInfo) => {
+        const t0 = req.sentAt ?? Date.now();
+        const r = await go(req, onInfo);
+        if (req.ponder !== true) spent.push(Date.now() - t0);
+        return r;
+      };
+      return p;
+    };
+    const limit = 3000;
+    h = await startHarness({ config: { firstMoveMs: limit }, player: timed });
+    for (const color of ['black', 'white'] as const) {
+      const opening = color === 'white' ? ['e2e4'] : [];
+      const id = h.server.challenge({ from: `First${color}`, color, clock: { limit: 60, increment: 0 }, opponent: { script: [...opening, { type: 'resign' }] } });
+      await h.server.waitForEnd(id, 40_000);
+    }
+    expect(spent).toHaveLength(2);
+    for (const ms of spent) {
+      expect(ms).toBeGreaterThanOrEqual(limit / 2);
+      expect(ms).toBeLessThan(limit);
+    }
+  }, 120_000);
 });
 
 describe('pondering', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
+import { gameSilenceMs, LICHESS_PROFILE } from '../../../src/protocols/lichess/server-profile.js';
+import { LISHOGI_PROFILE } from '../../../src/protocols/lishogi/profile.js';
 import { capChat, formatGreeting } from '../../../src/protocols/lichess/chat.js';
 import { checkChallenge } from '../../../src/protocols/lichess/challenge-filter.js';
 import type { ChallengeContext } from '../../../src/protocols/lichess/challenge-filter.js';
@@ -212,5 +214,14 @@ describe('records', () => {
   });
   it('estimates speeds as lichess does', () => {
     expect([speedOf(15, 0), speedOf(60, 1), speedOf(180, 2), speedOf(600, 5), speedOf(1800, 0)]).toEqual(['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical']);
+  });
+});
+
+describe('game stream stall threshold (issue 48)', () => {
+  it("is the server's keep-alive cadence plus 1.5 s unless configured: lichess 7 s (lila GameStateStream), lishogi 6 s", () => {
+    const defaults = parseConfig('').unwrap();
+    expect(gameSilenceMs(LICHESS_PROFILE, defaults.lichess.gameStreamSilenceMs)).toBe(8500);
+    expect(gameSilenceMs(LISHOGI_PROFILE, defaults.lishogi.gameStreamSilenceMs)).toBe(7500);
+    expect(gameSilenceMs(LICHESS_PROFILE, 12_000)).toBe(12_000);
   });
 });

@@ -140,3 +140,34 @@ describe('the lishogi token never appears in a log, transcript or record', () =>
     }
   }, 90_000);
 });
+
+describe("lishogi's adjourned games and one chat room (today's server)", () => {
+  it('a paused game is parked, not finished, and played to its end once resumed; no greeting goes to the spectators\' room', async () => {
+    h = await startLishogi({
+      bots: [
+        { username: 'KishiA', token: 'lip_pa', engine: { kind: 'kishi' }, nodes: 2000 },
+        { username: 'KishiB', token: 'lip_pb', engine: { kind: 'kishi' }, nodes: 2000 },
+      ],
+      server: { drawAfterPlies: 24 },
+    });
+    const server = h.server;
+    const id = server.challenge({ from: 'KishiA', to: 'KishiB', color: 'sente', clock: { limitS: 60, incrementS: 0, byoyomiS: 5, periods: 1 } });
+    await server.waitFor(() => (server.game(id)?.moves.length ?? 0) >= 4, 30_000);
+    server.pauseGame(id);
+    // The side to move has its move refused, resynchronises, reads `paused` and leaves; the other side
+    // learns it when its stream is reconnected (as after any stall).
+    server.dropGameStreamsNow(id);
+    await server.waitFor(() => [...h!.bots.values()].every((b) => b.activeGames() === 0), 20_000);
+    expect(server.game(id)!.status).toBe('paused');
+    for (const b of h.bots.values()) expect(b.finished.filter((e) => e.gameId === id)).toEqual([]);
+    server.resumeGame(id);
+    const g = await server.waitForEnd(id, 90_000);
+    expect(g.status).toBe('draw');
+    expect(g.moves.length).toBeGreaterThanOrEqual(24);
+    await server.waitFor(() => [...h!.bots.values()].every((b) => b.finished.some((e) => e.gameId === id)), 20_000);
+    // lishogi writes both rooms to the game's one chat, which the opponent reads.
+    expect(server.chatLog.filter((c) => c.room === 'spectator')).toEqual([]);
+    expect(server.chatLog.some((c) => c.room === 'player')).toBe(true);
+    expect(h.schemas.failures).toEqual([]);
+  }, 150_000);
+});

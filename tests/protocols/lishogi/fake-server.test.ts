@@ -152,4 +152,36 @@ describe('lishogi profile of the local server', () => {
     expect(s.challengeStatus(id)).toBe('declined');
     expect((await post('tok_s', `/api/challenge/${id}/accept`)).status).toBe(404);
   });
+
+  it("sends today's shapes: challenges and ongoing games without speed, perf keys, one chat room, paused games", async () => {
+    const s = await start();
+    // The challenge as the challenger's POST answers it (challenge/JsonView @1ae6af1f).
+    const created = await post('tok_s', '/api/challenge/Go', 'clock.limit=300&clock.increment=0&clock.byoyomi=10&clock.periods=1&color=sente');
+    const cj = created.json as Record<string, unknown>;
+    expect('speed' in cj).toBe(false);
+    expect(cj['perf']).toEqual({ icon: '+', name: 'realTime' });
+    const id = cj['id'] as string;
+    expect((await post('tok_g', `/api/challenge/${id}/accept`)).status).toBe(200);
+    // /api/account/playing: ownerPreview, no speed, perf key.
+    const playing = (await (await fetch(`${url}/api/account/playing`, { headers: { Authorization: 'Bearer tok_s' } })).json()) as { nowPlaying: Record<string, unknown>[] };
+    expect(playing.nowPlaying[0]).toMatchObject({ gameId: id, perf: 'realTime', isMyTurn: true, color: 'sente' });
+    expect('speed' in playing.nowPlaying[0]!).toBe(false);
+    // One chat: a spectator-room post comes back labelled player, in the opponent's stream too.
+    const go = readLines('tok_g', `/api/bot/game/stream/${id}`, 2, 3000);
+    await s.waitFor(() => s.stats.gameStreamsOpened === 1, 2500);
+    expect((await post('tok_s', `/api/bot/game/${id}/chat`, 'room=spectator&text=hello%20watchers')).status).toBe(200);
+    expect((await go)[1]).toEqual({ type: 'chatLine', room: 'player', username: 'Sen', text: 'hello watchers' });
+    // Adjourned: moves refused, gameFull says paused, the game is not over and it is nobody's turn.
+    s.pauseGame(id);
+    expect((await post('tok_s', `/api/bot/game/${id}/move/7g7f`)).status).toBe(400);
+    const full = (await readLines('tok_s', `/api/bot/game/stream/${id}`, 1, 3000))[0] as { state: { status: string } };
+    expect(full.state.status).toBe('paused');
+    const paused = (await (await fetch(`${url}/api/account/playing`, { headers: { Authorization: 'Bearer tok_s' } })).json()) as { nowPlaying: Record<string, unknown>[] };
+    expect(paused.nowPlaying[0]).toMatchObject({ gameId: id, isMyTurn: false, status: { id: 21, name: 'paused' } });
+    s.resumeGame(id);
+    expect((await post('tok_s', `/api/bot/game/${id}/move/7g7f`)).status).toBe(200);
+    expect(schemas.failures).toEqual([]);
+    expect(schemas.checked.get('ChallengeJson')).toBe(1);
+    expect(schemas.checked.get('ChatLineEvent')).toBe(1);
+  });
 });

@@ -234,10 +234,10 @@ describe('lishogi challenges and config', () => {
       destUser: { id: 'kishi', name: 'Kishi', title: 'BOT', rating: 1500 },
       variant: { key: variant, name: variant },
       rated: false,
-      speed: 'blitz',
+      // lishogi's challenge today (modules/challenge JsonView @1ae6af1f): no speed; perf.name is the perf key.
       timeControl: { type: 'clock', ...tc, show: '' },
       color: 'random',
-      perf: { icon: '+', name: 'blitz' },
+      perf: { icon: '+', name: variant === 'standard' ? 'realTime' : variant },
     })!;
 
   it('accepts standard shogi with byoyomi or Fischer; declines short byoyomi, too many periods and other variants', () => {
@@ -245,7 +245,8 @@ describe('lishogi challenges and config', () => {
     expect(checkChallenge(challenge({ limit: 180, increment: 2, byoyomi: 0, periods: 0 }), cfg, ctx).accept).toBe(true);
     expect(checkChallenge(challenge({ limit: 0, increment: 0, byoyomi: 10, periods: 1 }), cfg, ctx).accept).toBe(true);
     expect(checkChallenge(challenge({ limit: 60, increment: 0, byoyomi: 1, periods: 1 }), cfg, ctx)).toMatchObject({ accept: false, reason: 'tooFast' });
-    expect(checkChallenge(challenge({ limit: 0, increment: 0, byoyomi: 0, periods: 0 }), cfg, ctx)).toMatchObject({ accept: false, reason: 'tooFast' });
+    // No time at all is an ultraBullet game (estimate 0 s), not among the accepted speeds.
+    expect(checkChallenge(challenge({ limit: 0, increment: 0, byoyomi: 0, periods: 0 }), cfg, ctx)).toMatchObject({ accept: false, reason: 'timeControl' });
     const strict = { ...cfg, maxPeriods: 1 };
     expect(checkChallenge(challenge({ limit: 60, increment: 0, byoyomi: 10, periods: 3 }), strict, ctx)).toMatchObject({ accept: false, reason: 'tooSlow' });
     expect(checkChallenge(challenge({ limit: 300, increment: 0, byoyomi: 10, periods: 1 }, 'minishogi'), cfg, ctx)).toMatchObject({ accept: false, reason: 'standard' });

@@ -11,11 +11,11 @@ import type { GameKind, Side } from '../../../src/core/game.js';
 import { EngineClient } from '../../../src/engines/engine-client.js';
 import { EngineProcess } from '../../../src/engines/engine-process.js';
 import type { EngineSpec } from '../../../src/engines/engine-spec.js';
-import type { MatchVariant } from '../../../src/match/game-factory.js';
-import { createGame } from '../../../src/match/game-factory.js';
+import type { MatchVariant } from '../../../src/games/game-factory.js';
+import { createGame } from '../../../src/games/game-factory.js';
 import type { GameRecord } from '../../../src/match/game-record.js';
 import { playGame } from '../../../src/match/game-runner.js';
-import type { Opening } from '../../../src/match/openings.js';
+import type { Opening } from '../../../src/books/openings.js';
 import type { TimeControl } from '../../../src/match/time-control.js';
 
 export const STOCKFISH = '/usr/games/stockfish';

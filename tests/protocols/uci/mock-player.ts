@@ -66,6 +66,11 @@ export const DEFAULTS: EngineSettings = {
   evalKind: 'linear',
   nnueFile: 'models/chess-nnue.bin',
   chess960: false,
+  searchTuning: '',
+  tuningValues: {},
+  mctsTuning: '',
+  policyFile: '',
+  nnueSimd: true,
 };
 
 export interface Harness {

@@ -15,7 +15,7 @@ describe('UCI handshake and options', () => {
   it('answers uci with id, options and uciok', () => {
     const h = harness(uciDialect);
     h.send('uci');
-    expect(h.lines).toEqual([
+    expect(h.lines.slice(0, 15)).toEqual([
       'id name Kishi test',
       'id author tests',
       'option name Hash type spin default 16 min 1 max 32768',
@@ -30,8 +30,31 @@ describe('UCI handshake and options', () => {
       'option name UCI_Chess960 type check default false',
       'option name MultiPV type spin default 1 min 1 max 64',
       'option name Threads type spin default 1 min 1 max 256',
-      'uciok',
+      'option name SearchTuning type string default',
     ]);
+    expect(h.lines.at(-1)).toBe('uciok');
+  });
+
+  it('declares the search margins with their ranges and the CPU-network settings, and passes them to the Player', async () => {
+    const h = harness(uciDialect, {}, { searchTuning: 'rfpMargin=90' });
+    h.send('uci');
+    // Integer margins are spins with their range; the default is the config's value over the game's.
+    expect(h.lines).toContain('option name rfpMargin type spin default 90 min 0 max 2000');
+    expect(h.lines).toContain('option name futilityBase type spin default 120 min 0 max 5000');
+    expect(h.lines.some((l) => l.startsWith('option name lmrDivisor'))).toBe(false); // a fraction: SearchTuning only
+    expect(h.lines).toContain('option name MctsTuning type string default');
+    expect(h.lines).toContain('option name PolicyFile type string default');
+    expect(h.lines).toContain('option name NnueSimd type check default true');
+    h.send('setoption name futilityBase value 150', 'setoption name MctsTuning value cpuct=2', 'setoption name PolicyFile value oneply', 'setoption name NnueSimd value false', 'isready');
+    await h.waitLine((l) => l === 'readyok');
+    const c = h.player().config;
+    expect(c.searchTuning).toBe('rfpMargin=90;futilityBase=150');
+    expect([c.mctsTuning, c.mctsPolicy, c.nnueSimd]).toEqual(['cpuct=2', 'oneply', false]);
+    // Out of range, or a text that does not parse: refused, the setting kept.
+    h.send('setoption name futilityBase value 9000', 'setoption name SearchTuning value lmrDivisor=99', 'setoption name MctsTuning value speed=3');
+    expect(h.lines.filter((l) => l.startsWith('info string error')).length).toBe(3);
+    expect(h.session.currentSettings().searchTuning).toBe('rfpMargin=90');
+    expect(h.session.currentSettings().mctsTuning).toBe('cpuct=2');
   });
 
   it('creates the Player on isready and applies options to it', async () => {
@@ -376,6 +399,29 @@ describe('UCI searching', () => {
     expect(h.lines).toEqual([]);
     h.send('uci');
     expect(h.lines).toEqual([]);
+  });
+
+  it('answers an isready still pending at quit, then quits (printf "uci\\nisready\\nquit\\n" | kishi uci)', async () => {
+    const h = harness(uciDialect);
+    h.send('uci', 'isready', 'quit');
+    await h.waitLine((l) => l === 'readyok');
+    await settle();
+    expect(h.quitted()).toBe(true);
+    expect(h.lines.slice(-2)).toEqual(['uciok', 'readyok']);
+    // No Player is made at quit only to be closed.
+    expect(h.players.length).toBe(0);
+  });
+
+  it('answers isready after the work queued before it, even when quit follows at once', async () => {
+    const h = harness(uciDialect);
+    h.send('isready');
+    await h.waitLine((l) => l === 'readyok');
+    h.send('position startpos', 'go perft 1', 'isready', 'quit');
+    await settle();
+    await h.waitLine((l) => l === 'Nodes searched: 20');
+    expect(h.lines.slice(-2)).toEqual(['Nodes searched: 20', 'readyok']);
+    expect(h.quitted()).toBe(true);
+    expect(h.player().closed).toBe(true);
   });
 
   it('reports unknown commands and ignores USI words', () => {

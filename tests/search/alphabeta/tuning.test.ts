@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createAlphaBetaPlayer } from '../../../src/player/factory.js';
-import { DEFAULT_TUNING, TUNING_ENV, TUNING_NAMES, lmrTable, parseTuning, tuningFromEnv } from '../../../src/search/alphabeta/tuning.js';
+import { DEFAULT_TUNING, TUNING_NAMES, lmrTable, parseTuning, tuningFromText } from '../../../src/search/alphabeta/tuning.js';
 import { chessBoard, searcher, shogiBoard } from './helpers.js';
 
 const C = DEFAULT_TUNING.chess;
@@ -50,20 +50,20 @@ describe('parseTuning', () => {
   });
 });
 
-describe('tuningFromEnv', () => {
-  it("gives nothing (the search then uses its game's defaults) when the variable is unset or empty", () => {
-    expect(tuningFromEnv({}, 'chess').unwrap()).toBeUndefined();
-    expect(tuningFromEnv({ [TUNING_ENV]: ' ' }, 'shogi').unwrap()).toBeUndefined();
+describe('tuningFromText', () => {
+  it("gives nothing (the search then uses its game's defaults) when the config's text is absent or empty", () => {
+    expect(tuningFromText(undefined, 'chess').unwrap()).toBeUndefined();
+    expect(tuningFromText(' ', 'shogi').unwrap()).toBeUndefined();
   });
 
-  it("overrides the game's defaults, and names the variable in an error", () => {
-    const chess = tuningFromEnv({ [TUNING_ENV]: 'seeQuiet=40' }, 'chess').unwrap()!;
-    const shogi = tuningFromEnv({ [TUNING_ENV]: 'seeQuiet=40' }, 'shogi').unwrap()!;
+  it("overrides the game's defaults, and names the config key in an error", () => {
+    const chess = tuningFromText('seeQuiet=40', 'chess').unwrap()!;
+    const shogi = tuningFromText('seeQuiet=40', 'shogi').unwrap()!;
     expect(chess).toEqual({ ...DEFAULT_TUNING.chess, seeQuiet: 40 });
     expect(shogi).toEqual({ ...DEFAULT_TUNING.shogi, seeQuiet: 40 });
     expect(shogi.rfpMargin).not.toBe(chess.rfpMargin);
-    const r = tuningFromEnv({ [TUNING_ENV]: 'seeQuiet=x' }, 'chess');
-    expect(r.isErr && r.error.message).toBe(`${TUNING_ENV}: search tuning seeQuiet=x: not a number`);
+    const r = tuningFromText('seeQuiet=x', 'chess');
+    expect(r.isErr && r.error.message).toBe('searchTuning: search tuning seeQuiet=x: not a number');
   });
 
   it('makes the alpha-beta player factory fail with ERR_CONFIG on a bad value', () => {
@@ -75,11 +75,11 @@ describe('tuningFromEnv', () => {
       shogiWeights: 'models/shogi-linear.json',
       mctsMinClockMs: 0,
     };
-    const r = createAlphaBetaPlayer(config, 'chess', { [TUNING_ENV]: 'lmpBase=-1' });
+    const r = createAlphaBetaPlayer({ ...config, searchTuning: 'lmpBase=-1' }, 'chess');
     expect(r.isErr).toBe(true);
     if (r.isErr) {
       expect(r.error.code).toBe('ERR_CONFIG');
-      expect(r.error.message).toContain(`${TUNING_ENV}: search tuning lmpBase=-1`);
+      expect(r.error.message).toContain('searchTuning: search tuning lmpBase=-1');
     }
   });
 });

@@ -19,7 +19,8 @@ import { FastChessBoard } from '../../../src/games/chess/fast/board.js';
 import { SEE_VALUE, see as chessSee } from '../../../src/games/chess/fast/see.js';
 import { FastShogiBoard } from '../../../src/games/shogi/fast/board.js';
 import { SEE_BOARD_VALUE, SEE_CAPTURE_VALUE, see as shogiSee } from '../../../src/games/shogi/fast/see.js';
-import { cpuNetMctsOptions, cpuTuningFromEnv, loadCpuEvaluator } from '../../../src/player/mcts-cpu-nets.js';
+import { cpuNetMctsOptions, loadCpuEvaluator } from '../../../src/player/mcts-cpu-nets.js';
+import { cpuTuningFromText } from '../../../src/player/mcts-cpu-tuning.js';
 import { createMctsPlayer } from '../../../src/player/mcts-factory.js';
 import { nnueOutputOf } from '../../../src/player/nnue-file.js';
 import { ChessCpuEvaluator } from '../../../src/search/mcts/chess-cpu-evaluator.js';
@@ -421,31 +422,31 @@ describe('network files and tuning', () => {
     expect(made.isOk && made.value.settings.modelPath).toMatch(/chess-nnue\.bin$/);
   });
 
-  test('KISHI_MCTS_CPU overrides, and rejects what it does not know', () => {
-    const t = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'tau=0.3, qplies=4,cpuct=2,fpu=0.5' }).unwrap();
+  test("the config's mctsTuning overrides, and rejects what it does not know", () => {
+    const t = cpuTuningFromText('tau=0.3, qplies=4,cpuct=2,fpu=0.5').unwrap();
     expect(t.evaluator).toEqual({ priorTemperature: 0.3, qsearchPlies: 4 });
     expect(t.options).toEqual({ cpuctInit: 2, fpuReduction: 0.5, fpuReductionRoot: 0.5 });
-    expect(cpuTuningFromEnv({}).unwrap()).toEqual({ evaluator: {}, options: {} });
+    expect(cpuTuningFromText('').unwrap()).toEqual({ evaluator: {}, options: {} });
     // Semicolons too (a `kishi match` engine spec splits at commas); the time shares reach the
     // search options.
-    const time = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'tsoft=1;textend=2;tau=0.5' }).unwrap();
+    const time = cpuTuningFromText('tsoft=1;textend=2;tau=0.5').unwrap();
     expect(time.options).toEqual({ softTimeShare: 1, extendTimeShare: 2 });
     expect(time.evaluator).toEqual({ priorTemperature: 0.5 });
     // The mate guard (mcts-mate-guard.ts): length, node limit, candidates; mplies=0 turns it off.
-    expect(cpuTuningFromEnv({ KISHI_MCTS_CPU: 'mplies=9;mnodes=16000;mcands=2' }).unwrap().options).toEqual({
+    expect(cpuTuningFromText('mplies=9;mnodes=16000;mcands=2').unwrap().options).toEqual({
       mateGuardPlies: 9,
       mateGuardNodes: 16000,
       mateGuardCandidates: 2,
     });
-    expect(cpuTuningFromEnv({ KISHI_MCTS_CPU: 'mplies=0' }).unwrap().options).toEqual({ mateGuardPlies: 0 });
+    expect(cpuTuningFromText('mplies=0').unwrap().options).toEqual({ mateGuardPlies: 0 });
     expect(cpuNetMctsOptions('shogi').mateGuardPlies).toBe(7);
     expect(cpuNetMctsOptions('chess').mateGuardPlies).toBeUndefined();
-    const bad = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'speed=3' });
+    const bad = cpuTuningFromText('speed=3');
     expect(bad.isErr && bad.error.message).toMatch(/unknown key "speed"/);
-    const nan = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'tau=abc' });
+    const nan = cpuTuningFromText('tau=abc');
     expect(nan.isErr && nan.error.code).toBe('ERR_CONFIG');
     // `k` replaces the manifest's sigmoid scale; it must be positive.
-    const k = cpuTuningFromEnv({ KISHI_MCTS_CPU: 'k=600' }).unwrap().evaluator;
+    const k = cpuTuningFromText('k=600').unwrap().evaluator;
     expect(k).toEqual({ k: 600 });
     const scaled = loadCpuEvaluator('models/shogi-nnue.bin', 'shogi', k);
     expect(scaled.isOk && scaled.value.settings.k).toBe(600);

@@ -269,7 +269,7 @@ describe('files', () => {
     expect(ev.policy).toBeUndefined();
     expect(ev.policyError?.code).toBe('ERR_POLICY');
     expect(ev.policyError?.message).toMatch(/checksum mismatch/);
-    const check = checkCpuNetFiles('models/chess-nnue.bin', 'chess', { KISHI_MCTS_POLICY: join(dir, 'chess-policy.bin') }).unwrap();
+    const check = checkCpuNetFiles('models/chess-nnue.bin', 'chess', join(dir, 'chess-policy.bin')).unwrap();
     expect(check.policy).toBe('one-ply');
     expect(check.policyError?.message).toMatch(/policy network .*checksum mismatch/);
     // The one-ply prior still works.
@@ -281,7 +281,7 @@ describe('files', () => {
     expect(priors.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
   });
 
-  test("the manifest's temperature is the policy temperature unless KISHI_MCTS_CPU sets one", () => {
+  test("the manifest's temperature is the policy temperature unless mctsTuning sets one", () => {
     const net = randomPolicy('chess', 8, 17);
     const position = CHESS[0]!;
     const logits = Object.fromEntries(policyLogitsOf(net, position).unwrap());
@@ -299,11 +299,11 @@ describe('files', () => {
     expect(bad.policyError?.message).toMatch(/temperature -1/);
   });
 
-  test('which policy file: KISHI_MCTS_POLICY, else <game>-policy.bin beside the value network', () => {
-    expect(policyPathFor('models/chess-nnue.bin', 'chess', { KISHI_MCTS_POLICY: 'oneply' })).toBeUndefined();
-    expect(policyPathFor('models/chess-nnue.bin', 'chess', { KISHI_MCTS_POLICY: '/x/p.bin' })).toBe('/x/p.bin');
-    expect(policyPathFor(join(dir, 'shogi-nnue.bin'), 'shogi', {})).toBeUndefined();
-    expect(policyPathFor(join(dir, 'chess-nnue.bin'), 'chess', {})).toBe(join(dir, 'chess-policy.bin'));
+  test("which policy file: the config's mctsPolicy, else <game>-policy.bin beside the value network", () => {
+    expect(policyPathFor('models/chess-nnue.bin', 'chess', 'oneply')).toBeUndefined();
+    expect(policyPathFor('models/chess-nnue.bin', 'chess', '/x/p.bin')).toBe('/x/p.bin');
+    expect(policyPathFor(join(dir, 'shogi-nnue.bin'), 'shogi')).toBeUndefined();
+    expect(policyPathFor(join(dir, 'chess-nnue.bin'), 'chess')).toBe(join(dir, 'chess-policy.bin'));
   });
 });
 

@@ -14,7 +14,7 @@ import type { GameKind } from '../../../src/core/game.js';
 import { loadCpuEvaluator, policyPathFor } from '../../../src/player/mcts-cpu-nets.js';
 import { createMctsPlayer } from '../../../src/player/mcts-factory.js';
 import { MctsHelperPool } from '../../../src/player/mcts-helpers.js';
-import { resolveModelPath } from '../../../src/player/weights-file.js';
+import { resolveModelPath } from '../../../src/core/package-path.js';
 import { ChessMctsBoard } from '../../../src/search/mcts/chess-mcts-board.js';
 import type { MctsBoard } from '../../../src/search/mcts/mcts-board.js';
 import { defaultMctsOptions, type MctsOptions } from '../../../src/search/mcts/options.js';

@@ -6,8 +6,9 @@
  * TypeScript code around it (copies, tests, refreshes into other arrays) is unchanged.
  *
  * Bit-exact with the TypeScript loops (see the .wat). Used when the runtime validates the module
- * (Node 16.4+), the hidden width is a multiple of 8 and qa fits an int16 lane; `KISHI_NNUE_SIMD=0`
- * switches it off (benchmarks compare the two paths with it).
+ * (Node 16.4+), the hidden width is a multiple of 8 and qa fits an int16 lane; the engine config's
+ * `nnueSimd: false` (UCI/USI `NnueSimd`) switches it off, passed down to the stacks (benchmarks
+ * compare the two paths with it).
  */
 import { weightsGeneration, type NnueNetwork } from '../network.js';
 import { NNUE_SIMD_WASM_BASE64 } from './simd-module.js';
@@ -51,12 +52,8 @@ const simdModule = (): object | null => {
   return compiled ?? null;
 };
 
-/** Whether the SIMD path is on for new stacks: the runtime supports it and `KISHI_NNUE_SIMD` is not 0/off. */
-export const simdEnabled = (): boolean => {
-  const env = process.env['KISHI_NNUE_SIMD'];
-  if (env !== undefined && ['0', 'off', 'false', 'no'].includes(env.trim().toLowerCase())) return false;
-  return simdModule() !== null;
-};
+/** Whether this runtime runs the SIMD module (the default of the stacks' `simd` switch). */
+export const simdSupported = (): boolean => simdModule() !== null;
 
 const align16 = (n: number): number => (n + 15) & ~15;
 

@@ -26,7 +26,7 @@ export interface GameRules {
 
 /** Timings that tests shrink; production values in the comments. */
 export interface GameTimings {
-  /** Reconnect a silent game stream (config `gameStreamSilenceMs`, 10 s). */
+  /** Reconnect a silent game stream (config `gameStreamSilenceMs`; 0: the server's keep-alive cadence + 1.5 s). */
   readonly silenceMs: number;
   readonly reconnectMinMs: number;
   readonly reconnectMaxMs: number;
@@ -72,7 +72,10 @@ export interface GameEnd {
   readonly winner?: Color;
   readonly ourColor?: Color;
   readonly plies: number;
-  /** A correspondence game left while the opponent thinks. */
+  /**
+   * A game left to wait, parked until it is our move again: a correspondence game while the opponent
+   * thinks, or a lishogi game adjourned (`paused`).
+   */
   readonly correspondence: boolean;
   readonly opponent?: { readonly id: string; readonly name: string; readonly isBot: boolean };
 }

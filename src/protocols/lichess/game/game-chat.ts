@@ -17,6 +17,11 @@ export interface GameChatDeps {
   readonly greeting: GreetingConfig;
   /** Our name and the opponent's, for the greeting templates. */
   readonly names: () => { me: string; opponent: string };
+  /**
+   * The players' and spectators' chats are one room (lishogi, server-profile.ts `oneChatRoom`): the
+   * spectators' greetings are not sent (they would reach the opponent) and `!eval` is not answered.
+   */
+  readonly oneRoom?: boolean;
 }
 
 export class GameChat {
@@ -35,19 +40,19 @@ export class GameChat {
   hello(): void {
     const g = this.deps.greeting;
     this.say('player', formatGreeting(g.hello, this.deps.names()));
-    this.say('spectator', formatGreeting(g.helloSpectators, this.deps.names()));
+    if (this.deps.oneRoom !== true) this.say('spectator', formatGreeting(g.helloSpectators, this.deps.names()));
   }
 
   /** The greetings of the game's end. */
   goodbye(): void {
     const g = this.deps.greeting;
     this.say('player', formatGreeting(g.goodbye, this.deps.names()));
-    this.say('spectator', formatGreeting(g.goodbyeSpectators, this.deps.names()));
+    if (this.deps.oneRoom !== true) this.say('spectator', formatGreeting(g.goodbyeSpectators, this.deps.names()));
   }
 
   /** Answers a chat line when it is a command for us. */
   answer(chat: ChatLineEvent, context: ChatContext): void {
-    const reply = answerChat(chat, context);
+    const reply = answerChat(chat, { ...context, ...(this.deps.oneRoom === true ? { oneRoom: true } : {}) });
     if (reply) this.say(reply.room, reply.text);
   }
 }

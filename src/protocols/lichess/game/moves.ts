@@ -29,6 +29,19 @@ import { thinkerPositionOf } from './thinker-position.js';
 /** Engine failures in one game (each with a fresh Player) before resigning it. */
 const MAX_ENGINE_FAILURES = 3;
 
+/**
+ * Of the first-move limit, the share our first move searches: the lag kept back (`engine.moveOverheadMs`)
+ * comes off first, and of the rest 80% is searched, the other 20% left for the search to stop, the move to
+ * be posted and a busy machine; never the whole limit (the guard stops at the limit itself). With
+ * lichess's 5 s window and the default 1 s overhead: 3.2 s.
+ */
+export const FIRST_MOVE_SHARE = 0.8;
+
+/** The fixed search time of our first move for a first-move limit `deadlineMs`, milliseconds (at least 1). */
+export function firstMoveTimeMs(deadlineMs: number, overheadMs: number): number {
+  return Math.max(1, Math.floor(Math.max(0, deadlineMs - overheadMs) * FIRST_MOVE_SHARE));
+}
+
 /** The set (non-zero) limits of `lichess.goOverrides` for a game of `speed`, or undefined when none is set. */
 export function goOverrideLimits(overrides: LichessConfig['goOverrides'], speed: string): SearchLimits | undefined {
   const o = (overrides as Readonly<Record<string, GoOverride | undefined>>)[speed];
@@ -182,9 +195,10 @@ export class OurMoves<L extends GameLine> {
   /**
    * The clock lichess keeps, and the limits of this game, for the Thinker's time plan of the move at
    * `ply`. Our first move: lichess starts a side's clock only after its first move, and aborts the game
-   * when that move does not come within the first-move window; so our time is that limit, without
-   * increment, and it is the deadline too (a movetime would make the Player search the whole limit, and
-   * the guard would race it at the same instant).
+   * when that move does not come within the first-move window; the clock plan would take that limit for
+   * the whole game and spend a fortieth of it (40-90 ms, every game opening alike). So the first move is
+   * searched for a fixed share of the limit (firstMoveTimeMs), and the limit is the deadline the guard
+   * holds.
    */
   private moveTime(ply: number, pondering: boolean): MoveTime {
     const { sync, deps } = this.m;
@@ -201,6 +215,7 @@ export class OurMoves<L extends GameLine> {
     // ponder search, which runs until ponderhit or stop); the clock still goes along for the guard.
     const override = pondering || full === undefined ? undefined : goOverrideLimits(deps.config.goOverrides, full.speed);
     if (override?.movetimeMs !== undefined) movetimeMs = override.movetimeMs;
+    else if (override === undefined && deadlineMs !== undefined && !pondering) movetimeMs = firstMoveTimeMs(deadlineMs, deps.moveOverheadMs);
     const limits: SearchLimits = {
       ...(override?.nodes !== undefined ? { nodes: override.nodes } : {}),
       ...(override?.depth !== undefined ? { depth: override.depth } : {}),

@@ -11,7 +11,8 @@
  * The result (win 2, cursed win 1, draw 0, blessed loss -1, loss -2) sets the score in the records
  * (±9900, ±500, 0) and, per `drawOrResign`, offers a draw on 0 or resigns on -2.
  */
-import type { DrawOrResignConfig, OnlineMovesConfig } from '../../../config/sections/lichess.js';
+import type { DrawOrResignConfig } from '../../../config/sections/draw-or-resign.js';
+import type { OnlineMovesConfig } from '../../../config/sections/lichess.js';
 import type { MoveQuery, MoveSource, MoveSuggestion } from './move-source.js';
 import type { OnlineHttp } from './online-http.js';
 import { enoughTime, sourceInfo } from './info.js';

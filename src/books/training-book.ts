@@ -5,12 +5,12 @@
  * first `size` of them. When the file is missing, a few built-in lines stand in.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import type { GameKind } from '../../core/game.js';
-import { KishiError, Result } from '../../core/result.js';
-import type { Opening } from '../../match/openings.js';
-import { parseOpening, splitOpeningLine } from '../../match/openings.js';
-import { randomInt, seededRng } from '../../core/rng.js';
-import { resolveModelPath } from '../../player/weights-file.js';
+import type { GameKind } from '../core/game.js';
+import { KishiError, Result } from '../core/result.js';
+import type { Opening } from './openings.js';
+import { parseOpening, splitOpeningLine } from './openings.js';
+import { randomInt, seededRng } from '../core/rng.js';
+import { resolveModelPath } from '../core/package-path.js';
 
 export const DEFAULT_BOOKS: Readonly<Record<GameKind, string>> = {
   chess: 'data/openings/chess-balanced.epd',

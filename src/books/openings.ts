@@ -17,8 +17,8 @@ import { readFileSync } from 'node:fs';
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import { chess960Fen } from '../games/chess/chess960.js';
-import type { MatchVariant } from './game-factory.js';
-import { createGame } from './game-factory.js';
+import type { MatchVariant } from '../games/game-factory.js';
+import { createGame } from '../games/game-factory.js';
 import type { Rng } from '../core/rng.js';
 import { randomInt, seededRng, shuffled } from '../core/rng.js';
 

@@ -4,8 +4,8 @@
  */
 import type { GameKind, GameState } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
-import { ChessGame } from '../games/chess/chess-game.js';
-import { ShogiGame } from '../games/shogi/shogi-game.js';
+import { ChessGame } from './chess/chess-game.js';
+import { ShogiGame } from './shogi/shogi-game.js';
 
 export const MATCH_VARIANTS = ['standard', 'chess960'] as const;
 export type MatchVariant = (typeof MATCH_VARIANTS)[number];

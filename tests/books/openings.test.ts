@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadOpenings, openingSchedule, parseOpenings, splitOpeningLine } from '../../src/match/openings.js';
+import { loadOpenings, openingSchedule, parseOpenings, splitOpeningLine } from '../../src/books/openings.js';
 
 describe('opening files', () => {
   it('reads EPD, FEN and startpos lines for chess, normalising moves', () => {
