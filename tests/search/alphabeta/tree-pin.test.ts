@@ -46,8 +46,8 @@ const PINS: readonly [game: 'chess' | 'shogi', text: string, kind: EvalKind, dep
   ['chess', QGD, 'nnue', 7, { singularExtension: true }, 7482, 'c4d5', 62],
   ['shogi', 'startpos', 'material', 14, {}, 7861, '9g9f', 0],
   ['shogi', SHOGI_MIDDLE, 'linear', 9, {}, 3384, '5i6h', 0],
-  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 10137, '2i3g', 38],
-  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1409, '2g2f', 59],
+  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 15570, '2i3g', 6],
+  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1223, '2g2f', 95],
 ];
 
 describe('the tournament search tree is pinned', () => {
