@@ -12,9 +12,13 @@
  *    restarted producer finds the jobs (and results) of its previous life. A job that vanished
  *    (Redis restarted without persistence, or a result expired) is added again: chunks are
  *    deterministic, so computing one twice costs time, never correctness.
- * 4. A finished job's records (a separate Redis key, jobs.ts `payloadKey`) are written to
- *    `.queue/`, then the key and the job are deleted: chunk records live in Redis only between a
- *    worker finishing and the producer's next poll (at most a day when the producer is away).
+ * 4. The producer waits for its workers' announcements (done-list.ts: one blocking call, no
+ *    polling) and looks at the jobs announced; it looks at all its outstanding jobs when it starts
+ *    and then once a sweep period (a minute), which finds what no announcement told (a job
+ *    vanished with a Redis restart, a worker killed between finishing and announcing). A finished
+ *    job's records (a separate Redis key, jobs.ts `payloadKey`) are written to `.queue/`, then the
+ *    key and the job are deleted: chunk records live in Redis only between a worker finishing and
+ *    its announcement reaching the producer (at most a day when the producer is away).
  *    A result is taken only when it answers the job as this producer built it (the digest of the
  *    job's data and the build, jobs.ts `resultMismatch`) and its payload has the digest the result
  *    names and decompresses; otherwise it is dropped with a warning and the job queued again. A
@@ -35,6 +39,7 @@ import { dedupChunk, shardSettingsFileName, shardSettingsText } from '../learnin
 import { scanShard, type DatagenShardOptions } from '../learning/datagen/datagen-run.js';
 import { RECORD_BYTES } from '../learning/datagen/position-record.js';
 import type { DatagenChoices } from '../learning/datagen/datagen-setup.js';
+import { jobGroup } from './done-list.js';
 import { datagenJobId, resultMismatch, runKey, sha256Hex, tryUnpackBytes, withDigest, type DatagenJob, type DatagenJobResult } from './jobs.js';
 import type { JobStore } from './job-store.js';
 import type { JobStamp } from './stamp.js';
@@ -49,8 +54,8 @@ export interface QueuedDatagenOptions extends QueuedDatagenShard {
   readonly queue: JobStore;
   /** Jobs kept queued ahead of the next chunk to apply (default: twice the live workers' slots, at least 4). */
   readonly window?: number;
-  /** Poll period, ms (default 500). */
-  readonly pollMs?: number;
+  /** How often every outstanding job is looked at besides the announced ones, ms (default 60000). */
+  readonly sweepMs?: number;
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: QueuedDatagenProgress) => void;
   /** One line per collected job: which worker played which chunk, how fast. */
@@ -77,17 +82,10 @@ export interface QueuedDatagenProgress {
   readonly readded: number;
 }
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal?.aborted === true) return resolve();
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done);
-  });
+/** Default sweep period, ms: the slow path, for results no announcement told of. */
+const SWEEP_MS = 60_000;
+/** How often live workers are counted (the window follows their slots), ms. */
+const WORKER_CHECK_MS = 15_000;
 
 /** The run key: everything that determines the chunks' bytes. */
 export const datagenRunKey = (o: Pick<QueuedDatagenOptions, 'seed' | 'shardIndex' | 'shardCount' | 'gamesPerChunk' | 'settings' | 'stamp'>): string =>
@@ -189,9 +187,16 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
   let lastWorkerCheck = -Infinity;
   let window = o.window ?? 4;
   const refusalsSeen = new Set<string>();
+  const sweepMs = o.sweepMs ?? SWEEP_MS;
+  const group = jobGroup(datagenJobId(run, 0));
+  /** Job id -> chunk of the outstanding jobs (announcements name ids). */
+  const chunkOf = new Map<string, number>();
+  /** Chunks whose jobs were announced finished and not looked at yet. */
+  const announced = new Set<number>();
+  let lastSweep = -Infinity;
   while (!finished()) {
     if (o.signal?.aborted === true) return fail('ERR_ABORTED', `stopped at chunk ${next}; the queued jobs stay in Redis and a rerun with the same options collects them`);
-    if (performance.now() - lastWorkerCheck > 5000) {
+    if (performance.now() - lastWorkerCheck > WORKER_CHECK_MS) {
       lastWorkerCheck = performance.now();
       const live = await o.queue.workers();
       workers = live.length;
@@ -208,10 +213,14 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
       if (pending.has(c) || outstanding.has(c)) continue;
       await o.queue.ensure('datagen', datagenJobId(run, c), job(c));
       outstanding.add(c);
+      chunkOf.set(datagenJobId(run, c), c);
     }
-    // Step 4: collect (one round trip for every outstanding job).
+    // Step 4: collect the announced jobs, or all outstanding ones at a sweep (one round trip).
     let progressed = false;
-    const ids = [...outstanding].sort((a, b) => a - b);
+    const sweep = performance.now() - lastSweep >= sweepMs;
+    if (sweep) lastSweep = performance.now();
+    const ids = (sweep ? [...outstanding] : [...announced].filter((c) => outstanding.has(c))).sort((a, b) => a - b);
+    announced.clear();
     const looks = await o.queue.lookMany(ids.map((c) => datagenJobId(run, c)));
     for (const [k, c] of ids.entries()) {
       const id = datagenJobId(run, c);
@@ -250,6 +259,7 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
       writeFileAtomic(join(pendingDir, pendingName(c)), JSON.stringify({ ...r, records: payload.toString('base64') }), { keepPrevious: false });
       pending.add(c);
       outstanding.delete(c);
+      chunkOf.delete(id);
       await o.queue.deletePayload(r.payloadKey);
       await o.queue.remove(id);
       o.onResult?.(r);
@@ -297,7 +307,14 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
       progressed = true;
       o.onProgress?.(progress());
     }
-    if (!progressed && !finished()) await sleep(o.pollMs ?? 500, o.signal);
+    if (!progressed && !finished()) {
+      // Until a worker announces a job of this run, or the next sweep is due.
+      const wait = Math.max(0, lastSweep + sweepMs - performance.now());
+      for (const id of await o.queue.finished(group, wait)) {
+        const c = chunkOf.get(id);
+        if (c !== undefined) announced.add(c);
+      }
+    }
   }
   // Done: jobs beyond the end are not wanted any more. One a worker holds cannot be deleted now:
   // it is marked, and the worker drops its records instead of storing them.

@@ -22,6 +22,12 @@ export interface JobStore {
   look(id: string): Promise<JobLook>;
   /** Where each job stands (one round trip on Redis), in the order of `ids`. */
   lookMany(ids: readonly string[]): Promise<JobLook[]>;
+  /**
+   * Ids of jobs of `group` (done-list.ts `jobGroup`) that finished since the last call, as their
+   * workers announced them: waits up to `ms` for the first, then takes all that are there. Empty
+   * after `ms`, or at once when the producer is stopped. A hint: a job may finish unannounced.
+   */
+  finished(group: string, ms: number): Promise<string[]>;
   /** Deletes a job; false when a worker holds it. */
   remove(id: string): Promise<boolean>;
   /** Marks a job a worker holds as unwanted (its worker stores no payload). */

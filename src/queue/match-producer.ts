@@ -6,7 +6,10 @@
  * same match (same --seed and --out) takes those files and the jobs finished while it was away
  * instead of playing the games again. Engines travel by id (match-engines.ts), and a result is
  * taken only when it answers the job as this producer built it (jobs.ts `resultMismatch`);
- * otherwise it is dropped with a warning and the job queued again.
+ * otherwise it is dropped with a warning and the job queued again. The pairs in flight wait for
+ * their workers' announcements together (done-list.ts, announcements.ts: one blocking call
+ * at a time for the whole match), each looking at its own job when it is announced, and once a
+ * sweep period (a minute) in case an announcement was lost.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +17,8 @@ import { KishiError, Result } from '../core/result.js';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import type { GameRecord } from '../match/game-record.js';
 import type { RemoteGameSpec, RemoteGames, RemoteMatchSettings } from '../match/remote-games.js';
+import { Announcements } from './announcements.js';
+import { jobGroup } from './done-list.js';
 import { matchJobId, resultMismatch, runKey, withDigest, type MatchJob, type MatchJobResult } from './jobs.js';
 import type { JobStore } from './job-store.js';
 import { engineRefOf, type MatchJobSettings } from './match-engines.js';
@@ -30,15 +35,16 @@ export interface QueuedMatchOptions {
   readonly outDir: string;
   /** Jobs in flight at once. */
   readonly parallel: number;
-  readonly pollMs?: number;
+  /** How often a pair looks at its job unannounced, ms (default 60000). */
+  readonly sweepMs?: number;
   readonly signal?: AbortSignal;
   /** One line per collected job. */
   readonly onResult?: (r: MatchJobResult) => void;
   readonly onWarning?: (m: string) => void;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
+/** Default sweep period, ms. */
+const SWEEP_MS = 60_000;
 /** The match settings as a job carries them: engines by id, never by command line. */
 export function matchJobSettings(s: RemoteMatchSettings): Result<MatchJobSettings, KishiError> {
   const a = engineRefOf(s.engines[0].spec);
@@ -55,6 +61,8 @@ export function queuedRemoteGames(o: QueuedMatchOptions): Result<RemoteGames, Ki
   const run = runKey('match', settings.value, o.seed, o.games, o.stamp);
   const dir = join(o.outDir, '.queue');
   mkdirSync(dir, { recursive: true });
+  const heard = new Announcements(o.queue, jobGroup(matchJobId(run, 0)), o.signal);
+  const sweepMs = o.sweepMs ?? SWEEP_MS;
   return Result.ok({
     parallel: o.parallel,
     async play(games: readonly RemoteGameSpec[]): Promise<GameRecord[]> {
@@ -84,7 +92,7 @@ export function queuedRemoteGames(o: QueuedMatchOptions): Result<RemoteGames, Ki
             o.onWarning?.(`the result of job ${id} is refused: ${why}; queueing the job again`);
             await o.queue.remove(id);
             await o.queue.ensure('match', id, job);
-            await sleep(o.pollMs ?? 500);
+            await heard.wait(id, sweepMs);
             continue;
           }
           const r = look.result as MatchJobResult;
@@ -97,7 +105,7 @@ export function queuedRemoteGames(o: QueuedMatchOptions): Result<RemoteGames, Ki
           o.onWarning?.(`job ${id} was damaged in Redis (${look.reason}); queueing it again`);
           await o.queue.remove(id);
           await o.queue.ensure('match', id, job);
-          await sleep(o.pollMs ?? 500);
+          await heard.wait(id, sweepMs);
           continue;
         }
         if (look.state === 'failed') throw new Error(`match job ${id} (games ${games.map((g) => g.id).join(', ')}) failed on the workers: ${look.reason}`);
@@ -105,7 +113,7 @@ export function queuedRemoteGames(o: QueuedMatchOptions): Result<RemoteGames, Ki
           o.onWarning?.(`job ${id} is gone from Redis; adding it again`);
           await o.queue.ensure('match', id, job);
         }
-        await sleep(o.pollMs ?? 500);
+        await heard.wait(id, sweepMs);
       }
     },
   });

@@ -1,13 +1,17 @@
 /**
  * A producer's view of the queue: add a job under its derived id (a no-op while a job of that id
- * exists), look at jobs, take a finished job's result and delete the job. Results are read by
- * looking at the producer's own job ids rather than from the event stream, so that nothing is
- * missed while the producer is down or Redis restarts: the jobs themselves are the record.
+ * exists), hear which jobs finished, look at jobs, take a finished job's result and delete the job.
  *
- * Looking is cheap and flat in the queue's size: one pipelined round trip per poll for all the
- * producer's outstanding jobs, each a hash read and two sorted-set scores (O(log n)), where
- * BullMQ's `getJobState` scans the wait and active lists (O(n) each, per job, per poll). Live
- * workers come from a sorted set of heartbeats (one range query) instead of a keyspace scan.
+ * Finished jobs are announced by their workers on a list per run (done-list.ts), which the
+ * producer pops with one blocking call on a third connection of its own: no polling, and per
+ * finished job one look at that job only. The jobs themselves stay the record (a producer sweeps
+ * all of its jobs now and then, and when it starts), so nothing is missed while the producer is
+ * down, an announcement is lost, or Redis restarts.
+ *
+ * Looking is cheap and flat in the queue's size: one pipelined round trip for any number of jobs,
+ * each a hash read and two sorted-set scores (O(log n)), where BullMQ's `getJobState` scans the
+ * wait and active lists (O(n) each, per job). Live workers come from a sorted set of heartbeats
+ * (one range query) instead of a keyspace scan.
  *
  * Every call runs under a deadline ({@link ProducerQueueOptions.timeoutMs}): a server that accepts
  * the connection but never answers is a clear error, not a hang; a server that is down (connection
@@ -17,10 +21,11 @@
  * display URL only, passed through the log redaction).
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { KishiError } from '../core/result.js';
 import { redact } from '../log/redact.js';
 import { permanentConnectionError, type QueueConnection } from './connection.js';
+import { doneListKey } from './done-list.js';
 import { CORRUPT_JOB, discardKey, PAYLOAD_TTL_S, workerSetKey, workerKeyPrefix, type JobKind, type QueueJob, type QueueJobResult } from './jobs.js';
 import { QUEUE_KEY_PREFIX } from './queue-names.js';
 import type { JobLook, JobStore } from './job-store.js';
@@ -50,6 +55,10 @@ const LOOK_FIELDS = ['name', 'returnvalue', 'failedReason'] as const;
 export class ProducerQueue implements JobStore {
   private readonly queue: Queue;
   private readonly redis: Redis;
+  /** The connection that blocks waiting for announcements (made on first use). */
+  private blocking: Redis | undefined;
+  private readonly redisOptions: RedisOptions;
+  private readonly onError: (e: Error & { code?: string }) => void;
   private readonly timeoutMs: number;
   private readonly failWhenDown: boolean;
   private readonly signal: AbortSignal | undefined;
@@ -77,6 +86,7 @@ export class ProducerQueue implements JobStore {
         for (const l of this.fatalListeners) l(this.fatal);
         // Stop reconnecting: the same credentials would be refused forever.
         this.redis.disconnect();
+        this.blocking?.disconnect();
         void this.queue.close().catch(() => {});
         return;
       }
@@ -93,6 +103,16 @@ export class ProducerQueue implements JobStore {
     this.queue.on('error', onError);
     this.redis = new Redis(opts);
     this.redis.on('error', onError);
+    this.redisOptions = opts;
+    this.onError = onError;
+  }
+
+  private blockingClient(): Redis {
+    if (this.blocking === undefined) {
+      this.blocking = new Redis(this.redisOptions);
+      this.blocking.on('error', this.onError);
+    }
+    return this.blocking;
   }
 
   /**
@@ -100,7 +120,7 @@ export class ProducerQueue implements JobStore {
    * permanent error when one comes, with ERR_QUEUE_TIMEOUT when the server is connected but does
    * not answer within the deadline, and keeps waiting (with a warning) while it is unreachable.
    */
-  private async call<T>(what: string, p: Promise<T>): Promise<T> {
+  private async call<T>(what: string, p: Promise<T>, blockMs = 0): Promise<T> {
     // The promise may settle after we gave up on it: never an unhandled rejection (whose text
     // would be printed with the command's arguments).
     p.catch(() => {});
@@ -111,7 +131,8 @@ export class ProducerQueue implements JobStore {
     const started = Date.now();
     try {
       for (;;) {
-        const tick = new Promise<'tick'>((resolve) => (timer = setTimeout(() => resolve('tick'), this.timeoutMs)));
+        // A blocking command (BLPOP) is given its own blocking time on top of the deadline.
+        const tick = new Promise<'tick'>((resolve) => (timer = setTimeout(() => resolve('tick'), this.timeoutMs + blockMs)));
         const stop = new Promise<never>((_, reject) => {
           onAbort = () => reject(new KishiError('ERR_ABORTED', `stopped while waiting for Redis (${what})`));
           if (this.signal?.aborted === true) onAbort();
@@ -159,6 +180,27 @@ export class ProducerQueue implements JobStore {
         removeOnFail: { age: KEEP_FINISHED_S },
       }),
     );
+  }
+
+  /**
+   * Ids announced on `group`'s list (done-list.ts): one BLPOP of up to `ms` on the blocking
+   * connection, then the rest of the list in one LPOP. The stop signal ends the wait at once
+   * (empty), Redis up or down.
+   */
+  async finished(group: string, ms: number): Promise<string[]> {
+    if (this.signal?.aborted === true) return [];
+    const key = doneListKey(QUEUE_KEY_PREFIX, this.name, group);
+    // BLPOP's timeout is in seconds, decimals allowed (Redis 6+); 0 would block forever.
+    const seconds = Math.max(0.05, ms / 1000);
+    try {
+      const first = await this.call('waiting for finished jobs', this.blockingClient().blpop(key, seconds), seconds * 1000);
+      if (first === null) return [];
+      const rest = await this.call('reading finished jobs', this.redis.lpop(key, 1000));
+      return [first[1], ...(rest ?? [])];
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ERR_ABORTED') return [];
+      throw e;
+    }
   }
 
   /** Where one job stands (see {@link lookMany}). */
@@ -221,6 +263,7 @@ export class ProducerQueue implements JobStore {
       }) as Redis['sendCommand'];
     };
     count(this.redis);
+    count(this.blockingClient());
     count((await this.call('connecting', this.queue.getBackend().client)) as unknown as Redis);
     return () => n;
   }
@@ -324,6 +367,7 @@ export class ProducerQueue implements JobStore {
   async close(): Promise<void> {
     await Promise.race([this.queue.close().catch(() => {}), new Promise<void>((r) => void setTimeout(() => r(), 2000).unref())]);
     this.redis.disconnect();
+    this.blocking?.disconnect();
     // BullMQ's own connection when its close did not finish.
     void this.queue.disconnect().catch(() => {});
   }

@@ -5,7 +5,9 @@
  * games whose ids derive from the settings, the net's hash and the first game index; each job's
  * chunk file comes back as a payload and is written into the self-play directory in game order
  * (atomic rename), so the directory never has a gap and the loop's resume (`scanSelfplayChunks`)
- * works as for a local run. Collected results wait in `<outDir>/.queue/` until their turn.
+ * works as for a local run. Collected results wait in `<outDir>/.queue/` until their turn. The
+ * producer waits for its workers' announcements (done-list.ts) and looks at the jobs announced,
+ * and at all its outstanding jobs when it starts and once a sweep period (a minute).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
@@ -16,6 +18,7 @@ import type { LoopSelfplayOptions, LoopSelfplayReport, SelfplayRunner } from '..
 import type { SelfplayGameSummary } from '../learning/alphazero/selfplay-game.js';
 import { manifestPathOf } from '../nn/manifest.js';
 import { resolveModelPath } from '../core/package-path.js';
+import { jobGroup } from './done-list.js';
 import { blobKey, PAYLOAD_TTL_S, resultMismatch, runKey, selfplayJobId, sha256Hex, tryUnpackBytes, withDigest, type SelfplayJob, type SelfplayJobResult } from './jobs.js';
 import type { JobStore } from './job-store.js';
 import { QUEUE_KEY_PREFIX } from './queue-names.js';
@@ -25,12 +28,14 @@ export interface QueuedSelfplayOptions {
   readonly queue: JobStore;
   /** Jobs in flight at once (default: twice the live workers' slots, at least 2). */
   readonly parallel?: number;
-  readonly pollMs?: number;
+  /** How often every outstanding job is looked at besides the announced ones, ms (default 60000). */
+  readonly sweepMs?: number;
   readonly onResult?: (r: SelfplayJobResult) => void;
   readonly onWarning?: (m: string) => void;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Default sweep period, ms. */
+const SWEEP_MS = 60_000;
 
 export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
   return async (o: LoopSelfplayOptions): Promise<Result<LoopSelfplayReport, KishiError>> => {
@@ -85,6 +90,11 @@ export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
     const stop = async (): Promise<void> => {
       for (const k of outstanding) if (!(await q.queue.remove(selfplayJobId(run, batches[k]!.first)))) await q.queue.discard(selfplayJobId(run, batches[k]!.first));
     };
+    const sweepMs = q.sweepMs ?? SWEEP_MS;
+    const group = jobGroup(selfplayJobId(run, batches[0]?.first ?? 0));
+    const batchOf = new Map(batches.map((b, k) => [selfplayJobId(run, b.first), k]));
+    const announced = new Set<number>();
+    let lastSweep = -Infinity;
     while (next < batches.length) {
       if (o.signal?.aborted === true) {
         await stop();
@@ -96,9 +106,15 @@ export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
         outstanding.add(k);
       }
       let progressed = false;
-      for (const k of [...outstanding].sort((a, b) => a - b)) {
+      // The announced jobs, or all outstanding ones at a sweep (one round trip).
+      const sweep = performance.now() - lastSweep >= sweepMs;
+      if (sweep) lastSweep = performance.now();
+      const ks = (sweep ? [...outstanding] : [...announced].filter((k) => outstanding.has(k))).sort((a, b) => a - b);
+      announced.clear();
+      const looks = await q.queue.lookMany(ks.map((k) => selfplayJobId(run, batches[k]!.first)));
+      for (const [i, k] of ks.entries()) {
         const id = selfplayJobId(run, batches[k]!.first);
-        const look = await q.queue.look(id);
+        const look = looks[i]!;
         if (look.state === 'pending') continue;
         if (look.state === 'failed' && look.corrupt !== true) return Result.err(new KishiError('ERR_QUEUE_JOB', `self-play games ${batches[k]!.first}.. failed on the workers: ${look.reason}`));
         const asked = job(batches[k]!);
@@ -155,7 +171,13 @@ export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
         next++;
         progressed = true;
       }
-      if (!progressed) await sleep(q.pollMs ?? 500);
+      if (!progressed && next < batches.length) {
+        // Until a worker announces a job of this run, or the next sweep is due.
+        for (const id of await q.queue.finished(group, Math.max(0, lastSweep + sweepMs - performance.now()))) {
+          const k = batchOf.get(id);
+          if (k !== undefined) announced.add(k);
+        }
+      }
     }
     const seconds = (performance.now() - t0) / 1000;
     if (existsSync(pendingDir) && next >= batches.length) for (const n of readdirSync(pendingDir)) if (n.startsWith(`sp-${run}-`) && n.endsWith('.json')) unlinkSync(join(pendingDir, n));

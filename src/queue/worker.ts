@@ -9,7 +9,9 @@
  * 2. Datagen chunks run on threads (thread-pool.ts) so that the event loop stays free to renew the
  *    job locks; self-play runs its own threads (runSelfplay); match games run engine processes.
  *    Chunk bytes go to a payload key (jobs.ts), everything else is the job's value.
- * 3. A heartbeat key per worker (id, host, version, slots, jobs done, refusals) expires 30 s after
+ * 3. A finished job (completed, or failed) is announced on its producer's list (done-list.ts):
+ *    the producer blocks on that list instead of polling its jobs.
+ * 4. A heartbeat key per worker (id, host, version, slots, jobs done, refusals) expires 30 s after
  *    the worker stops refreshing it, and its id sits in a sorted set scored by that expiry: the
  *    list of live workers in one range query, without CLIENT LIST rights or a keyspace scan.
  * 5. Nothing in a job is executed as given: a match job names engines by id, resolved with this
@@ -17,7 +19,7 @@
  *    its kind, or does not match its digest fails at once and for good (`CORRUPT_JOB`), and its
  *    producer adds it again. Every result carries the digest of the job data it answers and this
  *    worker's build hash, so a producer can refuse a result for a job edited in Redis.
- * 4. Stopping: the first SIGINT/SIGTERM lets the jobs in progress finish and takes no new ones (a
+ * 6. Stopping: the first SIGINT/SIGTERM lets the jobs in progress finish and takes no new ones (a
  *    datagen chunk may take minutes); the second exits at once, and BullMQ's stalled-job check on
  *    the other workers hands the abandoned jobs out again after the lock expires.
  */
@@ -46,6 +48,7 @@ import {
   type QueueJob,
   type QueueJobResult,
 } from './jobs.js';
+import { announceFinished } from './done-list.js';
 import { resolveMatchSettings } from './match-engines.js';
 import { buildHash, projectVersion, stampMismatch } from './stamp.js';
 import { jobShapeProblem } from './job-shape.js';
@@ -242,15 +245,20 @@ export function startWorker(o: WorkerOptions): RunningWorker {
     maxStalledCount: 5,
     name: id,
   });
+  // Emitted once BullMQ has moved the job to its final set: the producer that hears of it finds it there.
+  const announce = (jobId: string): void => void announceFinished(beat, QUEUE_KEY_PREFIX, o.queueName, jobId).catch(() => {});
   worker.on('completed', (job) => {
     stats.jobsDone++;
     // A leftover nobody collects: removed now, not a day later.
     if (discarded.delete(String(job.id))) void job.remove().catch(() => {});
+    else announce(String(job.id));
   });
   worker.on('failed', (job, err) => {
     if (err instanceof DelayedError || err.name === 'DelayedError') return;
     stats.jobsFailed++;
     o.log.warn(redact(`job ${job?.id ?? '?'} failed: ${err.message}`));
+    // A failed attempt that will be retried is looked at for nothing (still pending): harmless.
+    if (job?.id !== undefined) announce(String(job.id));
   });
   // Reconnection never gives up on a lost connection: say so once per message every 30 s, not at
   // every retry. A permanent error (credentials, certificate) ends the worker with the reason.

@@ -25,6 +25,8 @@ class MemoryStore implements JobStore {
   readonly name = 'test';
   readonly jobs = new Map<string, { data: QueueJob; result?: QueueJobResult }>();
   readonly payloads = new Map<string, Buffer>();
+  /** Ids announced finished and not yet taken by `finished`. */
+  readonly announced: string[] = [];
   private readonly rng: () => number;
   constructor(seed: number) {
     this.rng = seededRng(seed);
@@ -39,6 +41,10 @@ class MemoryStore implements JobStore {
     const j = this.jobs.get(id);
     if (j === undefined) return { state: 'missing' };
     return j.result === undefined ? { state: 'pending' } : { state: 'done', result: j.result };
+  }
+  async finished(_group: string, ms: number): Promise<string[]> {
+    if (this.announced.length === 0) await new Promise((r) => setTimeout(r, Math.min(ms, 2)));
+    return this.announced.splice(0);
   }
   async remove(id: string): Promise<boolean> {
     this.jobs.delete(id);
@@ -66,6 +72,7 @@ class MemoryStore implements JobStore {
     const packed = packBytes(raw.records);
     this.payloads.set(`p-${id}`, packed);
     j.result = { kind: 'datagen', worker: 'memory', chunk: raw.chunkIndex, games: raw.games, nodes: raw.nodes, count: raw.count, payloadKey: `p-${id}`, payloadBytes: 0, payloadSha: sha256Hex(packed), ms: 0, jobDigest: jobDigest(d), build: d.stamp.build };
+    this.announced.push(id);
     return true;
   }
 }
@@ -85,7 +92,7 @@ describe('datagen producer (in-memory queue)', () => {
     expect(chunkFiles(ref).length).toBeGreaterThanOrEqual(3);
     const made = makeStamp([]);
     if (!('stamp' in made)) throw new Error('no stamp');
-    options = (out, store, signal) => ({ ...common, out, choices, settings: local.settings, stamp: made.stamp, queue: store, window: 3, pollMs: 5, ...(signal !== undefined ? { signal } : {}) });
+    options = (out, store, signal) => ({ ...common, out, choices, settings: local.settings, stamp: made.stamp, queue: store, window: 3, sweepMs: 50, ...(signal !== undefined ? { signal } : {}) });
   });
 
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));

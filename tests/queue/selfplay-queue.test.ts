@@ -1,7 +1,8 @@
 /**
  * The AlphaZero loop's self-play step over the queue (`kishi train alphazero --queue`): the queued
  * runner writes the same chunk files (names, games, positions) into the self-play directory as the
- * local `runSelfplay`, in game order, with nothing left in Redis or in `.queue/`. Scripted net
+ * local `runSelfplay`, in game order, with nothing left in Redis or in `.queue/`. The producer's
+ * sweep is longer than the test: results arrive by the workers' announcements only. Scripted net
  * (`mock:uniform`), so no ONNX runtime and no network file is involved.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -54,7 +55,7 @@ describe.skipIf(!haveRedis())('AlphaZero self-play over the job queue', () => {
     await kishi(['worker', '--queue', redis.url, '--concurrency', '1']).waitFor(/takes jobs from/, 90_000);
     const queue = new ProducerQueue(parseQueueUrl(redis.url).unwrap(), 'kishi');
     const results: string[] = [];
-    const r = await queuedSelfplay({ queue, pollMs: 100, onResult: (x) => results.push(x.file) })(options(join(tmp, 'queued')));
+    const r = await queuedSelfplay({ queue, sweepMs: 600_000, onResult: (x) => results.push(x.file) })(options(join(tmp, 'queued')));
     await queue.close();
     expect(r.isOk && r.value.games).toBe(5);
     expect(r.isOk && r.value.positions).toBe(local.unwrap().positions);
@@ -67,6 +68,7 @@ describe.skipIf(!haveRedis())('AlphaZero self-play over the job queue', () => {
     expect(readdirSync(join(tmp, 'queued', '.queue'))).toEqual([]);
     const client = new Redis(redis.port, '127.0.0.1');
     expect(await client.keys('kishi:kishi:payload:*')).toEqual([]);
+    expect(await client.zcard('kishi:kishi:completed')).toBe(0);
     client.disconnect();
   }, 180_000);
 });
