@@ -8,6 +8,8 @@
  * - A match job carrying a command line ran it on the worker.
  * - A server that accepts TCP but never answers hung `queue status` and the producer.
  * - A producer waiting for a Redis that is down ignored SIGTERM; a wrong password printed it.
+ * - A worker of another build kept taking and putting back every job (now it steps aside).
+ * Also: the first SIGINT/SIGTERM stops the datagen and match producers, Redis up or down.
  * Each queue case uses its own queue name and its own one-slot worker; everything is bounded in
  * time and killed in afterAll.
  */
@@ -15,11 +17,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
+import winston from 'winston';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobDigest, withDigest, type MatchJob } from '../../src/queue/jobs.js';
 import { parseQueueUrl } from '../../src/queue/connection.js';
 import { ProducerQueue } from '../../src/queue/producer-queue.js';
+import { startWorker } from '../../src/queue/worker.js';
 import { makeStamp } from '../../src/queue/stamp.js';
 import { freePort } from '../fakes/free-port.js';
 import { kishi, killAll, type Child } from './processes.js';
@@ -193,6 +198,61 @@ describe.skipIf(!haveRedis())('the job queue under fault and attack (real redis-
     expect(existsSync(marker)).toBe(false);
     await q.close();
   }, 120_000);
+
+  it('the first SIGINT or SIGTERM stops a producer waiting for its workers within seconds', async () => {
+    const cases: { name: string; args: string[]; signal: NodeJS.Signals }[] = [
+      { name: 'datagen', args: [...BASE, '--positions', '400', '--out', join(tmp, 'sig-dg-int')], signal: 'SIGINT' },
+      { name: 'datagen', args: [...BASE, '--positions', '400', '--out', join(tmp, 'sig-dg-term')], signal: 'SIGTERM' },
+      { name: 'match', args: ['match', '-e', 'cmd=kishi,name=A', '-e', 'cmd=kishi,name=B', '--nodes', '100', '-n', '4', '--seed', '3', '--out', join(tmp, 'sig-mt-int'), '-q'], signal: 'SIGINT' },
+      { name: 'match', args: ['match', '-e', 'cmd=kishi,name=A', '-e', 'cmd=kishi,name=B', '--nodes', '100', '-n', '4', '--seed', '4', '--out', join(tmp, 'sig-mt-term'), '-q'], signal: 'SIGTERM' },
+    ];
+    for (const [k, c] of cases.entries()) {
+      // No worker on this queue: the producer has queued its jobs and waits for announcements.
+      const queue = `signal${k}`;
+      const p = kishi([...c.args, '--queue', redis.url, '--queue-name', queue]);
+      await waitingIds(r, queue, 1, 90_000);
+      await sleep(1000);
+      const t0 = Date.now();
+      p.proc.kill(c.signal);
+      expect(await Promise.race([p.exited.then(() => 'stopped'), sleep(20_000).then(() => 'ignored')]), `${c.name} ${c.signal}`).toBe('stopped');
+      expect(Date.now() - t0, `${c.name} ${c.signal}`).toBeLessThan(10_000);
+      if (c.name === 'datagen') expect(p.proc.exitCode).toBe(130);
+    }
+  }, 300_000);
+
+  it('a worker of another build steps aside instead of taking and putting back every job, and a matching worker runs them', async () => {
+    const queue = 'stale';
+    const conn = parseQueueUrl(redis.url).unwrap();
+    let logged = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb): void {
+        logged += chunk.toString();
+        cb();
+      },
+    });
+    const log = winston.createLogger({ level: 'info', format: winston.format.printf((i) => `${i.level} ${String(i.message)}\n`), transports: [new winston.transports.Stream({ stream: sink })] });
+    const stale = startWorker({ connection: conn, queueName: queue, concurrency: 1, log, id: 'stale-1', build: 'f'.repeat(64) });
+    const out = join(tmp, 'stale');
+    const producer = kishi([...BASE, '--positions', '400', '--out', out, '--queue', redis.url, '--queue-name', queue]);
+    const deadline = Date.now() + 90_000;
+    while (!/taking no jobs for 15 s/.test(logged) && Date.now() < deadline) await sleep(200);
+    expect(logged).toMatch(/refusing datagen job dg-\S+: .*build/);
+    expect(logged).toMatch(/taking no jobs for 15 s/);
+    // While it steps aside it takes nothing: its refusals stay at what they were, though jobs wait.
+    const refusals = async (): Promise<number> => (JSON.parse((await r.get('kishi:stale:worker:stale-1')) ?? '{}') as { refused?: number; pausedUntil?: string }).refused ?? -1;
+    await sleep(1000);
+    const before = await refusals();
+    expect(before).toBeGreaterThan(0);
+    expect(JSON.parse((await r.get('kishi:stale:worker:stale-1')) ?? '{}')).toHaveProperty('pausedUntil');
+    await sleep(6000);
+    expect(await refusals()).toBe(before);
+    expect((await r.lrange('kishi:stale:wait', 0, -1)).length + (await r.zcard('kishi:stale:delayed'))).toBeGreaterThan(0);
+    // A worker of this build finishes the run.
+    await worker(queue);
+    expect(await Promise.race([producer.exited, sleep(150_000).then(() => 'stuck')])).toBe(0);
+    expectPrefixOf(out, ref);
+    await stale.stop(true);
+  }, 300_000);
 });
 
 describe('the job queue against servers that fail', () => {
@@ -229,15 +289,24 @@ describe('the job queue against servers that fail', () => {
     expect(producer.output()).toMatch(/accepted the connection but did not answer/);
   }, 180_000);
 
-  it('a producer waiting for a Redis that is down stops on the first SIGTERM', async () => {
+  it('a producer waiting for a Redis that is down stops on the first SIGTERM or SIGINT', async () => {
     const port = await freePort();
-    const producer = kishi([...BASE, '--positions', '100', '--out', join(tmp, 'down'), '--queue', `redis://127.0.0.1:${port}`]);
-    await producer.waitFor(/ECONNREFUSED/, 60_000);
-    const t0 = Date.now();
-    producer.proc.kill('SIGTERM');
-    expect(await Promise.race([producer.exited, sleep(20_000).then(() => 'ignored')])).toBe(130);
-    expect(Date.now() - t0).toBeLessThan(15_000);
-  }, 120_000);
+    const url = `redis://127.0.0.1:${port}`;
+    const cases: { args: string[]; signal: NodeJS.Signals; code: number | null }[] = [
+      { args: [...BASE, '--positions', '100', '--out', join(tmp, 'down')], signal: 'SIGTERM', code: 130 },
+      { args: [...BASE, '--positions', '100', '--out', join(tmp, 'down-int')], signal: 'SIGINT', code: 130 },
+      { args: ['match', '-e', 'cmd=kishi,name=A', '-e', 'cmd=kishi,name=B', '--nodes', '100', '-n', '2', '--seed', '1', '--out', join(tmp, 'down-mt'), '-q'], signal: 'SIGINT', code: null },
+    ];
+    for (const c of cases) {
+      const producer = kishi([...c.args, '--queue', url]);
+      await producer.waitFor(/ECONNREFUSED/, 60_000);
+      const t0 = Date.now();
+      producer.proc.kill(c.signal);
+      expect(await Promise.race([producer.exited.then(() => 'stopped'), sleep(20_000).then(() => 'ignored')]), c.args[0]).toBe('stopped');
+      if (c.code !== null) expect(producer.proc.exitCode).toBe(c.code);
+      expect(Date.now() - t0).toBeLessThan(15_000);
+    }
+  }, 180_000);
 });
 
 describe.skipIf(!haveRedis())('a wrong password (real redis-server with requirepass)', () => {
