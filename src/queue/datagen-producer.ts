@@ -290,6 +290,8 @@ export async function runQueuedDatagen(o: QueuedDatagenOptions): Promise<Result<
         }
         o.onWarning?.(`${file}: unreadable (${(e as Error).message}); moved to ${bad}, the chunk is queued again`);
         pending.delete(next);
+        // Queued again at once (step 3), not after the next announcement.
+        progressed = true;
         break;
       }
       try {

@@ -156,6 +156,8 @@ export function queuedSelfplay(q: QueuedSelfplayOptions): SelfplayRunner {
           renameSync(file, bad);
           q.onWarning?.(`${file}: unreadable (${(e as Error).message}); moved to ${bad}, the games are played again`);
           waiting.delete(next);
+          // Queued again at once, not after the next announcement.
+          progressed = true;
           break;
         }
         writeFileAtomic(join(o.outDir, r.file), bytes, { keepPrevious: false });
