@@ -439,6 +439,40 @@ class TreestrapRun {
   }
 }
 
+/**
+ * Steps 2-4 until `o.games` games are done: a game at a time, a checkpoint every `checkpointEvery`
+ * games and after the last, an evaluation at each due point. True when the time limit or
+ * `shouldStop` ended it early (checked between games, after yielding to the event loop).
+ */
+const trainGames = async (o: TrainerOptions, run: TreestrapRun, t0: number): Promise<Result<boolean, KishiError>> => {
+  let sinceCheckpoint = 0;
+  run.progress('training');
+  while (run.body.gamesDone < o.games) {
+    await new Promise((r) => setImmediate(r));
+    if (o.shouldStop?.() === true || (o.timeLimitS !== undefined && performance.now() - t0 > o.timeLimitS * 1000)) {
+      if (sinceCheckpoint > 0) run.save();
+      return Result.ok(true);
+    }
+    const r = run.playNextGame();
+    if (r.isErr) return Result.err(r.error);
+    const { game, ms } = r.value;
+    if (++sinceCheckpoint >= o.checkpointEvery || run.body.gamesDone >= o.games) {
+      run.save();
+      sinceCheckpoint = 0;
+    }
+    run.appendGameLine(run.body.gamesDone, game, ms);
+    run.progress('training', game);
+    if (isDue(o.evaluation.every, run.body.gamesDone)) {
+      if (sinceCheckpoint > 0) run.save();
+      sinceCheckpoint = 0;
+      await run.evaluate();
+      run.progress('training');
+    }
+  }
+  if (sinceCheckpoint > 0) run.save();
+  return Result.ok(false);
+};
+
 /** Runs steps 1-4 until `o.games` games are done, or the time limit or `shouldStop` ends the run early. */
 export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingReport, KishiError>> => {
   const t0 = performance.now();
@@ -458,33 +492,9 @@ export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingRep
     run.save();
     writeFileSync(join(o.outDir, 'games.jsonl'), '');
   }
-  let stoppedEarly = false;
-  let sinceCheckpoint = 0;
-  run.progress('training');
-  while (run.body.gamesDone < o.games) {
-    await new Promise((r) => setImmediate(r));
-    if (o.shouldStop?.() === true || (o.timeLimitS !== undefined && performance.now() - t0 > o.timeLimitS * 1000)) {
-      stoppedEarly = true;
-      break;
-    }
-    const r = run.playNextGame();
-    if (r.isErr) return Result.err(r.error);
-    const { game, ms } = r.value;
-    // Step 3: the checkpoint every `checkpointEvery` games and after the last.
-    if (++sinceCheckpoint >= o.checkpointEvery || run.body.gamesDone >= o.games) {
-      run.save();
-      sinceCheckpoint = 0;
-    }
-    run.appendGameLine(run.body.gamesDone, game, ms);
-    run.progress('training', game);
-    if (isDue(o.evaluation.every, run.body.gamesDone)) {
-      if (sinceCheckpoint > 0) run.save();
-      sinceCheckpoint = 0;
-      await run.evaluate();
-      run.progress('training');
-    }
-  }
-  if (sinceCheckpoint > 0) run.save();
+  const played = await trainGames(o, run, t0);
+  if (played.isErr) return Result.err(played.error);
+  const stoppedEarly = played.value;
   if (!stoppedEarly && run.body.gamesDone >= o.games) {
     await run.evaluate();
     run.writeCurve();
