@@ -95,7 +95,7 @@ export const datagenRunKey = (o: Pick<QueuedDatagenOptions, 'seed' | 'shardIndex
 /** A collected result as it waits in `.queue/`: the result and its records, base64. */
 type WaitingResult = DatagenJobResult & { records: string };
 
-/** Why a round of the loop cannot go on: a failure to return, or nothing. */
+/** A step of a round of the loop: whether it moved the shard on (a result taken or applied), or the failure that ends the run. */
 type Step = Result<boolean, KishiError>;
 
 const fail = (code: string, m: string): Result<never, KishiError> => Result.err(new KishiError(code, m));
