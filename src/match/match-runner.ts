@@ -242,6 +242,7 @@ class MatchRun {
     this.out = config.outDir;
   }
 
+  /** A warning event (an engine that could not start, an engine's own warnings). */
   private warn(message: string): void {
     this.config.onEvent?.({ type: 'warning', message });
   }

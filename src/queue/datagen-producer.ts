@@ -143,6 +143,7 @@ class QueuedShard {
     return Result.ok(shard);
   }
 
+  /** Step 2: the waiting results of this run in `.queue/`; those of chunks already applied are removed. */
   private findWaiting(): void {
     for (const n of readdirSync(this.pendingDir)) {
       if (!n.startsWith(this.prefix) || !n.endsWith('.json')) continue;
@@ -168,6 +169,7 @@ class QueuedShard {
     return this.tally.chunks;
   }
 
+  /** The progress report: the shard's counts, this run's rate, the jobs out and the workers. */
   progress(): QueuedDatagenProgress {
     const t = this.tally.timing();
     return {

@@ -163,18 +163,22 @@ class LoopRun {
     this.reference = join(this.dir, `reference-${state.settings.game}.knr`);
   }
 
+  /** The run's settings (the state's: merged with the command line's resumable ones). */
   private get s(): LoopSettings {
     return this.state.settings;
   }
 
+  /** Writes state.json atomically. */
   save(): void {
     saveState(this.dir, this.state);
   }
 
+  /** Records an event (start, resume, interruption, gate command) in the state; saved with the next `save`. */
   event(what: string): void {
     this.state.events.push({ at: new Date().toISOString(), what });
   }
 
+  /** A path relative to the run's directory, as the state records paths. */
   private rel(p: string): string {
     return relative(this.dir, p);
   }

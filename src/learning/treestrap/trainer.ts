@@ -409,6 +409,7 @@ class TreestrapRun {
     this.save();
   }
 
+  /** A line of the run's log. */
   private log(line: string): void {
     this.o.onLog?.(line);
   }
