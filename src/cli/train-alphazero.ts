@@ -182,7 +182,7 @@ export function register(train: Command): void {
     .option('--gate-threshold <score>', 'fixed gate: score needed', '0.55')
     .option('--gate-concurrency <n>', 'gate games at once', '1')
     // -0.5: at the gates' few playouts the priors dominate, and -0.1 / -0.3 still left 40 / 37 of 40
-    // chess gate games repetitions (models/README.md, issue 10; `training.loop.drawScoreGates` in the manifests).
+    // chess gate games repetitions (docs/experiments/2026-11-21-resnet-nets-and-alphazero-loop.md, issue 10; `training.loop.drawScoreGates` in the manifests).
     .option('--draw-score <x>', 'MCTS draw score of both gate engines in [-1, 1] (Lc0 DrawScore: negative avoids repetition draws; 0 plain)', '-0.5')
     .option('--selfplay-draw-score <x>', 'MCTS draw score in self-play, in [-1, 1] (0: plain; the recorded root values stay raw)', '0')
     .option('--selfplay-gumbel <m>', 'Gumbel AlphaZero self-play: m root moves by Sequential Halving, improved-policy targets (0: PUCT)', '0')

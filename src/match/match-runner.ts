@@ -209,75 +209,107 @@ export async function probeEngines(
   return Result.ok(names);
 }
 
-/** Runs the match (steps 2-4). Engine specs should carry their final names (see {@link probeEngines}). */
-export async function runMatch(config: MatchConfig): Promise<MatchSummary> {
-  const startedAt = new Date().toISOString();
-  const t0 = performance.now();
-  const warn = (message: string): void => config.onEvent?.({ type: 'warning', message });
-  const names = config.engines.map((e) => e.spec.name ?? e.spec.command) as [string, string];
-  const factories = config.engines.map((e) => e.factory ?? processFactory(e.spec, config, warn));
+/** Why a match ended before its planned games: the SPRT concluded, or the caller aborted. */
+type StoppedEarly = 'sprt' | 'abort';
 
-  const repeat = config.repeat ?? true;
-  const schedule = openingSchedule(config.openings, repeat ? Math.ceil(config.games / 2) : config.games, config.openingOrder, config.seed);
-  const tally = new MatchTally();
-  const sprt = config.sprt !== undefined ? new SprtTest(config.sprt) : undefined;
-  let sprtStatus: SprtStatus | undefined;
-  let stoppedEarly: 'sprt' | 'abort' | undefined;
-  const lines: GameSummaryLine[] = [];
-  let next = 0;
-  let done = 0;
+/** A match being played: the schedule, the tally and the records written as games end (steps 2-4). */
+class MatchRun {
+  private readonly startedAt = new Date().toISOString();
+  private readonly t0 = performance.now();
+  private readonly names: [string, string];
+  private readonly factories: EngineFactory[];
+  private readonly repeat: boolean;
+  private readonly schedule: readonly Opening[];
+  private readonly tally = new MatchTally();
+  private readonly sprt: SprtTest | undefined;
+  private sprtStatus: SprtStatus | undefined;
+  private stoppedEarly: StoppedEarly | undefined;
+  private readonly lines: GameSummaryLine[] = [];
+  /** The next game to hand out (0-based). */
+  private next = 0;
+  private done = 0;
+  private readonly out: string | undefined;
+  /** Every engine instance alive, so an abort can end the games in progress at once. */
+  private readonly live = new Set<MatchEngine>();
 
-  const out = config.outDir;
-  if (out !== undefined) {
-    mkdirSync(join(out, 'games'), { recursive: true });
-    if (config.game === 'chess') writeFileSync(join(out, 'games.pgn'), '');
+  constructor(private readonly config: MatchConfig) {
+    this.names = config.engines.map((e) => e.spec.name ?? e.spec.command) as [string, string];
+    this.factories = config.engines.map((e) => e.factory ?? processFactory(e.spec, config, (m) => this.warn(m)));
+    this.repeat = config.repeat ?? true;
+    // Step 2: game i is pair floor(i/2) of the schedule (with repeat), else game i.
+    this.schedule = openingSchedule(config.openings, this.repeat ? Math.ceil(config.games / 2) : config.games, config.openingOrder, config.seed);
+    this.sprt = config.sprt !== undefined ? new SprtTest(config.sprt) : undefined;
+    this.out = config.outDir;
   }
 
-  const summary = (): MatchSummary => ({
-    kind: 'kishi-match',
-    version: 1,
-    game: config.game,
-    variant: config.variant,
-    engines: config.engines.map((e, i) => ({
-      name: names[i]!,
-      command: e.spec.command,
-      args: e.spec.args,
-      options: e.spec.options,
-      timeControl: formatTimeControl(e.tc),
-    })),
-    openings: { ...(config.openingsFile !== undefined ? { file: config.openingsFile } : {}), count: config.openings.length, order: config.openingOrder, seed: config.seed },
-    gamesPlanned: config.games,
-    gamesPlayed: done,
-    results: tally.snapshot(),
-    ...(sprt !== undefined && sprtStatus !== undefined ? { sprt: { params: config.sprt!, status: sprtStatus } } : {}),
-    ...(stoppedEarly !== undefined ? { stoppedEarly } : {}),
-    startedAt,
-    durationMs: performance.now() - t0,
-    games: [...lines].sort((a, b) => a.id - b.id),
-  });
+  /** A warning event (an engine that could not start, an engine's own warnings). */
+  private warn(message: string): void {
+    this.config.onEvent?.({ type: 'warning', message });
+  }
 
-  const record = (r: GameRecord, aSide: Side): void => {
-    done++;
-    let recordFile: string | undefined;
-    let logFile: string | undefined;
-    if (out !== undefined) {
-      const base = gameNumber(r.id);
-      if (r.game === 'chess') {
-        const pgn = formatPgn(r, config.event);
-        recordFile = join('games', `${base}.pgn`);
-        writeFileSync(join(out, recordFile), pgn);
-        appendFileSync(join(out, 'games.pgn'), pgn);
-      } else {
-        recordFile = join('games', `${base}.csa`);
-        writeFileSync(join(out, recordFile), formatCsaRecord(r, config.event));
-      }
-      if (r.forfeit !== undefined) {
-        logFile = join('logs', `${base}-${fileSafe(r.forfeit.engine)}.log`);
-        mkdirSync(join(out, 'logs'), { recursive: true });
-        writeFileSync(join(out, logFile), `# game ${r.id} (${r.players.first} vs ${r.players.second}): ${r.end.detail}\n# last ${r.forfeit.lines.length} lines of ${r.forfeit.engine}:\n${r.forfeit.lines.join('\n')}\n`);
-      }
+  /** The output directory's `games/` and an empty `games.pgn` (chess). */
+  prepareOutput(): void {
+    const out = this.out;
+    if (out === undefined) return;
+    mkdirSync(join(out, 'games'), { recursive: true });
+    if (this.config.game === 'chess') writeFileSync(join(out, 'games.pgn'), '');
+  }
+
+  /** The summary of the games recorded so far. */
+  summary(): MatchSummary {
+    const config = this.config;
+    return {
+      kind: 'kishi-match',
+      version: 1,
+      game: config.game,
+      variant: config.variant,
+      engines: config.engines.map((e, i) => ({
+        name: this.names[i]!,
+        command: e.spec.command,
+        args: e.spec.args,
+        options: e.spec.options,
+        timeControl: formatTimeControl(e.tc),
+      })),
+      openings: { ...(config.openingsFile !== undefined ? { file: config.openingsFile } : {}), count: config.openings.length, order: config.openingOrder, seed: config.seed },
+      gamesPlanned: config.games,
+      gamesPlayed: this.done,
+      results: this.tally.snapshot(),
+      ...(this.sprt !== undefined && this.sprtStatus !== undefined ? { sprt: { params: config.sprt!, status: this.sprtStatus } } : {}),
+      ...(this.stoppedEarly !== undefined ? { stoppedEarly: this.stoppedEarly } : {}),
+      startedAt: this.startedAt,
+      durationMs: performance.now() - this.t0,
+      games: [...this.lines].sort((a, b) => a.id - b.id),
+    };
+  }
+
+  /** Step 4's files of a finished game: its record (and `games.pgn`), and the forfeit log; their paths relative to the output. */
+  private writeGameFiles(r: GameRecord): { record?: string; log?: string } {
+    const out = this.out;
+    if (out === undefined) return {};
+    const base = gameNumber(r.id);
+    let recordFile: string;
+    if (r.game === 'chess') {
+      const pgn = formatPgn(r, this.config.event);
+      recordFile = join('games', `${base}.pgn`);
+      writeFileSync(join(out, recordFile), pgn);
+      appendFileSync(join(out, 'games.pgn'), pgn);
+    } else {
+      recordFile = join('games', `${base}.csa`);
+      writeFileSync(join(out, recordFile), formatCsaRecord(r, this.config.event));
     }
-    lines.push({
+    if (r.forfeit === undefined) return { record: recordFile };
+    const logFile = join('logs', `${base}-${fileSafe(r.forfeit.engine)}.log`);
+    mkdirSync(join(out, 'logs'), { recursive: true });
+    writeFileSync(join(out, logFile), `# game ${r.id} (${r.players.first} vs ${r.players.second}): ${r.end.detail}\n# last ${r.forfeit.lines.length} lines of ${r.forfeit.engine}:\n${r.forfeit.lines.join('\n')}\n`);
+    return { record: recordFile, log: logFile };
+  }
+
+  /** Step 4: a finished game recorded (files, summary line, tally, SPRT after a finished pair, `summary.json`) and reported. */
+  private record(r: GameRecord, aSide: Side): void {
+    const config = this.config;
+    this.done++;
+    const files = this.writeGameFiles(r);
+    this.lines.push({
       id: r.id,
       round: r.round,
       first: r.players.first,
@@ -289,110 +321,135 @@ export async function runMatch(config: MatchConfig): Promise<MatchSummary> {
       plies: r.opening.moves.length + r.moves.length,
       final: r.finalPosition,
       durationMs: Math.round(r.durationMs),
-      ...(recordFile !== undefined ? { record: recordFile } : {}),
-      ...(logFile !== undefined ? { log: logFile } : {}),
+      ...(files.record !== undefined ? { record: files.record } : {}),
+      ...(files.log !== undefined ? { log: files.log } : {}),
     });
-    const pairDone = tally.add(r, aSide);
-    if (sprt !== undefined && pairDone) {
-      sprtStatus = sprt.update(tally.snapshot().pentanomial);
-      if (sprtStatus.decision !== 'continue' && stoppedEarly === undefined) stoppedEarly = 'sprt';
+    const pairDone = this.tally.add(r, aSide);
+    if (this.sprt !== undefined && pairDone) {
+      this.sprtStatus = this.sprt.update(this.tally.snapshot().pentanomial);
+      if (this.sprtStatus.decision !== 'continue' && this.stoppedEarly === undefined) this.stoppedEarly = 'sprt';
     }
-    const elapsedMs = performance.now() - t0;
-    const planned = stoppedEarly === 'sprt' ? done : config.games;
+    const elapsedMs = performance.now() - this.t0;
+    const planned = this.stoppedEarly === 'sprt' ? this.done : config.games;
     // Games run `concurrency` at a time, so wall time per game finished already reflects it.
-    const progress: MatchProgress = { gamesDone: done, gamesPlanned: config.games, elapsedMs, remainingMs: (elapsedMs / done) * Math.max(0, planned - done) };
-    if (out !== undefined) writeFileSync(join(out, 'summary.json'), stringifyResultJson(summary()));
-    config.onEvent?.({ type: 'game', record: r, snapshot: tally.snapshot(), ...(sprtStatus !== undefined ? { sprt: sprtStatus } : {}), progress });
+    const progress: MatchProgress = { gamesDone: this.done, gamesPlanned: config.games, elapsedMs, remainingMs: (elapsedMs / this.done) * Math.max(0, planned - this.done) };
+    if (this.out !== undefined) writeFileSync(join(this.out, 'summary.json'), stringifyResultJson(this.summary()));
+    config.onEvent?.({ type: 'game', record: r, snapshot: this.tally.snapshot(), ...(this.sprtStatus !== undefined ? { sprt: this.sprtStatus } : {}), progress });
+  }
+
+  /** The caller's abort: no new game starts, and the games in progress end at once (their engines closed). */
+  readonly onAbort = (): void => {
+    if (this.stoppedEarly === undefined) this.stoppedEarly = 'abort';
+    for (const e of this.live) void e.close();
   };
 
-  // Every engine instance alive, so an abort can end the games in progress at once.
-  const live = new Set<MatchEngine>();
-  const onAbort = (): void => {
-    if (stoppedEarly === undefined) stoppedEarly = 'abort';
-    for (const e of live) void e.close();
-  };
-  config.signal?.addEventListener('abort', onAbort);
-  if (config.signal?.aborted === true) onAbort();
+  /** The round of game i (0-based): `pair.game-of-pair`, 1-based. */
+  private static round(i: number): string {
+    return `${Math.floor(i / 2) + 1}.${(i % 2) + 1}`;
+  }
 
-  const worker = async (): Promise<void> => {
+  /** Engine k of a worker's pair, restarted when it died; an engine that cannot start is a `DeadEngine` that forfeits. */
+  private async ensureEngine(mine: (MatchEngine | undefined)[], k: 0 | 1): Promise<MatchEngine> {
+    const current = mine[k];
+    if (current !== undefined && current.alive()) return current;
+    if (current !== undefined) {
+      this.config.onEvent?.({ type: 'restart', engine: this.names[k], reason: 'the previous instance died' });
+      this.live.delete(current);
+      await current.close();
+    }
+    const made = await this.factories[k]!();
+    const engine = made.isOk ? made.value : new DeadEngine(this.names[k], made.error);
+    if (made.isErr) this.warn(`${this.names[k]} could not be started: ${made.error.message}`);
+    mine[k] = engine;
+    this.live.add(engine);
+    return engine;
+  }
+
+  /** Step 3: one worker with its own A and B, playing the next game until none is left or the match stops. */
+  private async localWorker(): Promise<void> {
+    const config = this.config;
     const mine: (MatchEngine | undefined)[] = [undefined, undefined];
-    const ensure = async (k: 0 | 1): Promise<MatchEngine> => {
-      const current = mine[k];
-      if (current !== undefined && current.alive()) return current;
-      if (current !== undefined) {
-        config.onEvent?.({ type: 'restart', engine: names[k], reason: 'the previous instance died' });
-        live.delete(current);
-        await current.close();
-      }
-      const made = await factories[k]!();
-      const engine = made.isOk ? made.value : new DeadEngine(names[k], made.error);
-      if (made.isErr) warn(`${names[k]} could not be started: ${made.error.message}`);
-      mine[k] = engine;
-      live.add(engine);
-      return engine;
-    };
     try {
-      while (stoppedEarly === undefined && next < config.games) {
-        const i = next++;
+      while (this.stoppedEarly === undefined && this.next < config.games) {
+        const i = this.next++;
         const aSide: Side = i % 2 === 0 ? 'first' : 'second';
-        const a = await ensure(0);
-        const b = await ensure(1);
+        const a = await this.ensureEngine(mine, 0);
+        const b = await this.ensureEngine(mine, 1);
         const pair = Math.floor(i / 2);
         const tcA = config.engines[0].tc;
         const tcB = config.engines[1].tc;
         const r = await playGame({
           id: i + 1,
           pair,
-          round: `${pair + 1}.${(i % 2) + 1}`,
+          round: MatchRun.round(i),
           game: config.game,
           variant: config.variant,
-          opening: schedule[repeat ? pair : i]!,
+          opening: this.schedule[this.repeat ? pair : i]!,
           engines: aSide === 'first' ? { first: a, second: b } : { first: b, second: a },
           timeControls: aSide === 'first' ? { first: tcA, second: tcB } : { first: tcB, second: tcA },
           adjudication: config.adjudication,
           hangTimeoutMs: config.hangTimeoutMs,
         });
-        if (stoppedEarly === 'abort') break;
-        record(r, aSide);
+        if (this.stoppedEarly === 'abort') break;
+        this.record(r, aSide);
       }
     } finally {
-      for (const e of mine) if (e !== undefined) live.delete(e);
+      for (const e of mine) if (e !== undefined) this.live.delete(e);
       await Promise.all(mine.map((e) => e?.close()));
     }
-  };
+  }
 
-  // Remote play: each job is one pair (both colours of an opening) or, without repeat, one game.
-  const remoteWorker = async (remote: RemoteGames): Promise<void> => {
-    while (stoppedEarly === undefined && next < config.games) {
-      const first = next;
-      const count = repeat ? Math.min(2 - (first % 2), config.games - first) : 1;
-      next += count;
+  /** Remote play: each job is one pair (both colours of an opening) or, without repeat, one game. */
+  private async remoteWorker(remote: RemoteGames): Promise<void> {
+    const config = this.config;
+    while (this.stoppedEarly === undefined && this.next < config.games) {
+      const first = this.next;
+      const count = this.repeat ? Math.min(2 - (first % 2), config.games - first) : 1;
+      this.next += count;
       const specs: RemoteGameSpec[] = [];
       for (let i = first; i < first + count; i++) {
         const pair = Math.floor(i / 2);
-        specs.push({ id: i + 1, pair, round: `${pair + 1}.${(i % 2) + 1}`, opening: schedule[repeat ? pair : i]!, aSide: i % 2 === 0 ? 'first' : 'second' });
+        specs.push({ id: i + 1, pair, round: MatchRun.round(i), opening: this.schedule[this.repeat ? pair : i]!, aSide: i % 2 === 0 ? 'first' : 'second' });
       }
       const records = await remote.play(specs);
-      if (stoppedEarly === 'abort') break;
-      records.forEach((r, k) => record(r, specs[k]!.aSide));
+      if (this.stoppedEarly === 'abort') break;
+      records.forEach((r, k) => this.record(r, specs[k]!.aSide));
     }
-  };
+  }
 
-  try {
+  /** Steps 3-4 for every game: `concurrency` local workers, or `remote.parallel` remote ones. */
+  async playAll(): Promise<void> {
+    const config = this.config;
     const remote = config.remote;
-    if (remote !== undefined) await Promise.all(Array.from({ length: Math.max(1, Math.min(remote.parallel, Math.ceil(config.games / 2))) }, () => remoteWorker(remote)));
-    else await Promise.all(Array.from({ length: Math.max(1, Math.min(config.concurrency, config.games)) }, () => worker()));
-  } finally {
-    config.signal?.removeEventListener('abort', onAbort);
+    if (remote !== undefined) await Promise.all(Array.from({ length: Math.max(1, Math.min(remote.parallel, Math.ceil(config.games / 2))) }, () => this.remoteWorker(remote)));
+    else await Promise.all(Array.from({ length: Math.max(1, Math.min(config.concurrency, config.games)) }, () => this.localWorker()));
   }
-  const final = summary();
-  if (out !== undefined) {
-    writeFileSync(join(out, 'summary.json'), stringifyResultJson(final));
-    if (config.game === 'chess') {
-      // Rewrite games.pgn in game order (it was appended in finishing order).
-      const sorted = [...lines].sort((x, y) => x.id - y.id).filter((l) => l.record !== undefined);
-      writeFileSync(join(out, 'games.pgn'), sorted.map((l) => readFileSync(join(out, l.record!), 'utf8')).join(''));
+
+  /** The final summary, written with `games.pgn` rewritten in game order (it was appended in finishing order). */
+  finish(): MatchSummary {
+    const final = this.summary();
+    const out = this.out;
+    if (out !== undefined) {
+      writeFileSync(join(out, 'summary.json'), stringifyResultJson(final));
+      if (this.config.game === 'chess') {
+        const sorted = [...this.lines].sort((x, y) => x.id - y.id).filter((l) => l.record !== undefined);
+        writeFileSync(join(out, 'games.pgn'), sorted.map((l) => readFileSync(join(out, l.record!), 'utf8')).join(''));
+      }
     }
+    return final;
   }
-  return final;
+}
+
+/** Runs the match (steps 2-4). Engine specs should carry their final names (see {@link probeEngines}). */
+export async function runMatch(config: MatchConfig): Promise<MatchSummary> {
+  const run = new MatchRun(config);
+  run.prepareOutput();
+  config.signal?.addEventListener('abort', run.onAbort);
+  if (config.signal?.aborted === true) run.onAbort();
+  try {
+    await run.playAll();
+  } finally {
+    config.signal?.removeEventListener('abort', run.onAbort);
+  }
+  return run.finish();
 }

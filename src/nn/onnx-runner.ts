@@ -5,7 +5,7 @@
  * lives in a worker thread; one ORT thread per session (`intraOpNumThreads: 1`) because two
  * workers with one thread each beat one worker with two. The CPU execution provider is the
  * default; `executionProviders: ['cuda']` works where onnxruntime-node was installed with its
- * CUDA binaries (see models/README.md).
+ * CUDA binaries (see docs/alphazero-loop.md).
  *
  * Loading checks the graph's names and shapes against the encoding and runs one position, so a
  * corrupt or mismatching file fails here (`ERR_MODEL`), not in the middle of a game.

@@ -59,7 +59,7 @@ export const policyPathFor = (valuePath: string, game: GameKind, choice?: string
 
 /**
  * The search settings of MCTS on the CPU networks, over `defaultMctsOptions`, each measured in
- * `kishi match` at 5 s + 0.05 s (models/README.md, session 8):
+ * `kishi match` at 5 s + 0.05 s (docs/experiments/2026-11-27-mcts-time-shares-alphabeta-leaves.md, session 8):
  * - aim at the whole soft time budget and extend to twice it while unsettled (instead of 60% and
  *   100%): +60 [+12, +109] in chess (100 games), +147 [+59, +259] in shogi (60 games), no time losses;
  * - shogi: c_puct 2.5 at few visits instead of 1.745, +64 [+5, +128] (120 games): more

@@ -2,7 +2,7 @@
  * Mate checks around the MCTS root. A value network, even resolved by a capture search, does not
  * see a mate delivered by a run of checks, and the tree MCTS grows in a tenth of a second is too
  * shallow to find one: in the shogi games MCTS lost to alpha-beta it was often mated while valuing
- * its position at +300 (models/README.md, session 11). dlshogi (Yamaoka) runs a mate search beside
+ * its position at +300 (docs/experiments/2026-11-27-shogi-mate-guard.md, session 11). dlshogi (Yamaoka) runs a mate search beside
  * its MCTS for this reason. Here the alpha-beta engine's check-only AND/OR search
  * (src/search/alphabeta/mate-search.ts) runs at the root, node-limited:
  *

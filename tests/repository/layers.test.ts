@@ -5,6 +5,11 @@
  * (product code does not import tools/, trainer/ or tests/). No import cycle exists between modules.
  * Type-only imports count: a type is a dependency of the design even when it vanishes at run time.
  *
+ * Below it, a folder imports only what it needs (IMPORTS): the lower folders each folder imports are
+ * listed, so a new link between two folders is a decision made here, in review, and not a side
+ * effect of a convenient import; a listed link no longer used is struck off, so the list stays the
+ * true dependency graph of the folders.
+ *
  * No switch hides in the environment: below the config layer (src/config, the commands of src/cli
  * and src/main.ts read it and pass values down), a module reads `process.env` only for a secret or
  * for the log level of the diagnostics (ENV_READERS), so every behaviour is in the typed config,
@@ -36,6 +41,34 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli'], //                        commands
   ['main.ts'], //                    the entry point
 ];
+
+/**
+ * The lower folders each folder of src/ imports, exactly (the layering above allows any lower
+ * folder; this says which ones). A new import of another folder goes here first, and the reason
+ * is in its review: most folders need only a few of the layers under them.
+ */
+export const IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  games: ['core'],
+  books: ['core', 'games'],
+  log: [],
+  config: ['books', 'core'],
+  records: ['core'],
+  plot: ['core'],
+  eval: ['core', 'games'],
+  nn: ['core', 'games'],
+  search: ['config', 'core', 'eval', 'games', 'nn'],
+  player: ['config', 'core', 'eval', 'games', 'log', 'nn', 'search'],
+  engines: ['core', 'log', 'player'],
+  match: ['books', 'core', 'engines', 'games', 'log', 'player', 'records'],
+  learning: ['books', 'config', 'core', 'engines', 'eval', 'games', 'match', 'nn', 'player', 'plot', 'records', 'search'],
+  queue: ['core', 'engines', 'learning', 'log', 'match', 'nn'],
+  bot: ['config', 'core', 'player', 'search'],
+  protocols: ['books', 'bot', 'config', 'core', 'engines', 'games', 'log', 'player', 'records', 'search'],
+  web: ['bot', 'config', 'core', 'games', 'learning', 'log', 'player', 'plot', 'records'],
+  cli: ['books', 'bot', 'config', 'core', 'engines', 'eval', 'games', 'learning', 'log', 'match', 'player', 'plot', 'protocols', 'queue', 'records', 'search', 'web'],
+  'main.ts': ['cli'],
+};
 
 const layerOf = new Map<string, number>(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
 
@@ -80,6 +113,31 @@ export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): 
       else if (toLayer > fromLayer) out.push(`${from} -> ${to} (upward: ${fromFolder} below ${toFolder})`);
       else if (toLayer === fromLayer) out.push(`${from} -> ${to} (sideways: ${fromFolder} and ${toFolder} share a layer)`);
     }
+  }
+  return out.sort();
+}
+
+/** The other folders each folder imports, as `folder -> [folders]` (sorted). */
+export function folderImports(graph: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const out = new Map<string, Set<string>>();
+  for (const [from, tos] of graph) {
+    const f = folderOf(from);
+    const set = out.get(f) ?? out.set(f, new Set()).get(f)!;
+    for (const to of tos) if (to.startsWith('src/') && folderOf(to) !== f) set.add(folderOf(to));
+  }
+  return new Map([...out].map(([f, set]) => [f, [...set].sort()]));
+}
+
+/** Imports of a folder not in its IMPORTS entry (`folder -> other`), and entries no import uses (`folder -/> other (unused)`). */
+export function allowListDrift(imports: ReadonlyMap<string, readonly string[]>, allowed: Readonly<Record<string, readonly string[]>>): string[] {
+  const out: string[] = [];
+  for (const [f, tos] of imports) {
+    const ok = allowed[f] ?? [];
+    for (const to of tos) if (!ok.includes(to)) out.push(`${f} -> ${to} (not in IMPORTS.${f})`);
+  }
+  for (const [f, ok] of Object.entries(allowed)) {
+    const used = imports.get(f) ?? [];
+    for (const to of ok) if (!used.includes(to)) out.push(`${f} -/> ${to} (in IMPORTS.${f} but unused: strike it off)`);
   }
   return out.sort();
 }
@@ -204,6 +262,23 @@ describe('import layering', () => {
 
   it('no import cycle', () => {
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it('finds a folder importing one it does not list, and a listed folder no longer imported', () => {
+    const g = new Map<string, string[]>([
+      ['src/search/time.ts', ['src/core/game.ts', 'src/eval/x.ts']],
+      ['src/core/game.ts', []],
+    ]);
+    expect(allowListDrift(folderImports(g), { core: [], search: ['core', 'games'] })).toEqual([
+      'search -/> games (in IMPORTS.search but unused: strike it off)',
+      'search -> eval (not in IMPORTS.search)',
+    ]);
+  });
+
+  it('a folder imports exactly the folders IMPORTS lists for it, each of a lower layer', () => {
+    expect(allowListDrift(folderImports(graph), IMPORTS)).toEqual([]);
+    expect(Object.keys(IMPORTS).sort()).toEqual([...layerOf.keys()].sort());
+    for (const [f, tos] of Object.entries(IMPORTS)) for (const to of tos) expect(layerOf.get(to)!, `${f} -> ${to}`).toBeLessThan(layerOf.get(f)!);
   });
 
   it('tools/ import src/, tools/ and tests/fakes/ only', () => {

@@ -27,7 +27,7 @@ import type { BenchModule, BenchRow } from './lib/measure.js';
 import { median, rateRow } from './lib/measure.js';
 import { rawRate, rawWarmUp } from './nn.js';
 
-/** The loop's self-play settings (models/README, session 3's loop run). */
+/** The loop's self-play settings (docs/experiments/2026-11-21-resnet-nets-and-alphazero-loop.md, session 3's loop run). */
 const PLAYOUTS = 64;
 const CONCURRENT_GAMES = 16;
 

@@ -15,7 +15,7 @@
  * exchange evaluation of the move is not negative, 2 when the move loses material by it: what the
  * one-ply prior charges a move with, as three buckets, so that a network without the one-ply
  * look-ahead still tells a defended square from a hanging piece (the attacked bit alone did not:
- * session 10 measured both, models/README.md).
+ * session 10 measured both, docs/experiments/2026-11-27-policy-labels-safety-buckets.md).
  *
  * A move's logit is the sum over its keys of `dot(hidden, W[key]) + b[key]`: the factorised policy
  * of Monty and Princhess, whose move embeddings are indexed by from/to squares, pieces and whether

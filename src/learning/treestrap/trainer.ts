@@ -28,13 +28,14 @@ import { seededRng } from '../../core/rng.js';
 import { featureSetOf } from '../../eval/linear/game-features.js';
 import { loadTrainableNetwork } from '../nnue/network-files.js';
 import { createTrainingAdapter, type StartNetwork } from './adapter-factory.js';
+import type { TrainingAdapter } from './training-adapter.js';
 import { loadCheckpoint, saveCheckpoint, writeFileAtomic, type CheckpointBody, type CurvePointRecord, type PairingRecord, type TrainSettings } from './checkpoint.js';
 import { fitSnapshots, snapshotName, type SnapshotRating } from './ratings.js';
 import { curvePoint, evaluationMatch } from './evaluation.js';
 import { RANDOM_INIT_SCALE, type TreestrapMethod } from './methods.js';
 import { playTrainingGame, type TrainingGameResult } from './self-play.js';
 import type { TableWalk, UpdateSet } from './table-delta.js';
-import { loadTrainingBook, openingFor } from '../../books/training-book.js';
+import { loadTrainingBook, openingFor, type TrainingBook } from '../../books/training-book.js';
 import { TrainingSearch } from './training-search.js';
 
 /**
@@ -140,262 +141,366 @@ export const randomTheta = (size: number, seed: number): Float64Array => {
   return t;
 };
 
-export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingReport, KishiError>> => {
-  const t0 = performance.now();
-  const log = o.onLog ?? (() => {});
-  mkdirSync(o.outDir, { recursive: true });
-  const ckFile = join(o.outDir, CHECKPOINT);
+/** Step 1 on resume: the checkpoint's body, refused when the command line explicitly says otherwise than it. */
+const checkResumed = (ckFile: string, body: CheckpointBody, explicit: Partial<TrainSettings>): Result<CheckpointBody, KishiError> => {
+  for (const key of FIXED_KEYS) {
+    const given = explicit[key];
+    if (given === undefined) continue;
+    if (JSON.stringify(given) !== JSON.stringify(body.settings[key])) {
+      return Result.err(
+        new KishiError('ERR_CHECKPOINT_MISMATCH', `${ckFile} was made with ${key} = ${JSON.stringify(body.settings[key])}, the command line says ${JSON.stringify(given)}; use another --out to start a new run`),
+      );
+    }
+  }
+  return Result.ok(body);
+};
 
-  // Step 1. Start or resume.
+/** Step 1 on a new run: the body of a run starting from random or material weights (or the start network's). */
+const newBody = (o: TrainerOptions, network: StartNetwork | undefined): CheckpointBody => {
+  const probe = network !== undefined ? createTrainingAdapter(o.settings.game, network.start.theta.slice(), network) : createTrainingAdapter(o.settings.game, new Float64Array(featureSetOf(o.settings.game).size));
+  // A network starts from itself (its master copy): random weights would throw the supervised net away.
+  const theta = o.settings.init === 'material' || network !== undefined ? probe.materialTheta() : randomTheta(probe.featureSet.size, o.settings.seed);
+  // Frozen features start (and stay) at 0 when the start is random.
+  const fixed = frozenIndices(probe.featureSet.names, o.settings.frozen);
+  if (o.settings.init === 'random' && fixed.isOk) for (const i of fixed.value) theta[i] = 0;
+  const now = new Date().toISOString();
+  return {
+    settings: o.settings,
+    featureSet: probe.featureSet.version,
+    features: probe.featureSet.size,
+    command: o.command,
+    startedAt: now,
+    updatedAt: now,
+    gamesDone: 0,
+    optimizer: { kind: 'sgd', eta: o.settings.eta, steps: 0 },
+    totals: { searches: 0, nodes: 0, visited: 0, violated: 0, squaredError: 0, trainingMs: 0, evaluationMs: 0, firstWins: 0, draws: 0, secondWins: 0 },
+    theta: Array.from(theta),
+    initialTheta: Array.from(theta),
+    curve: [],
+    pairings: [],
+  };
+};
+
+/** Step 1: the checkpoint resumed, or a new run's body; with the start network of a `model: nnue` run. */
+const startOrResume = (o: TrainerOptions, ckFile: string): Result<{ body: CheckpointBody; resumed: boolean; network: StartNetwork | undefined }, KishiError> => {
   const loaded = loadCheckpoint(ckFile);
   if (loaded.isErr) return Result.err(loaded.error);
-  let body: CheckpointBody;
-  const resumed = loaded.value !== undefined;
   const network = startNetwork(loaded.value?.settings ?? o.settings);
   if (network.isErr) return Result.err(network.error);
-  if (loaded.value !== undefined) {
-    body = loaded.value;
-    for (const key of FIXED_KEYS) {
-      const given = o.explicit[key];
-      if (given === undefined) continue;
-      if (JSON.stringify(given) !== JSON.stringify(body.settings[key])) {
-        return Result.err(
-          new KishiError('ERR_CHECKPOINT_MISMATCH', `${ckFile} was made with ${key} = ${JSON.stringify(body.settings[key])}, the command line says ${JSON.stringify(given)}; use another --out to start a new run`),
-        );
-      }
+  if (loaded.value === undefined) return Result.ok({ body: newBody(o, network.value), resumed: false, network: network.value });
+  const body = checkResumed(ckFile, loaded.value, o.explicit);
+  if (body.isErr) return Result.err(body.error);
+  return Result.ok({ body: body.value, resumed: true, network: network.value });
+};
+
+/** A game's totals added to the body's. */
+const withGame = (body: CheckpointBody, g: TrainingGameResult, ms: number): CheckpointBody => {
+  const t = body.totals;
+  return {
+    ...body,
+    gamesDone: body.gamesDone + 1,
+    optimizer: { ...body.optimizer, steps: body.optimizer.steps + g.searches },
+    totals: {
+      ...t,
+      searches: t.searches + g.searches,
+      nodes: t.nodes + g.nodes,
+      visited: t.visited + g.stats.visited,
+      violated: t.violated + g.stats.violated,
+      squaredError: t.squaredError + g.stats.squaredError,
+      trainingMs: t.trainingMs + ms,
+      firstWins: t.firstWins + (g.winner === 'first' ? 1 : 0),
+      draws: t.draws + (g.winner === undefined ? 1 : 0),
+      secondWins: t.secondWins + (g.winner === 'second' ? 1 : 0),
+    },
+  };
+};
+
+/** The line of `games.jsonl` of game `number` (1-based). */
+const gameLine = (number: number, g: TrainingGameResult, ms: number): string =>
+  `${JSON.stringify({
+    game: number,
+    opening: g.opening,
+    result: g.result,
+    reason: g.reason,
+    plies: g.plies,
+    nodes: g.nodes,
+    visited: g.stats.visited,
+    violated: g.stats.violated,
+    rmsError: g.stats.visited > 0 ? Math.sqrt(g.stats.squaredError / g.stats.visited) : 0,
+    searchMs: Math.round(g.searchMs),
+    updateMs: Math.round(g.updateMs),
+    ms: Math.round(ms),
+  })}\n`;
+
+/** A started run: the weights being trained, the search that trains them, and the files they are written to (steps 2-4). */
+class TreestrapRun {
+  private readonly s: TrainSettings;
+  private readonly theta: Float64Array;
+  private readonly initialTheta: Float64Array;
+  /** Name of the initial weights in the pairings: `material` when they are the material weights. */
+  private readonly initialName: string;
+  private readonly ratingLabel: string;
+  private sessionViolated = 0;
+  private sessionVisited = 0;
+  private sessionMs = 0;
+
+  private constructor(
+    private readonly o: TrainerOptions,
+    private readonly ckFile: string,
+    public body: CheckpointBody,
+    theta: Float64Array,
+    private readonly adapter: TrainingAdapter,
+    readonly book: TrainingBook,
+    private readonly search: TrainingSearch,
+  ) {
+    this.s = body.settings;
+    this.theta = theta;
+    this.initialTheta = Float64Array.from(body.initialTheta);
+    this.initialName = this.s.init === 'material' ? 'material' : 'untrained';
+    this.ratingLabel = `rating (${this.initialName} = 0)`;
+  }
+
+  /** The adapter, book and search of the body's settings; Err when the checkpoint is of another feature set or the book is empty. */
+  static prepare(o: TrainerOptions, ckFile: string, body: CheckpointBody, network: StartNetwork | undefined): Result<TreestrapRun, KishiError> {
+    const s = body.settings;
+    const theta = Float64Array.from(body.theta);
+    const adapter = createTrainingAdapter(s.game, theta, network);
+    if (adapter.featureSet.version !== body.featureSet || adapter.featureSet.size !== body.features) {
+      return Result.err(new KishiError('ERR_CHECKPOINT', `${ckFile} holds weights for feature set ${body.featureSet} (${body.features}), this build has ${adapter.featureSet.version} (${adapter.featureSet.size})`));
     }
-  } else {
-    const probe = network.value !== undefined ? createTrainingAdapter(o.settings.game, network.value.start.theta.slice(), network.value) : createTrainingAdapter(o.settings.game, new Float64Array(featureSetOf(o.settings.game).size));
-    // A network starts from itself (its master copy): random weights would throw the supervised net away.
-    const theta = o.settings.init === 'material' || network.value !== undefined ? probe.materialTheta() : randomTheta(probe.featureSet.size, o.settings.seed);
-    // Frozen features start (and stay) at 0 when the start is random.
-    const fixed = frozenIndices(probe.featureSet.names, o.settings.frozen);
-    if (o.settings.init === 'random' && fixed.isOk) for (const i of fixed.value) theta[i] = 0;
-    const now = new Date().toISOString();
-    body = {
-      settings: o.settings,
-      featureSet: probe.featureSet.version,
-      features: probe.featureSet.size,
-      command: o.command,
-      startedAt: now,
-      updatedAt: now,
-      gamesDone: 0,
-      optimizer: { kind: 'sgd', eta: o.settings.eta, steps: 0 },
-      totals: { searches: 0, nodes: 0, visited: 0, violated: 0, squaredError: 0, trainingMs: 0, evaluationMs: 0, firstWins: 0, draws: 0, secondWins: 0 },
-      theta: Array.from(theta),
-      initialTheta: Array.from(theta),
-      curve: [],
-      pairings: [],
+    const frozen = frozenIndices(adapter.featureSet.names, s.frozen);
+    if (frozen.isErr) return Result.err(frozen.error);
+    const book = loadTrainingBook(s.game, s.book === 'default' ? undefined : s.book, s.bookSize, s.bookPlies);
+    if (book.isErr) return Result.err(book.error);
+    if (book.value.openings.length === 0) return Result.err(new KishiError('ERR_OPENING', 'the opening book is empty'));
+    const search = new TrainingSearch(adapter, {
+      method: s.method as TreestrapMethod,
+      eta: s.eta,
+      minDepth: s.minDepth,
+      hashMb: s.hashMb,
+      walk: s.walk as TableWalk,
+      update: (s.update ?? 'all') as UpdateSet,
+      ...(s.errorClip !== undefined ? { errorClip: s.errorClip } : {}),
+      frozen: frozen.value,
+    });
+    return Result.ok(new TreestrapRun(o, ckFile, body, theta, adapter, book.value, search));
+  }
+
+  /** The provenance written into every weights file. */
+  private provenance(): WeightsProvenance {
+    const { s, body, o } = this;
+    return {
+      method: s.method,
+      command: body.command,
+      games: body.gamesDone,
+      trainingSeconds: Math.round(body.totals.trainingMs / 1000),
+      ...(o.commit !== undefined ? { commit: o.commit } : {}),
+      date: new Date().toISOString().slice(0, 10),
+      notes: [
+        'TreeStrap trainer (src/learning/treestrap)',
+        `init ${s.init}`,
+        `eta ${s.eta}`,
+        `d ${s.minDepth}`,
+        `entries updated: ${s.update ?? 'all'}`,
+        ...(s.errorClip !== undefined ? [`error clipped to +-${s.errorClip}`] : []),
+        [s.clock !== undefined ? `Fischer ${s.clock.baseMs / 1000}+${s.clock.incMs / 1000} s` : '', s.depth !== undefined ? `depth ${s.depth}` : '', s.nodes !== undefined ? `nodes ${s.nodes}` : '']
+          .filter((x) => x !== '')
+          .join(', ') + ' per move',
+        `${body.totals.searches} searches`,
+        `seed ${s.seed}`,
+        `not learned: ${s.frozen.length > 0 ? s.frozen.join(', ') : 'none'}`,
+      ].join('; '),
     };
   }
-  const s = body.settings;
-  const theta = Float64Array.from(body.theta);
-  const adapter = createTrainingAdapter(s.game, theta, network.value);
-  if (adapter.featureSet.version !== body.featureSet || adapter.featureSet.size !== body.features) {
-    return Result.err(new KishiError('ERR_CHECKPOINT', `${ckFile} holds weights for feature set ${body.featureSet} (${body.features}), this build has ${adapter.featureSet.version} (${adapter.featureSet.size})`));
-  }
-  const initialTheta = Float64Array.from(body.initialTheta);
-  const frozen = frozenIndices(adapter.featureSet.names, s.frozen);
-  if (frozen.isErr) return Result.err(frozen.error);
-  const book = loadTrainingBook(s.game, s.book === 'default' ? undefined : s.book, s.bookSize, s.bookPlies);
-  if (book.isErr) return Result.err(book.error);
-  if (book.value.openings.length === 0) return Result.err(new KishiError('ERR_OPENING', 'the opening book is empty'));
-  const search = new TrainingSearch(adapter, {
-    method: s.method as TreestrapMethod,
-    eta: s.eta,
-    minDepth: s.minDepth,
-    hashMb: s.hashMb,
-    walk: s.walk as TableWalk,
-    update: (s.update ?? 'all') as UpdateSet,
-    ...(s.errorClip !== undefined ? { errorClip: s.errorClip } : {}),
-    frozen: frozen.value,
-  });
-  log(`${resumed ? 'resuming' : 'starting'} ${s.method} (${s.game}, init ${s.init}, eta ${s.eta}, d ${s.minDepth}) at game ${body.gamesDone} of ${o.games}; book ${book.value.source} (${book.value.openings.length} openings)`);
 
-  const provenance = (): WeightsProvenance => ({
-    method: s.method,
-    command: body.command,
-    games: body.gamesDone,
-    trainingSeconds: Math.round(body.totals.trainingMs / 1000),
-    ...(o.commit !== undefined ? { commit: o.commit } : {}),
-    date: new Date().toISOString().slice(0, 10),
-    notes: [
-      'TreeStrap trainer (src/learning/treestrap)',
-      `init ${s.init}`,
-      `eta ${s.eta}`,
-      `d ${s.minDepth}`,
-      `entries updated: ${s.update ?? 'all'}`,
-      ...(s.errorClip !== undefined ? [`error clipped to +-${s.errorClip}`] : []),
-      [s.clock !== undefined ? `Fischer ${s.clock.baseMs / 1000}+${s.clock.incMs / 1000} s` : '', s.depth !== undefined ? `depth ${s.depth}` : '', s.nodes !== undefined ? `nodes ${s.nodes}` : '']
-        .filter((x) => x !== '')
-        .join(', ') + ' per move',
-      `${body.totals.searches} searches`,
-      `seed ${s.seed}`,
-      `not learned: ${s.frozen.length > 0 ? s.frozen.join(', ') : 'none'}`,
-    ].join('; '),
-  });
   /** The model files of theta at `base` + each file's suffix (`weights.json`; or `weights.bin` with its manifest and master copy). */
-  const writeWeights = (base: string): void => {
-    for (const f of adapter.modelFiles(theta, provenance())) writeFileAtomic(`${base}${f.suffix}`, f.data);
-  };
-  const save = (): void => {
-    body = { ...body, theta: Array.from(theta), updatedAt: new Date().toISOString() };
-    saveCheckpoint(ckFile, body);
-    writeWeights(join(o.outDir, 'weights'));
-  };
-  const writeCurve = (): void => {
-    const rated = ratings().map((r) => ({ x: r.x, series: ratingLabel, elo: r.rating, low: r.low, high: r.high, games: r.games }));
+  private writeWeights(base: string): void {
+    for (const f of this.adapter.modelFiles(this.theta, this.provenance())) writeFileAtomic(`${base}${f.suffix}`, f.data);
+  }
+
+  /** The checkpoint and `weights.*`, both atomically. */
+  save(): void {
+    this.body = { ...this.body, theta: Array.from(this.theta), updatedAt: new Date().toISOString() };
+    saveCheckpoint(this.ckFile, this.body);
+    this.writeWeights(join(this.o.outDir, 'weights'));
+  }
+
+  /** `curve.json`: the snapshots' ratings and the evaluation matches. */
+  writeCurve(): void {
+    const { s, body } = this;
+    const rated = this.ratings().map((r) => ({ x: r.x, series: this.ratingLabel, elo: r.rating, low: r.low, high: r.high, games: r.games }));
     // the chart settings go with the curve, so that the run's curve.svg and `kishi plot curve.json` are one chart
     const chart = trainingGamesChart(`${s.method} (${s.game}, init ${s.init})`);
     const curve = { kind: 'kishi-curve', x: 'training games', chart, method: s.method, game: s.game, init: s.init, points: [...rated, ...body.curve] };
-    writeFileSync(join(o.outDir, 'curve.json'), stringifyResultJson(curve));
-  };
+    writeFileSync(join(this.o.outDir, 'curve.json'), stringifyResultJson(curve));
+  }
 
-  let sessionViolated = 0;
-  let sessionVisited = 0;
-  let sessionMs = 0;
-  const progress = (phase: TrainerProgress['phase'], lastGame?: TrainingGameResult): void => {
-    const r = body.lastSnapshot !== undefined ? ratings().find((x) => x.x === body.lastSnapshot!.x) : undefined;
-    const latest = r !== undefined ? { x: r.x, series: ratingLabel, elo: r.rating, low: r.low, high: r.high, games: r.games } : undefined;
-    o.onProgress?.({
+  /** Reports progress (this process's rates, the latest snapshot's rating). */
+  progress(phase: TrainerProgress['phase'], lastGame?: TrainingGameResult): void {
+    const { body } = this;
+    const r = body.lastSnapshot !== undefined ? this.ratings().find((x) => x.x === body.lastSnapshot!.x) : undefined;
+    const latest = r !== undefined ? { x: r.x, series: this.ratingLabel, elo: r.rating, low: r.low, high: r.high, games: r.games } : undefined;
+    this.o.onProgress?.({
       gamesDone: body.gamesDone,
-      gamesTarget: o.games,
-      positionsPerSecond: sessionMs > 0 ? (sessionViolated * 1000) / sessionMs : 0,
-      visitedPerSecond: sessionMs > 0 ? (sessionVisited * 1000) / sessionMs : 0,
+      gamesTarget: this.o.games,
+      positionsPerSecond: this.sessionMs > 0 ? (this.sessionViolated * 1000) / this.sessionMs : 0,
+      visitedPerSecond: this.sessionMs > 0 ? (this.sessionVisited * 1000) / this.sessionMs : 0,
       ...(latest !== undefined ? { latest } : {}),
       phase,
       ...(lastGame !== undefined ? { lastGame } : {}),
     });
-  };
+  }
 
-  /** Name of the initial weights in the pairings: `material` when they are the material weights. */
-  const initialName = s.init === 'material' ? 'material' : 'untrained';
-  const ratingLabel = `rating (${initialName} = 0)`;
-  const ratings = (): SnapshotRating[] => (body.pairings.length > 0 ? fitSnapshots([{ prefix: '', pairings: body.pairings }], initialName, 0).snapshots : []);
-  const evaluate = async (): Promise<void> => {
-    const plan = o.evaluation;
-    if (plan.references.length === 0 || plan.games <= 0) return;
-    if (body.lastSnapshot?.x === body.gamesDone) return;
-    progress('evaluating');
-    const e0 = performance.now();
-    const me = snapshotName(body.gamesDone);
+  /** The Bradley-Terry ratings of the snapshots from every evaluation match so far. */
+  private ratings(): SnapshotRating[] {
+    return this.body.pairings.length > 0 ? fitSnapshots([{ prefix: '', pairings: this.body.pairings }], this.initialName, 0).snapshots : [];
+  }
+
+  /** The evaluation opponents of the plan's references, by name. */
+  private opponents(): Map<string, Float64Array> {
+    const { body, initialName, initialTheta } = this;
     const opponents = new Map<string, Float64Array>();
-    for (const ref of plan.references) {
+    for (const ref of this.o.evaluation.references) {
       if (ref === 'previous') {
         if (body.lastSnapshot !== undefined) opponents.set(snapshotName(body.lastSnapshot.x), Float64Array.from(body.lastSnapshot.theta));
         else opponents.set(initialName, initialTheta);
       } else if (ref === 'untrained') opponents.set(initialName, initialTheta);
-      else opponents.set('material', adapter.materialTheta());
+      else opponents.set('material', this.adapter.materialTheta());
     }
+    return opponents;
+  }
+
+  /** Step 4: matches against the references, a snapshot of the weights, the curve and a checkpoint (once per evaluation point). */
+  async evaluate(): Promise<void> {
+    const plan = this.o.evaluation;
+    const { s, adapter, theta, o } = this;
+    if (plan.references.length === 0 || plan.games <= 0) return;
+    if (this.body.lastSnapshot?.x === this.body.gamesDone) return;
+    this.progress('evaluating');
+    const e0 = performance.now();
+    const gamesDone = this.body.gamesDone;
+    const me = snapshotName(gamesDone);
     const points: CurvePointRecord[] = [];
     const pairings: PairingRecord[] = [];
-    for (const [name, refTheta] of opponents) {
+    for (const [name, refTheta] of this.opponents()) {
       const m = await evaluationMatch(
         s.game,
         { name: me, ...adapter.enginePlayer(theta) },
         { name, ...adapter.enginePlayer(refTheta) },
-        { games: plan.games, nodes: plan.nodes, openings: book.value.openings, seed: s.seed + 1000 + body.gamesDone, maxMoves: plan.maxMoves },
+        { games: plan.games, nodes: plan.nodes, openings: this.book.openings, seed: s.seed + 1000 + gamesDone, maxMoves: plan.maxMoves },
       );
-      const p = curvePoint(m, body.gamesDone, `vs ${name.startsWith('games-') ? 'previous' : name}`);
+      const p = curvePoint(m, gamesDone, `vs ${name.startsWith('games-') ? 'previous' : name}`);
       points.push(p);
       pairings.push({ player: me, opponent: name, wins: p.wins, draws: p.draws, losses: p.losses });
-      log(`after ${body.gamesDone} games: vs ${name} +${p.wins} =${p.draws} -${p.losses}, Elo ${fmt(p.elo)} [${fmt(p.low)}, ${fmt(p.high)}]`);
+      this.log(`after ${gamesDone} games: vs ${name} +${p.wins} =${p.draws} -${p.losses}, Elo ${fmt(p.elo)} [${fmt(p.low)}, ${fmt(p.high)}]`);
     }
     mkdirSync(join(o.outDir, 'snapshots'), { recursive: true });
-    writeWeights(join(o.outDir, 'snapshots', `games-${String(body.gamesDone).padStart(5, '0')}`));
-    body = {
-      ...body,
-      curve: [...body.curve, ...points],
-      pairings: [...body.pairings, ...pairings],
-      lastSnapshot: { x: body.gamesDone, theta: Array.from(theta) },
-      totals: { ...body.totals, evaluationMs: body.totals.evaluationMs + performance.now() - e0 },
+    this.writeWeights(join(o.outDir, 'snapshots', `games-${String(gamesDone).padStart(5, '0')}`));
+    this.body = {
+      ...this.body,
+      curve: [...this.body.curve, ...points],
+      pairings: [...this.body.pairings, ...pairings],
+      lastSnapshot: { x: gamesDone, theta: Array.from(theta) },
+      totals: { ...this.body.totals, evaluationMs: this.body.totals.evaluationMs + performance.now() - e0 },
     };
-    const r = ratings().find((x) => x.x === body.gamesDone);
-    if (r !== undefined) log(`after ${body.gamesDone} games: ${ratingLabel} ${fmt(r.rating)} [${fmt(r.low)}, ${fmt(r.high)}]`);
-    writeCurve();
-    save();
-  };
-
-  // Step 2-4. Games, checkpoints, evaluations.
-  if (!resumed) {
-    save();
-    writeFileSync(join(o.outDir, 'games.jsonl'), '');
+    const r = this.ratings().find((x) => x.x === gamesDone);
+    if (r !== undefined) this.log(`after ${gamesDone} games: ${this.ratingLabel} ${fmt(r.rating)} [${fmt(r.low)}, ${fmt(r.high)}]`);
+    this.writeCurve();
+    this.save();
   }
-  let stoppedEarly = false;
-  let sinceCheckpoint = 0;
-  progress('training');
-  while (body.gamesDone < o.games) {
-    await new Promise((r) => setImmediate(r));
-    if (o.shouldStop?.() === true || (o.timeLimitS !== undefined && performance.now() - t0 > o.timeLimitS * 1000)) {
-      stoppedEarly = true;
-      break;
-    }
-    const index = body.gamesDone;
-    const opening = openingFor(book.value, s.seed, index);
+
+  /** A line of the run's log. */
+  private log(line: string): void {
+    this.o.onLog?.(line);
+  }
+
+  /** Step 2: the next training game (its opening fixed by the seed and its index) and its totals counted; the game and its time, ms. */
+  playNextGame(): Result<{ readonly game: TrainingGameResult; readonly ms: number }, KishiError> {
+    const s = this.s;
+    const index = this.body.gamesDone;
+    const opening = openingFor(this.book, s.seed, index);
     const g0 = performance.now();
-    const r = playTrainingGame(search, adapter, opening, {
+    const r = playTrainingGame(this.search, this.adapter, opening, {
       limits: { ...(s.depth !== undefined ? { depth: s.depth } : {}), ...(s.nodes !== undefined ? { nodes: s.nodes } : {}), ...(s.clock !== undefined ? { clock: s.clock } : {}) },
       maxPlies: s.maxPlies,
     });
     if (r.isErr) return Result.err(r.error);
     const g = r.value;
     const ms = performance.now() - g0;
-    sessionMs += ms;
-    sessionViolated += g.stats.violated;
-    sessionVisited += g.stats.visited;
-    const t = body.totals;
-    body = {
-      ...body,
-      gamesDone: index + 1,
-      optimizer: { ...body.optimizer, steps: body.optimizer.steps + g.searches },
-      totals: {
-        ...t,
-        searches: t.searches + g.searches,
-        nodes: t.nodes + g.nodes,
-        visited: t.visited + g.stats.visited,
-        violated: t.violated + g.stats.violated,
-        squaredError: t.squaredError + g.stats.squaredError,
-        trainingMs: t.trainingMs + ms,
-        firstWins: t.firstWins + (g.winner === 'first' ? 1 : 0),
-        draws: t.draws + (g.winner === undefined ? 1 : 0),
-        secondWins: t.secondWins + (g.winner === 'second' ? 1 : 0),
-      },
-    };
-    if (++sinceCheckpoint >= o.checkpointEvery || body.gamesDone >= o.games) {
-      save();
+    this.sessionMs += ms;
+    this.sessionViolated += g.stats.violated;
+    this.sessionVisited += g.stats.visited;
+    this.body = withGame(this.body, g, ms);
+    return Result.ok({ game: g, ms });
+  }
+
+  /** Appends game `number`'s line to `games.jsonl`. */
+  appendGameLine(number: number, g: TrainingGameResult, ms: number): void {
+    appendFileSync(join(this.o.outDir, 'games.jsonl'), gameLine(number, g, ms));
+  }
+}
+
+/**
+ * Steps 2-4 until `o.games` games are done: a game at a time, a checkpoint every `checkpointEvery`
+ * games and after the last, an evaluation at each due point. True when the time limit or
+ * `shouldStop` ended it early (checked between games, after yielding to the event loop).
+ */
+const trainGames = async (o: TrainerOptions, run: TreestrapRun, t0: number): Promise<Result<boolean, KishiError>> => {
+  let sinceCheckpoint = 0;
+  run.progress('training');
+  while (run.body.gamesDone < o.games) {
+    await new Promise((r) => setImmediate(r));
+    if (o.shouldStop?.() === true || (o.timeLimitS !== undefined && performance.now() - t0 > o.timeLimitS * 1000)) {
+      if (sinceCheckpoint > 0) run.save();
+      return Result.ok(true);
+    }
+    const r = run.playNextGame();
+    if (r.isErr) return Result.err(r.error);
+    const { game, ms } = r.value;
+    if (++sinceCheckpoint >= o.checkpointEvery || run.body.gamesDone >= o.games) {
+      run.save();
       sinceCheckpoint = 0;
     }
-    appendFileSync(
-      join(o.outDir, 'games.jsonl'),
-      `${JSON.stringify({
-        game: index + 1,
-        opening: g.opening,
-        result: g.result,
-        reason: g.reason,
-        plies: g.plies,
-        nodes: g.nodes,
-        visited: g.stats.visited,
-        violated: g.stats.violated,
-        rmsError: g.stats.visited > 0 ? Math.sqrt(g.stats.squaredError / g.stats.visited) : 0,
-        searchMs: Math.round(g.searchMs),
-        updateMs: Math.round(g.updateMs),
-        ms: Math.round(ms),
-      })}\n`,
-    );
-    progress('training', g);
-    if (isDue(o.evaluation.every, body.gamesDone)) {
-      if (sinceCheckpoint > 0) save();
+    run.appendGameLine(run.body.gamesDone, game, ms);
+    run.progress('training', game);
+    if (isDue(o.evaluation.every, run.body.gamesDone)) {
+      if (sinceCheckpoint > 0) run.save();
       sinceCheckpoint = 0;
-      await evaluate();
-      progress('training');
+      await run.evaluate();
+      run.progress('training');
     }
   }
-  if (sinceCheckpoint > 0) save();
-  if (!stoppedEarly && body.gamesDone >= o.games) {
-    await evaluate();
-    writeCurve();
+  if (sinceCheckpoint > 0) run.save();
+  return Result.ok(false);
+};
+
+/** Runs steps 1-4 until `o.games` games are done, or the time limit or `shouldStop` ends the run early. */
+export const runTraining = async (o: TrainerOptions): Promise<Result<TrainingReport, KishiError>> => {
+  const t0 = performance.now();
+  mkdirSync(o.outDir, { recursive: true });
+  const ckFile = join(o.outDir, CHECKPOINT);
+  const started = startOrResume(o, ckFile);
+  if (started.isErr) return Result.err(started.error);
+  const { resumed } = started.value;
+  const prepared = TreestrapRun.prepare(o, ckFile, started.value.body, started.value.network);
+  if (prepared.isErr) return Result.err(prepared.error);
+  const run = prepared.value;
+  const s = run.body.settings;
+  o.onLog?.(`${resumed ? 'resuming' : 'starting'} ${s.method} (${s.game}, init ${s.init}, eta ${s.eta}, d ${s.minDepth}) at game ${run.body.gamesDone} of ${o.games}; book ${run.book.source} (${run.book.openings.length} openings)`);
+
+  // Steps 2-4. Games, checkpoints, evaluations.
+  if (!resumed) {
+    run.save();
+    writeFileSync(join(o.outDir, 'games.jsonl'), '');
   }
-  return Result.ok({ checkpoint: body, resumed, stoppedEarly, bookSource: book.value.source });
+  const played = await trainGames(o, run, t0);
+  if (played.isErr) return Result.err(played.error);
+  const stoppedEarly = played.value;
+  if (!stoppedEarly && run.body.gamesDone >= o.games) {
+    await run.evaluate();
+    run.writeCurve();
+  }
+  return Result.ok({ checkpoint: run.body, resumed, stoppedEarly, bookSource: run.book.source });
 };
 
 const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(0) : x > 0 ? '+inf' : '-inf');

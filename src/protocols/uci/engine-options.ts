@@ -21,6 +21,7 @@ export const OPTION_KEYS = [
   'moveOverheadMs',
   'evalFile',
   'modelFile',
+  'nnueFile',
   'drawScore',
   'search',
   'evalKind',

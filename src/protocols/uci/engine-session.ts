@@ -60,6 +60,8 @@ export interface EngineSessionOptions {
   readonly settings: EngineSettings;
   /** Checks a weights file before `EvalFile` switches to it. */
   readonly checkEvalFile: (path: string, game: GameKind) => Result<unknown, KishiError>;
+  /** Checks a network file before `NnueFile` switches the alpha-beta evaluation to it (loaded lazily: not before `uciok`). */
+  readonly checkNnueFile: (path: string, game: GameKind) => Promise<Result<unknown, KishiError>>;
   readonly idName: string;
   readonly idAuthor: string;
   /** Called once after `quit` (or end of input) has released the Player. */
@@ -345,6 +347,18 @@ export class EngineSession {
         if (path === s.evalFile) return;
         s.evalFile = path;
         this.rebuild = true;
+        return;
+      }
+      case 'nnueFile': {
+        // The alpha-beta network (config engine.chessNnue / shogiNnue); `ModelFile` is MCTS's. Empty: the default.
+        const path = (value as string) === '' ? this.opts.settings.nnueFile : (value as string);
+        if (path === s.nnueFile) return;
+        this.enqueue('nnue file', async () => {
+          const ok = await this.opts.checkNnueFile(path, this.dialect.game);
+          if (ok.isErr) return this.error(`NnueFile not changed: ${ok.error.message}`);
+          s.nnueFile = path;
+          this.rebuild = true;
+        });
         return;
       }
       case 'modelFile':

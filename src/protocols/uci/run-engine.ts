@@ -95,6 +95,7 @@ export async function runEngine(dialect: Dialect, opts: RunEngineOptions = {}): 
       makePlayer: async (c, game) => (await import('../../player/factory.js')).createPlayer(c, game),
       settings: engineSettings(config.value, dialect, opts.moveOverheadMs ?? DEFAULT_MOVE_OVERHEAD_MS),
       checkEvalFile: loadWeightsFile,
+      checkNnueFile: async (path, game) => (await import('../../player/nnue-file.js')).loadNnueFile(path, game),
       idName: ENGINE_NAME,
       idAuthor: ENGINE_AUTHOR,
       logger: log,

@@ -34,6 +34,7 @@ export const UCI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   { key: 'moveOverheadMs', name: 'Move Overhead', type: 'spin', default: d.moveOverheadMs, min: 0, max: 60000, aliases: ['USI_MoveOverhead'] },
   { key: 'evalFile', name: 'EvalFile', type: 'string', default: d.evalFile },
   { key: 'modelFile', name: 'ModelFile', type: 'string', default: d.modelFile, aliases: ['WeightsFile'] },
+  { key: 'nnueFile', name: 'NnueFile', type: 'string', default: d.nnueFile },
   { key: 'drawScore', name: 'DrawScore', type: 'spin', default: d.drawScore, min: -100, max: 100 },
   { key: 'search', name: 'Search', type: 'combo', default: d.search, vars: SEARCH_VARS },
   { key: 'evalKind', name: 'Eval', type: 'combo', default: d.evalKind, vars: EVAL_KINDS },

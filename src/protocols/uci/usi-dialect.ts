@@ -29,6 +29,7 @@ export const USI_OPTIONS = (d: EngineSettings): EngineOption[] => [
   },
   { key: 'evalFile', name: 'EvalFile', type: 'filename', default: d.evalFile },
   { key: 'modelFile', name: 'ModelFile', type: 'filename', default: d.modelFile, aliases: ['WeightsFile'] },
+  { key: 'nnueFile', name: 'NnueFile', type: 'filename', default: d.nnueFile },
   { key: 'drawScore', name: 'DrawScore', type: 'spin', default: d.drawScore, min: -100, max: 100 },
   { key: 'search', name: 'Search', type: 'combo', default: d.search, vars: SEARCH_VARS },
   { key: 'multiPv', name: 'MultiPV', type: 'spin', default: d.multiPv, min: 1, max: MAX_MULTI_PV },

@@ -40,7 +40,7 @@ export interface CpuEvaluatorSettings {
 }
 
 /**
- * Defaults measured in `kishi match` (chess, 5 s + 0.05 s, models/README.md): prior temperature 0.8
+ * Defaults measured in `kishi match` (chess, 5 s + 0.05 s, docs/experiments/2026-11-27-mcts-on-the-cpu-networks.md): prior temperature 0.8
  * K +228 [+130, +375] over 0.4 K, 0.2 K -137 [-258, -41]; 8 quiescence plies +137 [+35, +269] over none.
  */
 export const DEFAULT_CPU_EVALUATOR: Omit<CpuEvaluatorSettings, 'k'> = { priorTemperature: 0.8, qsearchPlies: 8, policyTemperature: 1 };

@@ -76,7 +76,7 @@ export interface MctsOptions {
    * playouts among them by Sequential Halving (gumbel.ts; Danihelka et al. 2022), instead of PUCT.
    * Gumbel noise is drawn when `temperature` or `noiseEpsilon` is above 0 (self-play), else the
    * search stays deterministic; it replaces the root's Dirichlet noise.
-   * 0 (the default): PUCT at the root. Against PUCT in shogi (models/README.md, session 12), 16
+   * 0 (the default): PUCT at the root. Against PUCT in shogi (docs/experiments/2026-11-27-mcts-solver-gumbel.md, session 12), 16
    * moves gained at 64 playouts a move (+117 [+5, +262]) and lost at 200 and 1000.
    */
   readonly gumbelActions: number;

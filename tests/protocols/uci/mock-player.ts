@@ -106,6 +106,7 @@ export function harness(
     },
     settings: { ...DEFAULTS, ...over },
     checkEvalFile: (path) => (path.includes('bad') ? Result.err(new KishiError('ERR_WEIGHTS', `bad weights ${path}`)) : Result.ok(undefined)),
+    checkNnueFile: async (path) => (path.includes('bad') ? Result.err(new KishiError('ERR_NNUE', `bad network ${path}`)) : Result.ok(undefined)),
     idName: 'Kishi test',
     idAuthor: 'tests',
     onQuit: () => (quit = true),

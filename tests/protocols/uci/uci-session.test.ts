@@ -15,7 +15,7 @@ describe('UCI handshake and options', () => {
   it('answers uci with id, options and uciok', () => {
     const h = harness(uciDialect);
     h.send('uci');
-    expect(h.lines.slice(0, 15)).toEqual([
+    expect(h.lines.slice(0, 16)).toEqual([
       'id name Kishi test',
       'id author tests',
       'option name Hash type spin default 16 min 1 max 32768',
@@ -24,6 +24,7 @@ describe('UCI handshake and options', () => {
       'option name Move Overhead type spin default 50 min 0 max 60000',
       'option name EvalFile type string default models/test.json',
       'option name ModelFile type string default',
+      'option name NnueFile type string default models/chess-nnue.bin',
       'option name DrawScore type spin default 0 min -100 max 100',
       'option name Search type combo default auto var auto var alphabeta var mcts var dyna2',
       'option name Eval type combo default linear var linear var nnue',
@@ -108,6 +109,25 @@ describe('UCI handshake and options', () => {
     expect(h.players.length).toBe(2);
     expect(h.players[0]!.closed).toBe(true);
     expect(h.player().config.chessWeights).toBe('models/other.json');
+  });
+
+  it('switches the alpha-beta network (NnueFile, not ModelFile) only to a valid file, rebuilding the Player', async () => {
+    const h = harness(uciDialect, {}, { nnueFile: 'models/chess-nnue.bin' });
+    h.send('isready');
+    await h.waitLine((l) => l === 'readyok');
+    h.send('setoption name NnueFile value nets/bad.bin', 'isready');
+    await h.session.idle();
+    expect(h.lines).toContain('info string error: NnueFile not changed: bad network nets/bad.bin');
+    expect(h.players.length).toBe(1);
+    h.send('setoption name NnueFile value nets/gen2.bin', 'isready');
+    await h.session.idle();
+    expect(h.players.length).toBe(2);
+    expect(h.player().config.chessNnue).toBe('nets/gen2.bin');
+    expect(h.player().config.chessModel).toBeUndefined();
+    // Empty: back to the configured network.
+    h.send('setoption name NnueFile value', 'isready');
+    await h.session.idle();
+    expect(h.player().config.chessNnue).toBe('models/chess-nnue.bin');
   });
 
   it('passes ModelFile (or Lc0\'s WeightsFile) to the Player as the net of both games, none when empty', async () => {

@@ -14,7 +14,7 @@ describe('USI handshake and options', () => {
   it('answers usi with options whose names have no spaces', () => {
     const h = harness(usiDialect);
     h.send('usi');
-    expect(h.lines.slice(0, 14)).toEqual([
+    expect(h.lines.slice(0, 15)).toEqual([
       'id name Kishi test',
       'id author tests',
       'option name USI_Hash type spin default 16 min 1 max 32768',
@@ -23,6 +23,7 @@ describe('USI handshake and options', () => {
       'option name MoveOverhead type spin default 50 min 0 max 60000',
       'option name EvalFile type filename default models/test.json',
       'option name ModelFile type filename default <empty>',
+      'option name NnueFile type filename default models/chess-nnue.bin',
       'option name DrawScore type spin default 0 min -100 max 100',
       'option name Search type combo default auto var auto var alphabeta var mcts var dyna2',
       'option name MultiPV type spin default 1 min 1 max 64',
