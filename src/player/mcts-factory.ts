@@ -28,16 +28,19 @@ export type NnPlayerConfig = Pick<EngineConfig, 'moveOverheadMs'> &
 
 /**
  * The model path for `game` (resolved): the config's, or, when the config names none (UCI/USI
- * `ModelFile` empty), the CPU networks `models/<game>-nnue.bin`
- * (mcts-cpu-nets.ts; far stronger on a CPU than the ResNet, see models/README.md) if they exist,
- * else the INT8 ResNet `models/<game>-int8.onnx` if it exists, else `models/<game>.onnx`. A `.bin`
- * path selects the CPU networks, an `.onnx` one the ResNet.
+ * `ModelFile` empty), the CPU networks (mcts-cpu-nets.ts; far stronger on a CPU than the ResNet,
+ * see models/README.md): the value network trained on game results for MCTS,
+ * `models/<game>-mcts-value.bin` (issue 42), if it exists, else the alpha-beta network
+ * `models/<game>-nnue.bin` if it exists; else the INT8 ResNet `models/<game>-int8.onnx` if it
+ * exists, else `models/<game>.onnx`. A `.bin` path selects the CPU networks, an `.onnx` one the ResNet.
  */
 export const modelPathOf = (config: NnPlayerConfig, game: GameKind): string => {
   const named = game === 'chess' ? config.chessModel : config.shogiModel;
   if (named !== undefined && named.trim() !== '') return resolveModelPath(named.trim());
-  const cpu = resolveModelPath(`models/${game}-nnue.bin`);
-  if (existsSync(cpu)) return cpu;
+  for (const name of [`models/${game}-mcts-value.bin`, `models/${game}-nnue.bin`]) {
+    const cpu = resolveModelPath(name);
+    if (existsSync(cpu)) return cpu;
+  }
   const int8 = resolveModelPath(`models/${game}-int8.onnx`);
   return existsSync(int8) ? int8 : resolveModelPath(`models/${game}.onnx`);
 };

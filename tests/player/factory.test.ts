@@ -99,11 +99,15 @@ describe.skipIf(!built || !haveModels)('createPlayer: search kinds and broken mo
       const r = await p.go(request);
       expect(legal(request, r.move), r.move).toBe(true);
       expect(r.info!.nodes).toBe(48);
-      // No model path named (the UCI/USI front-ends): the CPU networks (NNUE) when they are shipped.
+      // No model path named (the UCI/USI front-ends): the CPU networks when they are shipped, the
+      // value trained for MCTS first, else the alpha-beta network.
       const { chessModel: _c, shogiModel: _s, ...unnamed } = base({ search: 'mcts' });
       const q = make(unnamed, game) as MctsPlayer;
       expect(q.settings.modelPath).toBe(modelPathOf(unnamed, game));
-      if (existsSync(join(MODELS, `${game}-nnue.bin`)) && MODELS === 'models') expect(q.settings.modelPath).toMatch(new RegExp(`${game}-nnue\\.bin$`));
+      if (MODELS === 'models') {
+        const cpu = existsSync(join(MODELS, `${game}-mcts-value.bin`)) ? 'mcts-value' : existsSync(join(MODELS, `${game}-nnue.bin`)) ? 'nnue' : undefined;
+        if (cpu !== undefined) expect(q.settings.modelPath).toMatch(new RegExp(`${game}-${cpu}\\.bin$`));
+      }
       const s = await q.go(request);
       expect(legal(request, s.move), s.move).toBe(true);
       expect(s.info!.nodes).toBe(48);

@@ -72,8 +72,8 @@ export const engineSection = section('The built-in engine, shared by every serve
   shogiEval: { enum: EVAL_KINDS, default: 'nnue', description: 'alpha-beta evaluation for shogi: linear | nnue (a network that fails to load falls back to linear, logged)' },
   chessNnue: { type: 'string', default: 'models/chess-nnue.bin', description: 'network evaluation for chess (path; its manifest sits beside it)' },
   shogiNnue: { type: 'string', default: 'models/shogi-nnue.bin', description: 'network evaluation for shogi (path; its manifest sits beside it)' },
-  chessModel: { type: 'string', default: 'models/chess-nnue.bin', description: 'MCTS nets for chess: an NNUE .bin runs the CPU networks (far stronger on a CPU), an ONNX path the ResNet (models/chess-int8.onnx is 2-3x faster than models/chess.onnx)' },
-  shogiModel: { type: 'string', default: 'models/shogi-nnue.bin', description: 'MCTS nets for shogi: an NNUE .bin runs the CPU networks (far stronger on a CPU), an ONNX path the ResNet (models/shogi-int8.onnx is 2-3x faster than models/shogi.onnx)' },
+  chessModel: { type: 'string', default: 'models/chess-mcts-value.bin', description: 'MCTS nets for chess: an NNUE .bin runs the CPU networks (far stronger on a CPU; chess-mcts-value.bin is the value trained on game results for MCTS), an ONNX path the ResNet (models/chess-int8.onnx is 2-3x faster than models/chess.onnx)' },
+  shogiModel: { type: 'string', default: 'models/shogi-mcts-value.bin', description: 'MCTS nets for shogi: an NNUE .bin runs the CPU networks (far stronger on a CPU; shogi-mcts-value.bin is the value trained on game results for MCTS), an ONNX path the ResNet (models/shogi-int8.onnx is 2-3x faster than models/shogi.onnx)' },
   mctsMinClockMs: {
     type: 'integer',
     minimum: 0,
