@@ -133,7 +133,7 @@ describe('a game on the page', () => {
     expect(t.game.resign().isOk).toBe(true);
   });
 
-  it('plays the first legal move when the engine answers an illegal one, and logs the game', async () => {
+  it('plays the Thinker\'s fallback move when the engine answers an illegal one, and logs the game', async () => {
     const t = setup({ script: ['e7e5'] }, {}, true);
     // The test double plays its script only when legal; force an illegal answer through `go`.
     const go = t.player.go.bind(t.player);
@@ -141,11 +141,15 @@ describe('a game on the page', () => {
     t.game.start();
     t.game.humanMove(0, 'e2e4');
     await t.until(() => t.game.snapshot().moves.length === 2);
-    expect(t.notices()).toEqual(['Kishi answered an illegal move (a1a8); it plays its first legal move']);
+    // The fallback: the first move of the search's PV when legal (the script's e7e5), else the first legal move.
+    expect(t.game.snapshot().moves).toEqual(['e2e4', 'e7e5']);
+    expect(t.notices()).toEqual(['Kishi answered an illegal move; it plays e7e5 instead']);
     t.game.resign();
     const log = readFileSync(t.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(log.map((l) => l.type)).toEqual(['header', 'move', 'move', 'result']);
-    expect(log[2]).toMatchObject({ ply: 1, ours: true, search: { depth: 1 } });
+    // The search behind the illegal answer is not the fallback move's: it is not logged with it.
+    expect(log[2]).toMatchObject({ ply: 1, ours: true, move: 'e7e5' });
+    expect(log[2].search).toBeUndefined();
     expect(log[3]).toMatchObject({ winner: 'second', status: 'resign', plies: 2 });
     expect(t.recorded).toEqual([t.file]);
     expect(t.game.resign().isErr).toBe(true);

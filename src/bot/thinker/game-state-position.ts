@@ -1,0 +1,24 @@
+/**
+ * A position of the rules adapters (`GameState` of src/games: `ChessGame`, `ShogiGame`) as the
+ * Thinker sees it (position.ts), in UCI/USI: what the local page's game and the UCI/USI session
+ * hold, as the lichess line and the CSA position are adapted beside their front-ends.
+ */
+import type { GameState } from '../../core/game.js';
+import { ShogiGame } from '../../games/shogi/shogi-game.js';
+import type { ThinkerPosition } from './position.js';
+
+/** Pieces on the board (kings included), from the board field of a FEN or SFEN. */
+export const piecesOnBoard = (text: string): number => (text.split(' ')[0]!.match(/[a-zA-Z]/g) ?? []).length;
+
+/** A view of `state` (live: it follows the game as moves are played and taken back). */
+export function gameStatePosition(state: GameState<unknown>): ThinkerPosition {
+  return {
+    legalMoves: () => state.legalMoves().map((m) => state.moveToText(m)),
+    illegalReason: (move) => {
+      const parsed = state.parseMove(move);
+      return parsed.isErr ? parsed.error.message : undefined;
+    },
+    pieceCount: () => piecesOnBoard(state.toText()),
+    ...(state instanceof ShogiGame ? { canDeclareWin: () => state.canDeclareWin() } : {}),
+  };
+}
