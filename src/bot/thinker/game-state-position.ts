@@ -4,8 +4,17 @@
  * hold, as the lichess line and the CSA position are adapted beside their front-ends.
  */
 import type { GameState } from '../../core/game.js';
-import { ShogiGame } from '../../games/shogi/shogi-game.js';
 import type { ThinkerPosition } from './position.js';
+
+/** A rules position with shogi's entering-king declaration (`ShogiGame`). */
+interface Declaring {
+  canDeclareWin(): boolean;
+}
+
+// By its method rather than `instanceof ShogiGame`: a chess engine's session (`kishi uci`) need not
+// load the shogi rules at start-up.
+const declares = (state: GameState<unknown>): state is GameState<unknown> & Declaring =>
+  typeof (state as Partial<Declaring>).canDeclareWin === 'function';
 
 /** Pieces on the board (kings included), from the board field of a FEN or SFEN. */
 export const piecesOnBoard = (text: string): number => (text.split(' ')[0]!.match(/[a-zA-Z]/g) ?? []).length;
@@ -19,6 +28,6 @@ export function gameStatePosition(state: GameState<unknown>): ThinkerPosition {
       return parsed.isErr ? parsed.error.message : undefined;
     },
     pieceCount: () => piecesOnBoard(state.toText()),
-    ...(state instanceof ShogiGame ? { canDeclareWin: () => state.canDeclareWin() } : {}),
+    ...(declares(state) ? { canDeclareWin: () => state.canDeclareWin() } : {}),
   };
 }
