@@ -8,7 +8,7 @@
  * word 0 is `stop`, word 1 is `ponderhit`. Infinite and ponder searches that end early (mate
  * found, depth exhausted) wait for `stop` (or `ponderhit`) before answering, as UCI/USI require.
  */
-import type { GameKind, Side } from '../core/game.js';
+import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import { ChessLinearEval } from '../eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../eval/linear/shogi-eval.js';
@@ -16,9 +16,6 @@ import { ChessNnue } from '../eval/nnue/chess-nnue.js';
 import type { NnueNetwork } from '../eval/nnue/network.js';
 import { ShogiNnue } from '../eval/nnue/shogi-nnue.js';
 import { simdSupported } from '../eval/nnue/simd/simd-kernels.js';
-import { canDeclare } from '../games/shogi/entering-king.js';
-import { RANK_OF } from '../games/shogi/fast/squares.js';
-import { parseShogiSfen } from '../games/shogi/sfen.js';
 import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
 import { MateSolver } from '../search/alphabeta/mate-solver.js';
 import { searchOptions, type AbLimits, type SearchOptions } from '../search/alphabeta/options.js';
@@ -30,9 +27,11 @@ import { TranspositionTable } from '../search/alphabeta/tt.js';
 import { Dyna2 } from '../search/td/dyna2.js';
 import type { TdSearchParams } from '../search/td/td-search.js';
 import { DEFAULT_TUNING } from '../search/alphabeta/tuning.js';
-import { byoyomiOnly, planTime } from '../search/time.js';
+import { byoyomiOnly } from '../search/time.js';
 import { seededRng } from '../core/rng.js';
 import type { SparseVector } from '../eval/linear/sparse.js';
+import { SIGNAL_STOP } from './control-words.js';
+import { clockPlan, holdAnswer, lessArrivalLag, lineLeaf, lineText, prelude } from './engine-prelude.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
 
 export interface EngineSettings {
@@ -57,11 +56,8 @@ export interface EngineSettings {
   readonly dyna2?: TdSearchParams;
 }
 
-/** Words of the control array. */
-export const SIGNAL_STOP = 0;
-export const SIGNAL_PONDERHIT = 1;
-/** Length of the control array. */
-export const SIGNAL_WORDS = 2;
+/** The control array's words (control-words.ts), where the engine's inline users import them. */
+export { SIGNAL_PONDERHIT, SIGNAL_STOP, SIGNAL_WORDS } from './control-words.js';
 
 export class AlphaBetaEngine {
   readonly game: GameKind;
@@ -147,57 +143,47 @@ export class AlphaBetaEngine {
   /** The position of a request as a search board. */
   board(request: GoRequest): Result<SearchBoard, KishiError> {
     if (request.game !== this.game) return Result.err(new KishiError('ERR_GAME', `this engine plays ${this.game}, not ${request.game}`));
+    return this.parse(request);
+  }
+
+  /** The request's start text and moves on this engine's board (with its evaluations). */
+  private parse(request: GoRequest): Result<ChessSearchBoard | ShogiSearchBoard, KishiError> {
     if (this.game === 'chess') return ChessSearchBoard.fromText(request.start, request.moves, this.chessEval!, request.variant === 'chess960', this.chessNnue);
     return ShogiSearchBoard.fromText(request.start, request.moves, this.shogiEval!, this.shogiNnue);
   }
 
   /** Runs one request to completion. `signal` is the shared control array (stop, ponderhit). */
   go(request: GoRequest, signal: Int32Array, onInfo?: (info: SearchInfo) => void): Result<GoResult, KishiError> {
-    const b = this.board(request);
-    if (b.isErr) return Result.err(b.error);
-    const board = b.value;
-    const start = performance.now();
+    const p = prelude(this.game, request, (r) => this.parse(r));
+    if (p.isErr) return Result.err(p.error);
+    if ('answer' in p.value) return Result.ok(p.value.answer);
+    const root = p.value.root;
+    const board: SearchBoard = root.board;
+    const start = root.startedAt;
     const limits = request.limits ?? {};
-
-    // Terminal positions and the entering-king declaration.
-    const probe = new Int32Array(board.maxMoves);
-    if (board.generate(probe, false) === 0) return Result.ok({ move: 'resign' });
-    if (board instanceof ShogiSearchBoard && kingInEnemyCamp(board)) {
-      // Entering-king declaration by the adapter's rule (CSA 27 points); a root-only check.
-      const pos = parseShogiSfen(board.toText());
-      if (pos.isOk && canDeclare(pos.value)) return Result.ok({ move: 'win' });
-    }
 
     if (limits.mate === true) return Result.ok(this.goMate(board, request, signal, start, onInfo));
 
-    const side: Side = board.sideToMove() === 0 ? 'first' : 'second';
-    const ab: { -readonly [K in keyof AbLimits]: AbLimits[K] } = { signal };
+    let ab: { -readonly [K in keyof AbLimits]: AbLimits[K] } = { signal };
     if (limits.depth !== undefined) ab.depth = limits.depth;
     if (limits.nodes !== undefined) ab.nodes = limits.nodes;
     const infinite = limits.infinite === true;
+    const plan = clockPlan(this.game, request, root, this.moveOverheadMs);
     if (limits.movetimeMs !== undefined) {
       // "Search exactly this long": no soft limit, so no iteration is skipped to save time.
       ab.hardMs = Math.max(1, limits.movetimeMs);
-    } else if (!infinite && request.clock !== undefined && limits.depth === undefined && limits.nodes === undefined) {
-      const plies = request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, this.game));
-      const plan = { game: this.game, clock: request.clock, side, plies, moveOverheadMs: this.moveOverheadMs };
-      // The caller's plan when it made one (the Thinker's), else the plan from the clock (UCI/USI).
-      const budget = request.budget ?? planTime(plan);
+    } else if (plan !== undefined) {
+      const budget = plan.budget;
       ab.hardMs = budget.hardMs;
       ab.softMs = budget.softMs;
-      if (byoyomiOnly(plan)) {
+      if (byoyomiOnly(plan.input)) {
         // The whole period is used, so the stop must come early enough for the answer to reach the
         // server in time under load (polling, the worker's message, the pipe): 5% more, at most 100 ms.
         ab.useAllTime = true;
         ab.hardMs = Math.max(1, Math.floor(budget.hardMs - Math.min(100, budget.hardMs * 0.05)));
       }
     }
-    // The clock ran while the request reached this search (see GoRequest.sentAt).
-    const lag = request.sentAt !== undefined ? Math.max(0, Date.now() - request.sentAt) : 0;
-    if (lag > 0 && ab.hardMs !== undefined && request.ponder !== true) {
-      ab.hardMs = Math.max(1, ab.hardMs - lag);
-      if (ab.softMs !== undefined) ab.softMs = Math.max(1, Math.min(ab.softMs, ab.hardMs) - Math.min(lag, ab.softMs / 2));
-    }
+    ab = lessArrivalLag(request, ab);
     if (request.ponder === true) ab.ponder = true;
     if (request.multiPv !== undefined && request.multiPv > 1) ab.multiPv = request.multiPv;
     if (infinite || request.ponder === true) ab.noEarlyMateStop = true;
@@ -240,7 +226,7 @@ export class AlphaBetaEngine {
         nodes: it.nodes,
         nps: timeMs > 0 ? Math.round((it.nodes * 1000) / timeMs) : 0,
         timeMs,
-        pv: it.pv.map((m, i) => this.moveTextAlong(board, it.pv, i, m)),
+        pv: lineText(board, it.pv),
         hashfull: this.tt.hashfull(),
         ...(it.multipv !== undefined ? { multipv: it.multipv } : {}),
         ...(text !== undefined ? { string: text } : {}),
@@ -248,11 +234,7 @@ export class AlphaBetaEngine {
     };
     const result = this.search.search(searchBoard, ab, (it) => onInfo?.(toInfo(it)));
 
-    // UCI/USI: an infinite or pondering search answers only after stop (or ponderhit).
-    if (infinite) waitFor(signal, () => Atomics.load(signal, SIGNAL_STOP) !== 0);
-    else if (request.ponder === true) {
-      waitFor(signal, () => Atomics.load(signal, SIGNAL_STOP) !== 0 || Atomics.load(signal, SIGNAL_PONDERHIT) !== 0);
-    }
+    holdAnswer(request, signal);
 
     const info = toInfo({ depth: result.depth, seldepth: result.seldepth, score: result.score, nodes: result.nodes, timeMs: result.timeMs, pv: result.pv });
     const move = board.moveToText(result.bestMove);
@@ -262,9 +244,7 @@ export class AlphaBetaEngine {
       ponder = board.moveToText(result.ponderMove);
       board.unmake();
     }
-    for (const m of result.pv) board.make(m);
-    const pvLeaf = board.toText();
-    for (let i = 0; i < result.pv.length; i++) board.unmake();
+    const pvLeaf = lineLeaf(board, result.pv);
     return Result.ok(ponder !== undefined ? { move, ponder, info, pvLeaf } : { move, info, pvLeaf });
   }
 
@@ -278,7 +258,7 @@ export class AlphaBetaEngine {
     });
     const timeMs = Math.round(performance.now() - start);
     if (r.kind !== 'mate') return { move: r.kind };
-    const pv = r.moves.map((m, i) => this.moveTextAlong(board, r.moves, i, m));
+    const pv = lineText(board, r.moves);
     const info: SearchInfo = {
       depth: r.moves.length,
       score: { mate: r.moves.length },
@@ -308,41 +288,8 @@ export class AlphaBetaEngine {
     const r = this.mate.solve(board, { nodes: this.rootMateNodes, hardMs: ab.hardMs / 4, ...(ab.signal !== undefined ? { signal: ab.signal } : {}) });
     if (r.kind !== 'mate') return undefined;
     const timeMs = Math.round(performance.now() - start);
-    const pv = r.moves.map((m, i) => this.moveTextAlong(board, r.moves, i, m));
+    const pv = lineText(board, r.moves);
     const info: SearchInfo = { depth: r.moves.length, score: { mate: r.moves.length }, nodes: r.nodes, nps: timeMs > 0 ? Math.round((r.nodes * 1000) / timeMs) : 0, timeMs, pv };
     return pv.length > 1 ? { move: pv[0]!, ponder: pv[1]!, info } : { move: pv[0]!, info };
   }
-
-  /** Text of `m`, the i-th move of `line` from the board's position. */
-  private moveTextAlong(board: SearchBoard, line: readonly number[], i: number, m: number): string {
-    for (let k = 0; k < i; k++) board.make(line[k]!);
-    const text = board.moveToText(m);
-    for (let k = 0; k < i; k++) board.unmake();
-    return text;
-  }
 }
-
-/** Cheap precondition of the declaration: the side to move's king stands in the enemy camp. */
-const kingInEnemyCamp = (board: ShogiSearchBoard): boolean => {
-  const fb = board.board;
-  const k = fb.kingSq[fb.turn]!;
-  if (k < 0) return false;
-  const rank = RANK_OF[k]!;
-  return fb.turn === 0 ? rank <= 2 : rank >= 6;
-};
-
-/** Blocks the (worker) thread until `done()`; wakes on `Atomics.notify` or every 5 ms. */
-const waitFor = (signal: Int32Array, done: () => boolean): void => {
-  while (!done()) Atomics.wait(signal, SIGNAL_STOP, 0, 5);
-};
-
-/** Plies implied by the move number of a FEN/SFEN (for time planning); 0 if absent. */
-const plyOfText = (text: string, game: GameKind): number => {
-  const parts = text.trim().split(/\s+/);
-  if (game === 'chess') {
-    const full = Number(parts[5]);
-    return Number.isFinite(full) && full > 0 ? (full - 1) * 2 + (parts[1] === 'b' ? 1 : 0) : 0;
-  }
-  const n = Number(parts[3]);
-  return Number.isFinite(n) && n > 0 ? n - 1 : 0;
-};

@@ -18,10 +18,8 @@
  * search continues on its own clock after `ponderhit`). `go mate` is not an MCTS question: the
  * answer is `notimplemented` (the `auto` player sends it to alpha-beta).
  */
-import type { GameKind, Side } from '../core/game.js';
+import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
-import { canDeclare } from '../games/shogi/entering-king.js';
-import { parseShogiSfen } from '../games/shogi/sfen.js';
 import type { Evaluator } from '../nn/evaluator.js';
 import type { SearchBoard } from '../search/alphabeta/search-board.js';
 import { ChessMctsBoard } from '../search/mcts/chess-mcts-board.js';
@@ -32,13 +30,10 @@ import { qToCentipawns } from '../search/mcts/score.js';
 import { MctsSearch, bestChild, type MctsLimits, type MctsProgress, type MctsResult } from '../search/mcts/search.js';
 import { ShogiMctsBoard } from '../search/mcts/shogi-mcts-board.js';
 import type { MctsHelpers, RootPosition } from '../search/mcts/threads.js';
-import { planTime } from '../search/time.js';
+import { SIGNAL_PONDERHIT, SIGNAL_STOP } from './control-words.js';
+import { clockPlan, holdAnswer, lessArrivalLag, lineLeaf, lineText, prelude, type Root } from './engine-prelude.js';
 import { MctsMateGuard } from './mcts-mate-guard.js';
 import type { GoRequest, GoResult, SearchInfo } from './player.js';
-
-/** Words of the shared control array (the same layout as the alpha-beta player's). */
-export const MCTS_SIGNAL_STOP = 0;
-export const MCTS_SIGNAL_PONDERHIT = 1;
 
 export interface MctsEngineSettings {
   readonly game: GameKind;
@@ -91,30 +86,32 @@ export class MctsEngine {
   /** The position of a request as an MCTS board. */
   board(request: GoRequest): Result<MctsBoard, KishiError> {
     if (request.game !== this.game) return Result.err(new KishiError('ERR_GAME', `this engine plays ${this.game}, not ${request.game}`));
+    return this.parse(request);
+  }
+
+  /** The request's start text and moves on this engine's board. */
+  private parse(request: GoRequest): Result<ChessMctsBoard | ShogiMctsBoard, KishiError> {
     if (this.game === 'chess') return ChessMctsBoard.fromText(request.start, request.moves, request.variant === 'chess960');
     return ShogiMctsBoard.fromText(request.start, request.moves);
   }
 
   /** Runs one request to completion. `signal` is the shared control array (stop, ponderhit). */
   async go(request: GoRequest, signal: Int32Array, onInfo?: (info: SearchInfo) => void): Promise<Result<GoResult, KishiError>> {
-    const b = this.board(request);
-    if (b.isErr) return Result.err(b.error);
-    const board = b.value;
-    const start = performance.now();
+    const p = prelude(this.game, request, (r) => this.parse(r));
+    if (p.isErr) return Result.err(p.error);
+    if ('answer' in p.value) return Result.ok(p.value.answer);
+    const root = p.value.root;
+    const board: MctsBoard = root.board;
+    const start = root.startedAt;
     const limits = request.limits ?? {};
-    const list = new Int32Array(board.maxMoves);
-    const legal = board.generate(list);
-    if (legal === 0) return Result.ok({ move: 'resign' });
-    if (this.game === 'shogi') {
-      const pos = parseShogiSfen(board.toText());
-      if (pos.isOk && canDeclare(pos.value)) return Result.ok({ move: 'win' });
-    }
+    const list = root.legal;
+    const legal = root.count;
     if (limits.mate === true) return Result.ok({ move: 'notimplemented' });
     const infinite = limits.infinite === true;
     const ponder = request.ponder === true;
 
     const reused = this.reuseTree(request, board);
-    const stopped = (): boolean => Atomics.load(signal, MCTS_SIGNAL_STOP) !== 0;
+    const stopped = (): boolean => Atomics.load(signal, SIGNAL_STOP) !== 0;
     const report = (p: MctsProgress): void => onInfo?.(this.info(board, p, performance.now() - start));
 
     // A single legal move needs no search in a timed game.
@@ -125,10 +122,10 @@ export class MctsEngine {
       return Result.ok({ move });
     }
 
-    let timed = this.timeLimits(request, board, limits);
+    let timed = this.timeLimits(request, root, limits);
     // When the clock of `timed` started (the search's own clock starts at ponderhit).
     let clockStart = start;
-    let guard = infinite || ponder ? undefined : this.guardBoard(request);
+    let guard = infinite || ponder ? undefined : this.guardBoard(root);
     if (guard !== undefined) {
       // A quarter of the target time at most for our own mate (the node limit usually ends it first).
       const line = this.guard!.ownMate(guard, signal, timed.softMs !== undefined ? timed.softMs / 4 : undefined);
@@ -145,17 +142,16 @@ export class MctsEngine {
 
     if (infinite || ponder) {
       // Phase 1: until stop (or, pondering, ponderhit).
-      const hit = (): boolean => Atomics.load(signal, MCTS_SIGNAL_PONDERHIT) !== 0;
+      const hit = (): boolean => Atomics.load(signal, SIGNAL_PONDERHIT) !== 0;
       result = await this.search.run(board, { ...base, shouldStop: () => stopped() || (ponder && hit()) }, onProgress, this.infoIntervalMs, position);
       if (ponder && !stopped() && hit()) {
         // Phase 2: the pondered move was played; think on our own clock now (the guard follows).
-        timed = this.timeLimits(request, board, limits);
+        timed = this.timeLimits(request, root, limits);
         clockStart = performance.now();
         result = await this.search.run(board, { ...base, ...timed, shouldStop: stopped }, onProgress, this.infoIntervalMs, position);
-        guard = this.guardBoard(request);
+        guard = this.guardBoard(root);
       }
-      // UCI/USI: answer only after stop (or ponderhit) even when the search ended by itself.
-      while (!stopped() && !(ponder && hit())) Atomics.wait(signal, MCTS_SIGNAL_STOP, 0, 5);
+      holdAnswer(request, signal);
     } else {
       result = await this.search.run(
         board,
@@ -170,7 +166,7 @@ export class MctsEngine {
 
     const info = this.info(board, result, performance.now() - start);
     onInfo?.(info);
-    const picked = this.search.chooseMove(this.search.options.temperature > 0 && this.pliesOf(request) < this.search.options.temperaturePlies ? this.search.options.temperature : 0);
+    const picked = this.search.chooseMove(this.search.options.temperature > 0 && root.plies < this.search.options.temperaturePlies ? this.search.options.temperature : 0);
     // Never answer with a move that is not legal here (a search that expanded nothing picks 0).
     let chosen = list.subarray(0, legal).includes(picked) ? picked : list[0]!;
     if (guard !== undefined) {
@@ -185,18 +181,16 @@ export class MctsEngine {
       ponderMove = board.moveToText(pv[1]!);
       board.unmake();
     }
-    const pvLine = pv[0] === chosen ? pv : [chosen];
-    for (const m of pvLine) board.make(m);
-    const pvLeaf = board.toText();
-    for (let i = 0; i < pvLine.length; i++) board.unmake();
+    const pvLeaf = lineLeaf(board, pv[0] === chosen ? pv : [chosen]);
     return Result.ok(ponderMove !== undefined ? { move, ponder: ponderMove, info, pvLeaf } : { move, info, pvLeaf });
   }
 
-  /** The request's position for the mate guard, when the guard is on and the position reads. */
-  private guardBoard(request: GoRequest): SearchBoard | undefined {
-    if (this.guard === undefined) return undefined;
-    const b = this.guard.board(request.start, request.moves, request.variant === 'chess960');
-    return b.isOk ? b.value : undefined;
+  /**
+   * The root position for the mate guard, when the guard is on: the search's own board (parsed once),
+   * which the guard uses before and after the search, never during it, and leaves as it found it.
+   */
+  private guardBoard(root: Root<ChessMctsBoard | ShogiMctsBoard>): SearchBoard | undefined {
+    return this.guard?.boardOn(root.board.board);
   }
 
   /** Answers with the first move of a mate the guard found before the search. */
@@ -251,28 +245,16 @@ export class MctsEngine {
     return this.search.advance(codes) ? this.search.rootVisits : 0;
   }
 
-  private pliesOf(request: GoRequest): number {
-    return request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, this.game));
-  }
-
   /** The time limits less the time the request took to reach the search (see GoRequest.sentAt). */
-  private timeLimits(request: GoRequest, board: MctsBoard, limits: NonNullable<GoRequest['limits']>): MctsLimits {
-    const t = this.plannedLimits(request, board, limits);
-    const lag = request.sentAt !== undefined ? Math.max(0, Date.now() - request.sentAt) : 0;
-    if (lag === 0 || t.hardMs === undefined || request.ponder === true) return t;
-    const hardMs = Math.max(1, t.hardMs - lag);
-    const cut = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : Math.max(1, Math.min(ms, hardMs) - Math.min(lag, ms / 2)));
-    const softMs = cut(t.softMs);
-    const extendMs = cut(t.extendMs);
-    return { ...t, hardMs, ...(softMs !== undefined ? { softMs } : {}), ...(extendMs !== undefined ? { extendMs } : {}) };
+  private timeLimits(request: GoRequest, root: Root<ChessMctsBoard | ShogiMctsBoard>, limits: NonNullable<GoRequest['limits']>): MctsLimits {
+    return lessArrivalLag(request, this.plannedLimits(request, root, limits));
   }
 
-  private plannedLimits(request: GoRequest, board: MctsBoard, limits: NonNullable<GoRequest['limits']>): MctsLimits {
+  private plannedLimits(request: GoRequest, root: Root<ChessMctsBoard | ShogiMctsBoard>, limits: NonNullable<GoRequest['limits']>): MctsLimits {
     if (limits.movetimeMs !== undefined) return { softMs: Math.max(1, limits.movetimeMs), hardMs: Math.max(1, limits.movetimeMs), earlyStop: false };
-    if (request.clock === undefined || limits.nodes !== undefined || limits.depth !== undefined) return {};
-    const side: Side = board.sideToMove() === 0 ? 'first' : 'second';
-    // The caller's plan when it made one (the Thinker's), else the plan from the clock (UCI/USI).
-    const budget = request.budget ?? planTime({ game: this.game, clock: request.clock, side, plies: this.pliesOf(request), moveOverheadMs: this.moveOverheadMs });
+    const plan = clockPlan(this.game, request, root, this.moveOverheadMs);
+    if (plan === undefined) return {};
+    const budget = plan.budget;
     // The soft budget is alpha-beta's "no new iteration after". MCTS aims at `softTimeShare` of it
     // (stopping earlier when the best move cannot be overtaken) and runs on to `extendTimeShare`
     // of it (within the hard limit) while its choice is unsettled: 60% and 100% by default (the
@@ -296,12 +278,7 @@ export class MctsEngine {
       else if (best.proven === -1) score = { mate: -Math.max(2, pv.length) };
       else if (best.visits > 0) score = { cp: qToCentipawns(best.q) };
     }
-    const pvText: string[] = [];
-    for (const m of pv) {
-      pvText.push(board.moveToText(m));
-      board.make(m);
-    }
-    for (let i = 0; i < pv.length; i++) board.unmake();
+    const pvText = lineText(board, pv);
     const tree = this.search.tree;
     return {
       depth: Math.max(1, Math.round(p.depth)),
@@ -315,14 +292,3 @@ export class MctsEngine {
     };
   }
 }
-
-/** Plies implied by the move number of a FEN/SFEN (for time planning); 0 if absent. */
-export const plyOfText = (text: string, game: GameKind): number => {
-  const parts = text.trim().split(/\s+/);
-  if (game === 'chess') {
-    const full = Number(parts[5]);
-    return Number.isFinite(full) && full > 0 ? (full - 1) * 2 + (parts[1] === 'b' ? 1 : 0) : 0;
-  }
-  const n = Number(parts[3]);
-  return Number.isFinite(n) && n > 0 ? n - 1 : 0;
-};

@@ -11,8 +11,8 @@
  *   if it has one the next move by visits is tested, up to `mateGuardCandidates` moves. When all of
  *   them lose to a mate the search's choice stands (the mate may be longer than it looks).
  *
- * The boards are alpha-beta search boards built from the request's text, so sennichite and
- * perpetual check count in the mate search as they do in alpha-beta's.
+ * The boards are alpha-beta search boards over the MCTS root's own position (the moves that led to
+ * it included), so sennichite and perpetual check count in the mate search as they do in alpha-beta's.
  */
 import type { GameKind } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
@@ -20,6 +20,8 @@ import { ChessLinearEval } from '../eval/linear/chess-eval.js';
 import { CHESS_FEATURES } from '../eval/linear/chess-features.js';
 import { ShogiLinearEval } from '../eval/linear/shogi-eval.js';
 import { SHOGI_FEATURES } from '../eval/linear/shogi-features.js';
+import { FastChessBoard } from '../games/chess/fast/board.js';
+import type { FastShogiBoard } from '../games/shogi/fast/board.js';
 import { ChessSearchBoard } from '../search/alphabeta/chess-board.js';
 import { MateSearch, type MateLimits } from '../search/alphabeta/mate-search.js';
 import type { SearchBoard } from '../search/alphabeta/search-board.js';
@@ -57,6 +59,15 @@ export class MctsMateGuard {
   board(start: string, moves: readonly string[], chess960: boolean): Result<SearchBoard, KishiError> {
     if (this.game === 'chess') return ChessSearchBoard.fromText(start, moves, this.chessEval, chess960);
     return ShogiSearchBoard.fromText(start, moves, this.shogiEval);
+  }
+
+  /**
+   * A search board over `board`, a position already parsed (the MCTS engine's root). The guard's
+   * make/unmake on it are balanced, so the board is left as it was found: it may be the MCTS
+   * board's own, so long as the guard does not run while the MCTS search does.
+   */
+  boardOn(board: FastChessBoard | FastShogiBoard): SearchBoard {
+    return board instanceof FastChessBoard ? new ChessSearchBoard(board, this.chessEval) : new ShogiSearchBoard(board, this.shogiEval);
   }
 
   /**

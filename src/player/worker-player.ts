@@ -14,13 +14,9 @@
 import type { Worker } from 'node:worker_threads';
 import type { GameKind } from '../core/game.js';
 import { KishiError } from '../core/result.js';
+import { SIGNAL_PONDERHIT as PONDERHIT, SIGNAL_STOP as STOP, SIGNAL_WORDS } from './control-words.js';
 import type { GoRequest, GoResult, Player, SearchInfo } from './player.js';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
-
-/** The shared control words: stop, ponderhit. */
-const STOP = 0;
-const PONDERHIT = 1;
-const SIGNAL_WORDS = 2;
 
 interface Pending {
   resolve: (value: unknown) => void;

@@ -59,6 +59,7 @@ export function createWebServer(ctx: ServerContext): Result<WebServer, KishiErro
       config: config.web,
       recordsDir: config.records.dir,
       policy: config.lichess.drawOrResign,
+      moveOverheadMs: config.engine.moveOverheadMs,
       ...(watchToken !== undefined ? { watchToken } : {}),
       ...(ctx.serverStatus ? { serverStatus: ctx.serverStatus } : {}),
       alphazeroDirs: config.web.watchAlphazeroDirs,

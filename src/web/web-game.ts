@@ -6,9 +6,11 @@
  * games feed TD-Leaf through the lease. Transport-free: events go to `emit`, requests come as method
  * calls that answer a `Result` (a refused request leaves the game as it was).
  *
- * Draw offers and resignation follow the bot's policy (`lichess.drawOrResign`, the pure functions of
- * src/bot/thinker/draw-or-resign.ts): Kishi accepts a draw only when its recent scores are near
- * zero with few pieces left, and resigns after a run of lost scores when that is enabled.
+ * Kishi's turn goes through the bot's Thinker (src/bot/thinker/thinker.ts), as a lichess or CSA game's
+ * does: one time plan per move, the stop before the flag falls, the fallback move for an illegal or
+ * missing answer, and the draw and resignation policy (`lichess.drawOrResign`): Kishi accepts a draw
+ * only when its recent scores are near zero with few pieces left, offers one with its move on the
+ * same condition, and resigns after a run of lost scores when that is enabled.
  */
 import type { PlayerLease } from '../bot/dispatcher.js';
 import type { DrawOrResignConfig } from '../config/sections/draw-or-resign.js';
@@ -18,7 +20,9 @@ import { KishiError, Result } from '../core/result.js';
 import { ChessGame } from '../games/chess/index.js';
 import { ShogiGame } from '../games/shogi/index.js';
 import type { SearchInfo, SearchLimits } from '../player/player.js';
-import { drawConditionHolds, scoreToCp, shouldAcceptDraw, shouldResign } from '../bot/thinker/draw-or-resign.js';
+import { gameStatePosition, piecesOnBoard } from '../bot/thinker/game-state-position.js';
+import { Thinker } from '../bot/thinker/thinker.js';
+import type { Decision, ThinkerLog } from '../bot/thinker/thinker.js';
 import type { GameLogWriter } from '../records/game-log.js';
 import { GameClock } from './game-clock.js';
 import type { ClockView, TimeControl } from './game-clock.js';
@@ -65,6 +69,10 @@ export interface WebGameOptions {
   readonly lease: PlayerLease;
   readonly policy: DrawOrResignConfig;
   readonly maxTakebacks: number;
+  /** Network lag kept back per move, ms (config `engine.moveOverheadMs`, as the Player plans with it); default 0. */
+  readonly moveOverheadMs?: number;
+  /** Where the Thinker says what it does (stops, fallbacks); default nowhere. */
+  readonly diagnostics?: ThinkerLog;
   /** The game log (already opened with its header), when games are logged. */
   readonly log?: GameLogWriter;
   readonly emit: (event: WebEvent) => void;
@@ -90,8 +98,13 @@ export const CLOCK_STARTS_AT_PLY = 2;
 
 const refuse = (code: string, message: string): Result<never, KishiError> => Result.err(new KishiError(code, message));
 
-/** Pieces on the board (kings included), from a FEN or SFEN board field. */
-const piecesOn = (position: string): number => (position.split(' ')[0]!.match(/[a-zA-Z]/g) ?? []).length;
+/** Kishi stops searching this long before its flag would fall, ms: the answer still reaches the board in time. */
+const FLAG_MARGIN_MS = 300;
+
+/** How long a stopped Player may still take to answer before the Thinker plays a fallback move, ms (within FLAG_MARGIN_MS). */
+const GRACE_MS = 200;
+
+const SILENT: ThinkerLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 export class WebGame {
   readonly startedAt = new Date();
@@ -99,14 +112,14 @@ export class WebGame {
   private readonly clock: GameClock;
   private readonly moves: string[] = [];
   private readonly moveMs: number[] = [];
-  private readonly scores: number[] = [];
+  /** Kishi's turns: the time plan, the guard, the fallback move and the draw and resignation policy. */
+  private readonly thinker: Thinker;
   /** Kishi's search for the move at each ply it played (the engine panel of that position). */
   private readonly infos = new Map<number, SearchInfo>();
   private result: WebResult | undefined;
   private takebacksLeft: number;
   private drawOffered = false;
   private flagTimer: NodeJS.Timeout | undefined;
-  private stopTimer: NodeJS.Timeout | undefined;
   /** Bumped by every change that voids a running search (takeback, game end). */
   private generation = 0;
   private thinking: Promise<void> = Promise.resolve();
@@ -119,6 +132,15 @@ export class WebGame {
     this.takebacksLeft = opts.maxTakebacks;
     this.now = opts.now ?? Date.now;
     this.lastPress = this.now();
+    this.thinker = new Thinker({
+      game: opts.game,
+      log: opts.diagnostics ?? SILENT,
+      logPrefix: `web game ${opts.id}: `,
+      graceMs: GRACE_MS,
+      drawOrResign: opts.policy,
+      // Only the search deciding Kishi's move reports (a stopped one is forgotten by the Thinker).
+      onInfo: (info) => this.opts.emit({ t: 'info', ply: this.moves.length, info }),
+    });
   }
 
   get id(): string {
@@ -216,7 +238,7 @@ export class WebGame {
   /** The person offers a draw, or accepts Kishi's: Kishi agrees when its policy does, else the game goes on. */
   offerDraw(): Result<boolean, KishiError> {
     if (this.result) return refuse('ERR_GAME_OVER', 'the game is over');
-    if (this.drawOffered || shouldAcceptDraw(this.scores, piecesOn(this.state.toText()), this.opts.policy)) {
+    if (this.drawOffered || this.thinker.acceptsDraw(piecesOnBoard(this.state.toText()))) {
       this.end({ winner: undefined, reason: 'draw-agreed' });
       return Result.ok(true);
     }
@@ -234,7 +256,7 @@ export class WebGame {
     const humanMoves = this.moves.filter((_, i) => this.sideAt(i) === this.opts.humanSide).length;
     if (humanMoves === 0) return refuse('ERR_NO_TAKEBACK', 'nothing to take back');
     this.generation++;
-    this.opts.lease.player.stop();
+    this.thinker.cancel();
     await this.thinking;
     if (this.result) return refuse('ERR_GAME_OVER', 'the game is over');
     let plies = 0;
@@ -248,6 +270,8 @@ export class WebGame {
     } while (this.state.turn() !== this.opts.humanSide);
     this.takebacksLeft--;
     this.drawOffered = false;
+    // Kishi's scores of the plies taken back no longer count for the draw and resignation policy.
+    this.thinker.takeback(this.moves.length);
     this.opts.log?.takeback(this.moves.length);
     const now = this.now();
     this.clock.stop(now);
@@ -319,66 +343,61 @@ export class WebGame {
     return true;
   }
 
-  /** Kishi's turn: one search with the clock and the strength limits, a stop before its flag falls. */
+  /** Kishi's turn: one search through the Thinker with the clock and the strength limits, a stop before its flag falls. */
   private think(): void {
     if (this.result || this.state.turn() === this.opts.humanSide) return;
     const generation = ++this.generation;
-    const player = this.opts.lease.player;
-    const ply = this.moves.length;
+    const side = this.state.turn();
     // Before the clocks run (the first moves), the main time and one byoyomi period still bound the search.
-    const msToFlag = this.clock.msToFlag(this.now()) ?? this.clock.timeLeft(this.state.turn(), this.now()) + this.opts.control.byoyomiMs;
+    const msToFlag = this.clock.msToFlag(this.now()) ?? this.clock.timeLeft(side, this.now()) + this.opts.control.byoyomiMs;
     // The limits (nodes, depth) set the strength; the clock still bounds the search.
-    this.stopTimer = setTimeout(() => player.stop(), Math.max(10, msToFlag - 300));
-    const search = player
-      .go(
-        {
-          game: this.opts.game,
-          variant: 'standard',
-          start: 'startpos',
-          moves: [...this.moves],
-          clock: this.clock.state(this.now()),
-          ...(this.opts.limits.nodes !== undefined || this.opts.limits.depth !== undefined
-            ? { limits: { ...this.opts.limits, movetimeMs: moveTimeCap(this.clock.timeLeft(this.state.turn(), this.now()), this.opts.control) } }
-            : {}),
-        },
-        (info) => {
-          if (generation === this.generation) this.opts.emit({ t: 'info', ply, info });
-        },
-      )
-      .then((answer) => {
-        clearTimeout(this.stopTimer);
-        if (generation !== this.generation || this.result) return;
-        if (answer.info) this.scores.push(scoreToCp(answer.info.score));
-        if (answer.move === 'win' && this.state instanceof ShogiGame && this.state.canDeclareWin()) {
-          this.end({ winner: this.state.turn(), reason: 'entering-king' });
-          return;
-        }
-        if (shouldResign(this.scores, this.opts.policy)) {
-          this.end({ winner: this.opts.humanSide, reason: 'resign' });
-          return;
-        }
-        const parsed = this.state.parseMove(answer.move);
-        let move: unknown;
-        if (parsed.isOk) move = parsed.value;
-        else {
-          // An engine bug must not hang the game: the first legal move, and a notice saying so.
-          this.opts.emit({ t: 'notice', text: `Kishi answered an illegal move (${answer.move}); it plays its first legal move` });
-          move = this.state.legalMoves()[0];
-          if (move === undefined) return;
-        }
-        // Kishi offers a draw with its move when the policy's draw condition holds (lichess-bot's offer_draw).
-        const after = this.state.clone();
-        after.play(move);
-        this.drawOffered = drawConditionHolds(this.scores, piecesOn(after.toText()), this.opts.policy);
-        if (this.play(move, answer.info, answer.pvLeaf) && this.drawOffered) this.opts.emit({ t: 'notice', text: 'Kishi offers a draw' });
-      })
-      .catch((e: unknown) => {
-        clearTimeout(this.stopTimer);
-        if (generation !== this.generation || this.result) return;
-        this.opts.emit({ t: 'notice', text: `Kishi's engine failed: ${(e as Error).message}` });
+    const strength = this.opts.limits.nodes !== undefined || this.opts.limits.depth !== undefined;
+    const decided = this.thinker.think(this.opts.lease.player, {
+      request: { game: this.opts.game, variant: 'standard', start: 'startpos', moves: [...this.moves] },
+      position: gameStatePosition(this.state),
+      time: {
+        clock: this.clock.state(this.now()),
+        side,
+        plies: this.moves.length,
+        overheadMs: this.opts.moveOverheadMs ?? 0,
+        deadlineMs: Math.max(10, msToFlag - FLAG_MARGIN_MS),
+        ...(strength ? { limits: { ...this.opts.limits, movetimeMs: moveTimeCap(this.clock.timeLeft(side, this.now()), this.opts.control) } } : {}),
+      },
+    });
+    this.thinking = decided.then((d) => {
+      if (generation === this.generation && !this.result) this.onDecision(d);
+    });
+  }
+
+  /** Plays what the Thinker decided for Kishi's turn. */
+  private onDecision(d: Decision): void {
+    switch (d.kind) {
+      case 'cancelled':
+        return;
+      case 'declare':
+        this.end({ winner: this.state.turn(), reason: 'entering-king' });
+        return;
+      case 'resign':
+        this.end({ winner: this.opts.humanSide, reason: 'resign' });
+        return;
+      case 'failed':
+        this.opts.emit({ t: 'notice', text: `Kishi's engine failed: ${d.error.message}` });
         this.end({ winner: undefined, reason: 'abandoned' });
-      });
-    this.thinking = search;
+        return;
+      case 'move': {
+        const move = this.state.parseMove(d.move);
+        // The Thinker decides legal moves only; a position without one ended the game before this turn.
+        if (move.isErr) return;
+        if (d.fallback === 'illegal') this.opts.emit({ t: 'notice', text: `Kishi answered an illegal move; it plays ${d.move} instead` });
+        else if (d.fallback === 'overrun') this.opts.emit({ t: 'notice', text: `Kishi did not answer in time; it plays ${d.move}` });
+        // Kishi offers a draw with its move when the policy's draw condition holds (lichess-bot's offer_draw).
+        this.drawOffered = d.offerDraw;
+        if (this.play(move.value, d.fallback === undefined ? d.result.info : undefined, d.result.pvLeaf) && this.drawOffered) {
+          this.opts.emit({ t: 'notice', text: 'Kishi offers a draw' });
+        }
+        return;
+      }
+    }
   }
 
   private armFlag(): void {
@@ -399,9 +418,8 @@ export class WebGame {
     this.result = result;
     this.generation++;
     clearTimeout(this.flagTimer);
-    clearTimeout(this.stopTimer);
     this.clock.stop(this.now());
-    this.opts.lease.player.stop();
+    this.thinker.cancel();
     this.opts.log?.finish({ winner: result.winner ?? null, status: LOG_STATUS[result.reason] ?? result.reason, plies: this.moves.length, endedAt: new Date().toISOString() });
     if (this.opts.log) this.opts.lease.gameRecorded?.(this.opts.log.file);
     this.emitState();

@@ -46,6 +46,8 @@ export interface WebServerOptions {
   /** Records and game logs go under `<recordsDir>/web/`. */
   readonly recordsDir: string;
   readonly policy: DrawOrResignConfig;
+  /** Network lag the time plans keep back per move, ms (config `engine.moveOverheadMs`); default 0. */
+  readonly moveOverheadMs?: number;
   readonly lease: LeaseSource;
   /** Lines for the user (the address once listening). */
   readonly say?: (line: string) => void;
@@ -425,6 +427,8 @@ export class WebServer implements GameServer {
         limits: limitsFor(m.level),
         lease: lease.value,
         policy: this.opts.policy,
+        ...(this.opts.moveOverheadMs !== undefined ? { moveOverheadMs: this.opts.moveOverheadMs } : {}),
+        diagnostics: childLogger('web'),
         maxTakebacks: this.opts.config.maxTakebacks,
         log,
         emit: (event) => {

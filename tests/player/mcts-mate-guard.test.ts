@@ -7,7 +7,8 @@ import { expect, test } from 'vitest';
 import { CHESS_ENCODING } from '../../src/nn/chess-encoding.js';
 import { MockEvaluator } from '../../src/nn/mock-evaluator.js';
 import { SHOGI_ENCODING } from '../../src/nn/shogi-encoding.js';
-import { MCTS_SIGNAL_PONDERHIT, MctsEngine } from '../../src/player/mcts-engine.js';
+import { SIGNAL_PONDERHIT } from '../../src/player/control-words.js';
+import { MctsEngine } from '../../src/player/mcts-engine.js';
 import { MctsMateGuard } from '../../src/player/mcts-mate-guard.js';
 import type { GoRequest } from '../../src/player/player.js';
 
@@ -76,7 +77,7 @@ test('the engine plays a mate found before the search, and steers away from a ma
   const clock = { firstMs: 500, secondMs: 500, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 0 };
   const pondering: GoRequest = { game: 'chess', variant: 'standard', start: BACK_RANK, moves: [], clock, ponder: true };
   const hit = signal();
-  setTimeout(() => Atomics.store(hit, MCTS_SIGNAL_PONDERHIT, 1), 30);
+  setTimeout(() => Atomics.store(hit, SIGNAL_PONDERHIT, 1), 30);
   const afterHit = (await chess(3).go(pondering, hit)).unwrap().move;
   expect(OFF_THE_BACK_RANK).not.toContain(afterHit);
 });

@@ -14,7 +14,7 @@ import type { Player } from '../../src/player/player.js';
 import { GameLogWriter } from '../../src/records/game-log.js';
 import { WebGame } from '../../src/web/web-game.js';
 import type { GameSnapshot, WebEvent } from '../../src/web/web-game.js';
-import { FirstLegalPlayer } from '../fakes/player.js';
+import { FakePlayer, FirstLegalPlayer } from '../fakes/player.js';
 import type { FirstLegalPlayerOptions } from '../fakes/player.js';
 
 const POLICY = parseConfig('').unwrap().lichess.drawOrResign;
@@ -133,7 +133,7 @@ describe('a game on the page', () => {
     expect(t.game.resign().isOk).toBe(true);
   });
 
-  it('plays the first legal move when the engine answers an illegal one, and logs the game', async () => {
+  it('plays the Thinker\'s fallback move when the engine answers an illegal one, and logs the game', async () => {
     const t = setup({ script: ['e7e5'] }, {}, true);
     // The test double plays its script only when legal; force an illegal answer through `go`.
     const go = t.player.go.bind(t.player);
@@ -141,14 +141,62 @@ describe('a game on the page', () => {
     t.game.start();
     t.game.humanMove(0, 'e2e4');
     await t.until(() => t.game.snapshot().moves.length === 2);
-    expect(t.notices()).toEqual(['Kishi answered an illegal move (a1a8); it plays its first legal move']);
+    // The fallback: the first move of the search's PV when legal (the script's e7e5), else the first legal move.
+    expect(t.game.snapshot().moves).toEqual(['e2e4', 'e7e5']);
+    expect(t.notices()).toEqual(['Kishi answered an illegal move; it plays e7e5 instead']);
     t.game.resign();
     const log = readFileSync(t.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(log.map((l) => l.type)).toEqual(['header', 'move', 'move', 'result']);
-    expect(log[2]).toMatchObject({ ply: 1, ours: true, search: { depth: 1 } });
+    // The search behind the illegal answer is not the fallback move's: it is not logged with it.
+    expect(log[2]).toMatchObject({ ply: 1, ours: true, move: 'e7e5' });
+    expect(log[2].search).toBeUndefined();
     expect(log[3]).toMatchObject({ winner: 'second', status: 'resign', plies: 2 });
     expect(t.recorded).toEqual([t.file]);
     expect(t.game.resign().isErr).toBe(true);
+  });
+
+  it('plays the Thinker\'s fallback move when the engine does not answer before its flag', async () => {
+    // A hung engine (it ignores stop) with one second on its clock: the Thinker stops it 300 ms before
+    // the flag and, after its grace, plays the first legal move instead of letting the game hang.
+    const player = new FakePlayer({ games: ['chess'], think: 'hang' });
+    const notices: string[] = [];
+    const game = new WebGame({
+      id: 'h',
+      game: 'chess',
+      humanSide: 'first',
+      humanName: 'Ann',
+      control: { initialMs: 1_000, incrementMs: 0, byoyomiMs: 0 },
+      limits: {},
+      lease: { player: player as Player, release: async () => {} },
+      policy: POLICY,
+      maxTakebacks: 0,
+      emit: (e) => void (e.t === 'notice' && notices.push(e.text)),
+    });
+    game.start();
+    game.humanMove(0, 'e2e4');
+    const until = Date.now() + 10_000;
+    while (game.snapshot().moves.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    expect(game.snapshot().moves).toHaveLength(2);
+    expect(game.over()).toBe(false);
+    expect(player.stops).toBeGreaterThanOrEqual(1);
+    expect(notices).toEqual([`Kishi did not answer in time; it plays ${game.snapshot().moves[1]}`]);
+    await game.abandon();
+  });
+
+  it('forgets the scores of the plies taken back: they no longer count for resignation', async () => {
+    const t = setup({ score: () => ({ cp: -900 }), thinkMs: 0 }, { resignEnabled: true, resignMoves: 2, resignScoreCp: -500 });
+    t.game.start();
+    t.game.humanMove(0, 'e2e4');
+    await t.until(() => t.game.snapshot().moves.length === 2);
+    expect((await t.game.takeback()).isOk).toBe(true);
+    // One lost score again after the takeback: the taken-back one does not make it two.
+    t.game.humanMove(0, 'd2d4');
+    await t.until(() => t.game.snapshot().moves.length === 2);
+    expect(t.game.over()).toBe(false);
+    // The next lost score is the second in a row: Kishi resigns.
+    t.game.humanMove(2, 'c2c4');
+    await t.until(() => t.game.over());
+    expect(t.game.snapshot().result).toEqual({ winner: 'first', reason: 'resign' });
   });
 
   it('drops the taken-back ply\'s search from the engine panel', async () => {

@@ -208,6 +208,16 @@ export class Thinker {
     return { kind: 'move', move: result.move, result, offerDraw: draw };
   }
 
+  /**
+   * The move played instead of the Player's (fallbackMove in position.ts: the first PV move of its
+   * last `info` when legal, else the first legal move), or resignation when no move is legal.
+   */
+  fallback(position: ThinkerPosition, info: SearchInfo | undefined, why: 'illegal' | 'overrun' | 'failed'): Decision {
+    const move = fallbackMove(position, info);
+    if (move === undefined) return { kind: 'resign', why: 'no legal move' };
+    return { kind: 'move', move, result: { move }, offerDraw: false, fallback: why };
+  }
+
   /** Whether to accept the opponent's draw offer now (the draw condition on our scores). */
   acceptsDraw(pieces: number): boolean {
     const cfg = this.opts.drawOrResign;
@@ -309,12 +319,6 @@ export class Thinker {
       return;
     }
     search.settle({ kind: 'failed', error, fallback: this.fallback(search.turn.position, search.lastInfo, 'failed') });
-  }
-
-  private fallback(position: ThinkerPosition, info: SearchInfo | undefined, why: 'illegal' | 'overrun' | 'failed'): Decision {
-    const move = fallbackMove(position, info);
-    if (move === undefined) return { kind: 'resign', why: 'no legal move' };
-    return { kind: 'move', move, result: { move }, offerDraw: false, fallback: why };
   }
 
   private clear(search: Search): void {

@@ -16,7 +16,7 @@ import { makeUci, parseUci } from 'chessops/util';
 import { setupPosition } from 'chessops/variant';
 import type { Color, VariantKey } from './types.js';
 import { isChessVariantKey } from './types.js';
-import type { GameLine } from './game/line.js';
+import type { GameLine } from './game-line.js';
 
 export class ChessLine implements GameLine {
   private pos: Position;

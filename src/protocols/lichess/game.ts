@@ -21,7 +21,7 @@ import type { PlayerLease } from '../../bot/dispatcher.js';
 import { Thinker } from '../../bot/thinker/thinker.js';
 import { ChessLine } from './chess-line.js';
 import type { GameDeps, GameEnd, GameRules } from './game/deps.js';
-import type { GameLine } from './game/line.js';
+import type { GameLine } from './game-line.js';
 import { GameChat } from './game/game-chat.js';
 import { OurMoves } from './game/moves.js';
 import { Offers } from './game/offers.js';

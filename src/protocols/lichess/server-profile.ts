@@ -11,7 +11,7 @@ import type { KishiError, Result } from '../../core/result.js';
 import { ChessLine } from './chess-line.js';
 import type { EndpointTable } from './endpoints.js';
 import { ENDPOINTS } from './endpoints.js';
-import type { GameLine } from './game/line.js';
+import type { GameLine } from './game-line.js';
 import type { Color, GameFullEvent, GameStateEvent, GameStreamEvent, IncomingEvent, PlayingGame } from './types.js';
 import { isGameStreamEvent, isIncomingEvent } from './types.js';
 

@@ -11,7 +11,7 @@ import type { Outcome } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import { STARTPOS_SFEN } from '../../games/shogi/sfen.js';
 import { ShogiGame } from '../../games/shogi/shogi-game.js';
-import type { GameLine } from '../lichess/game/line.js';
+import type { GameLine } from '../lichess/game-line.js';
 import type { Color } from '../lichess/types.js';
 
 const colorOf = (side: 'first' | 'second'): Color => (side === 'first' ? 'white' : 'black');

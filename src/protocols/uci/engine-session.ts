@@ -18,9 +18,16 @@
  *   re-sent every few milliseconds until the search answers, so it can never be lost.
  *
  * Errors: a malformed or illegal `position` answers `info string error: ...` and keeps the previous
- * position; unknown commands and option names are logged and reported with `info string`; a Player
- * failure still answers `bestmove` (first legal move), so a GUI never waits forever.
+ * position; unknown commands and option names are logged and reported with `info string`. The
+ * Player's answer is checked by the Thinker's decision (src/bot/thinker/thinker.ts, as a lichess or
+ * CSA move is): a move that is not legal, or a declaration the rules do not allow, becomes the
+ * Thinker's fallback move (the first PV move when legal, else the first legal move), and so does the
+ * answer of a Player that fails, so a GUI never waits forever. The GUI keeps the clock and the game:
+ * the session asks the Thinker for no time plan, draw offer or resignation by score.
  */
+import { gameStatePosition } from '../../bot/thinker/game-state-position.js';
+import { Thinker } from '../../bot/thinker/thinker.js';
+import type { Decision } from '../../bot/thinker/thinker.js';
 import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import type { PlayerConfig } from '../../player/factory.js';
@@ -142,6 +149,8 @@ export class EngineSession {
   private readonly settings: EngineSettings;
   private readonly options: EngineOption[];
   private readonly log: SessionLogger;
+  /** The decision on each answer (legality, declaration, fallback move); never asked to search. */
+  private readonly thinker: Thinker;
   private position: PositionState;
   private player: TunablePlayer | undefined;
   /** The Player must be rebuilt before the next use (weights file or search kind changed). */
@@ -158,6 +167,9 @@ export class EngineSession {
     this.settings = { ...opts.settings };
     this.options = opts.dialect.options(this.settings);
     this.log = opts.logger ?? SILENT;
+    // No `drawOrResign`: UCI and USI have no draw offers, and the GUI resigns for its engine.
+    // graceMs is the guard's, and the session never asks the Thinker to search.
+    this.thinker = new Thinker({ game: opts.dialect.game, log: this.log, graceMs: 0 });
     this.position = startPosition(opts.dialect, this.settings);
   }
 
@@ -541,19 +553,17 @@ export class EngineSession {
   }
 
   private answer(job: SearchJob, found: GoResult, position: PositionState): void {
-    const noMove = position.game.legalMoves().length === 0;
-    // Whatever a Player made of it, a root without a legal move has only the null answer.
-    const result: GoResult = noMove && !job.mate ? { move: 'resign', ...(found.info ? { info: found.info } : {}) } : found;
     if (job.mate) {
-      this.write(checkmateLine(result));
+      this.write(checkmateLine(found));
       return;
     }
+    const result = answerOf(this.thinker.decide(position.moves.length, gameStatePosition(position.game), found), found);
     const info = result.info;
     if (info !== undefined && (job.lastInfo === undefined || info.nodes !== job.lastInfo.nodes || info.pv[0] !== job.lastInfo.pv[0])) {
       this.write(infoLine(info, this.dialect.protocol));
     }
     const final = info ?? job.lastInfo;
-    if (noMove && !(final !== undefined && 'mate' in final.score && final.score.mate === 0)) {
+    if (position.game.legalMoves().length === 0 && !(final !== undefined && 'mate' in final.score && final.score.mate === 0)) {
       // No move at the root: say why before the null move, as Stockfish does (`score mate 0` when mated,
       // `score cp 0` when stalemated), so that a GUI does not take `bestmove 0000` for a failure.
       this.write(`info depth 0 score ${position.game.isCheck() ? 'mate 0' : 'cp 0'}`);
@@ -561,11 +571,10 @@ export class EngineSession {
     this.write(`bestmove ${this.dialect.bestmove(result)}`);
   }
 
-  /** An answer without the Player: the first legal move (a GUI must never wait for ever). */
+  /** An answer without the Player's: `checkmate timeout` for a mate search, else the Thinker's fallback move. */
   private fallback(job: SearchJob, position: PositionState): GoResult {
     if (job.mate) return { move: 'timeout' };
-    const moves = position.game.legalMoves();
-    return moves.length > 0 ? { move: position.game.moveToText(moves[0]) } : { move: 'resign' };
+    return answerOf(this.thinker.fallback(gameStatePosition(position.game), job.lastInfo, 'failed'), { move: 'resign' });
   }
 
   /** The Player, created (or rebuilt after an option change) on first use. */
@@ -633,6 +642,25 @@ export class EngineSession {
     if (this.closed) return;
     this.log.debug(`>> ${line}`);
     this.opts.write(line);
+  }
+}
+
+/**
+ * The answer the Thinker's decision `d` on `found` gives: the Player's own answer when it stands (its
+ * ponder move and last `info` with it), the fallback move alone, or `resign` (the null move when
+ * no move is legal: the dialect writes it).
+ */
+function answerOf(d: Decision, found: GoResult): GoResult {
+  switch (d.kind) {
+    case 'move':
+      return d.fallback === undefined ? d.result : { move: d.move };
+    case 'declare':
+      return d.result;
+    case 'resign':
+      return { move: 'resign', ...(found.info ? { info: found.info } : {}) };
+    default:
+      // `decide` and `fallback` give neither `failed` nor `cancelled`; nothing is better than no answer.
+      return found;
   }
 }
 

@@ -362,7 +362,7 @@ describe('UCI searching', () => {
   });
 
   it('ponders until ponderhit, then answers; stop during ponder answers too', async () => {
-    const h = harness(uciDialect, { answer: (r) => ({ move: r.moves.length === 2 ? 'g1f3' : 'b1c3' }) });
+    const h = harness(uciDialect, { answer: (r) => ({ move: r.moves.length === 2 ? 'g1f3' : 'g8f6' }) });
     h.send('position startpos moves e2e4 e7e5', 'go ponder wtime 1000 btime 1000');
     await settle();
     expect(h.lines).toEqual([]);
@@ -371,7 +371,7 @@ describe('UCI searching', () => {
     expect(await h.waitLine(bestmove)).toBe('bestmove g1f3');
     h.send('position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5', 'go ponder wtime 900 btime 900', 'stop');
     await h.waitLine(() => h.lines.filter(bestmove).length === 2);
-    expect(h.lines.at(-1)).toBe('bestmove b1c3');
+    expect(h.lines.at(-1)).toBe('bestmove g8f6');
   });
 
   it('answers 0000 when there is no legal move, and a legal move when the Player fails', async () => {
@@ -387,13 +387,24 @@ describe('UCI searching', () => {
   it('prints the final info when it differs from the last one sent', async () => {
     const info = { depth: 5, seldepth: 7, score: { mate: 3 }, nodes: 4000, nps: 40000, timeMs: 100, pv: ['h5f7'] };
     const h = harness(uciDialect, { answer: () => ({ move: 'h5f7', info: { ...info, nodes: 4100 } }), infos: [info] });
-    h.send('go depth 5');
+    h.send('position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6', 'go depth 5');
     await h.waitLine(bestmove);
     expect(h.lines).toEqual([
       'info depth 5 seldepth 7 score mate 2 nodes 4000 nps 40000 time 100 pv h5f7',
       'info depth 5 seldepth 7 score mate 2 nodes 4100 nps 40000 time 100 pv h5f7',
       'bestmove h5f7',
     ]);
+  });
+
+  it('answers a move that is not legal with the Thinker\'s fallback: the first PV move when legal, else the first legal move', async () => {
+    const info = { depth: 4, score: { cp: 20 }, nodes: 900, nps: 9000, timeMs: 100, pv: ['g1f3', 'b8c6'] };
+    const pv = harness(uciDialect, { answer: () => ({ move: 'e2e5', info }) });
+    pv.send('position startpos', 'go depth 4');
+    expect(await pv.waitLine(bestmove)).toBe('bestmove g1f3');
+    const first = harness(uciDialect, { answer: () => ({ move: 'e2e5', info: { ...info, pv: ['e2e5'] } }) });
+    first.send('position startpos', 'go depth 4');
+    const legal = first.session.currentPosition().game;
+    expect(await first.waitLine(bestmove)).toBe(`bestmove ${legal.moveToText(legal.legalMoves()[0])}`);
   });
 
   it('runs go perft on the position', async () => {

@@ -102,13 +102,19 @@ describe('USI positions and go', () => {
     expect(h.session.currentPosition().moves).toEqual(['7g7f', '3c3d', '7f7e', '3d3e', '7e7d', '3e3f', '7d7c+']);
   });
 
-  it('answers bestmove resign and bestmove win as the Player says', async () => {
+  it('answers bestmove resign as the Player says, and bestmove win where the declaration is legal', async () => {
     const r = harness(usiDialect, { answer: () => ({ move: 'resign' }) });
     r.send('go byoyomi 100');
     expect(await r.waitLine(bestmove)).toBe('bestmove resign');
     const w = harness(usiDialect, { answer: () => ({ move: 'win', ponder: 'x' }) });
-    w.send('go byoyomi 100');
+    // Sente: king in the camp, 10 pieces there, 28 points with the hand (the CSA 27-point rule).
+    w.send('position sfen GGSS5/PPPPK4/RB7/9/9/9/9/9/8k b RB 1', 'go byoyomi 100');
     expect(await w.waitLine(bestmove)).toBe('bestmove win');
+    // In the start position the declaration is not legal: the Thinker's fallback, the first legal move.
+    const s = harness(usiDialect, { answer: () => ({ move: 'win' }) });
+    s.send('go byoyomi 100');
+    const start = s.session.currentPosition().game;
+    expect(await s.waitLine(bestmove)).toBe(`bestmove ${start.moveToText(start.legalMoves()[0])}`);
   });
 
   it('answers go mate with checkmate moves, nomate or timeout', async () => {

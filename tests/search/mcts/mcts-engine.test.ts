@@ -8,7 +8,8 @@ import { CHESS_ENCODING } from '../../../src/nn/chess-encoding.js';
 import { MockEvaluator } from '../../../src/nn/mock-evaluator.js';
 import { SHOGI_ENCODING } from '../../../src/nn/shogi-encoding.js';
 import { sideToMove } from '../../../src/player/auto-player.js';
-import { MCTS_SIGNAL_PONDERHIT, MCTS_SIGNAL_STOP, MctsEngine } from '../../../src/player/mcts-engine.js';
+import { SIGNAL_PONDERHIT, SIGNAL_STOP } from '../../../src/player/control-words.js';
+import { MctsEngine } from '../../../src/player/mcts-engine.js';
 import type { GoRequest } from '../../../src/player/player.js';
 
 const signal = (): Int32Array => new Int32Array(new SharedArrayBuffer(8));
@@ -78,14 +79,14 @@ test('terminal positions, single legal moves, go mate', async () => {
 test('an infinite search runs until stop; a ponder search continues after ponderhit on its own clock', async () => {
   const engine = new MctsEngine({ game: 'shogi', evaluator: new MockEvaluator(SHOGI_ENCODING, () => ({}), 256, true), moveOverheadMs: 0, options: { batchSize: 4 } });
   const s = signal();
-  setTimeout(() => Atomics.store(s, MCTS_SIGNAL_STOP, 1), 150);
+  setTimeout(() => Atomics.store(s, SIGNAL_STOP, 1), 150);
   const r = (await engine.go({ game: 'shogi', variant: 'standard', start: 'startpos', moves: [], limits: { infinite: true } }, s)).unwrap();
   expect(r.move).toMatch(/^[1-9][a-i][1-9][a-i]\+?$/);
   expect(engine.lastStats!.reason).toBe('stopped');
   expect(engine.lastStats!.playouts).toBeGreaterThan(0);
 
   const p = signal();
-  setTimeout(() => Atomics.store(p, MCTS_SIGNAL_PONDERHIT, 1), 100);
+  setTimeout(() => Atomics.store(p, SIGNAL_PONDERHIT, 1), 100);
   const clock = { firstMs: 1000, secondMs: 1000, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 0 };
   const pr = (await engine.go({ game: 'shogi', variant: 'standard', start: 'startpos', moves: ['7g7f'], clock, ponder: true }, p)).unwrap();
   expect(pr.move).toMatch(/^[1-9][a-i][1-9][a-i]\+?$/);

@@ -8,7 +8,7 @@ import type { PlayerLease } from '../../../bot/dispatcher.js';
 import type { LichessClient } from '../client.js';
 import type { MoveSourceChain } from '../move-sources/move-source.js';
 import type { Color, GameFullEvent, GameStatus } from '../types.js';
-import type { GameLine } from './line.js';
+import type { GameLine } from '../game-line.js';
 import type { ServerProfile } from '../server-profile.js';
 import type { LineFactory } from './position-sync.js';
 

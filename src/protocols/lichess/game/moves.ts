@@ -21,7 +21,7 @@ import type { ClockState, GoResult, Player, SearchInfo, SearchLimits } from '../
 import type { MoveSuggestion } from '../move-sources/move-source.js';
 import { fakeThinkMs } from '../move-timing.js';
 import type { GameDeps } from './deps.js';
-import type { GameLine } from './line.js';
+import type { GameLine } from '../game-line.js';
 import type { PositionSync } from './position-sync.js';
 import type { GameRecorder } from './recorder.js';
 import { thinkerPositionOf } from './thinker-position.js';

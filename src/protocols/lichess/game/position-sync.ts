@@ -8,7 +8,7 @@
 import { KishiError, Result } from '../../../core/result.js';
 import type { ClockState } from '../../../player/player.js';
 import type { Color, GameFullEvent, GameStateEvent } from '../types.js';
-import type { GameLine } from './line.js';
+import type { GameLine } from '../game-line.js';
 import type { ClockInput } from '../server-profile.js';
 import { lichessClockState } from '../server-profile.js';
 

@@ -12,7 +12,7 @@ import type { GameLogMove } from '../../../records/game-log.js';
 import { GameLogWriter } from '../../../records/game-log.js';
 import type { GoResult, SearchInfo } from '../../../player/player.js';
 import type { Color, GameFullEvent, GameStatus } from '../types.js';
-import type { GameLine } from './line.js';
+import type { GameLine } from '../game-line.js';
 
 const sideOf = (c: Color): Side => (c === 'white' ? 'first' : 'second');
 

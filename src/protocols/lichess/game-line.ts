@@ -1,12 +1,14 @@
 /**
  * What a lichess game handler needs of the position: the server's full move list followed on one line
  * (a longer list applies the tail, a shorter one is a takeback), the side to move, positions for the
- * game log, legality and the piece count. `ChessLine` (chessops) is the chess line; a shogi line (lishogi,
- * over shogiops) implements the same, with sente as `white`, the side that moves first.
+ * game log, legality and the piece count. `ChessLine` (chess-line.ts, chessops) is the chess line;
+ * `ShogiLine` (src/protocols/lishogi/shogi-line.ts, shogiops) implements the same, with sente as
+ * `white`, the side that moves first. It sits beside `ServerProfile`, whose `createLine` makes one, so
+ * that its implementers import the seam of the Bot API core and not a part of the game handler
+ * (`game/`), which only uses it.
  */
-import type { Result } from '../../../core/result.js';
-import type { KishiError } from '../../../core/result.js';
-import type { Color } from '../types.js';
+import type { KishiError, Result } from '../../core/result.js';
+import type { Color } from './types.js';
 
 export interface GameLine {
   /** The variant key as the server names it. */
