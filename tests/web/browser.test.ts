@@ -5,7 +5,7 @@
  * shows depth and PV, a second tab on the same game is refused while the game goes on, takeback and
  * a declined draw offer, the result line, the PGN/KIF/CSA downloads, and screenshots (the board is
  * drawn, no console errors). Skipped, saying why, when /usr/bin/chromium is missing
- * (`apt-get install chromium`). Needs dist/ (the search worker): `npx tsc -p .` first. Type-checked by
+ * (`apt-get install chromium`). Needs dist/ (the search worker), which the tests' global setup builds. Type-checked by
  * tests/web/tsconfig.json, with the DOM lib the page callbacks need (they run inside Chromium).
  *
  * One browser, one game at a time, 100-node searches: light on a small machine.

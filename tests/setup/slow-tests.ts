@@ -1,0 +1,71 @@
+/**
+ * The test files the fast tier (`npm run test:fast`, vitest.fast.config.ts) leaves out: each takes
+ * tens of seconds or more on two cores, or needs a server, a browser or PyTorch. The full suite
+ * (`npm test`, what CI runs) runs them all. Chosen from per-file wall times of a full run
+ * (`npx vitest run --reporter=json --outputFile=...`, the `duration` of each file): a file that grows
+ * past about 10 s on a busy two-core machine belongs here, with the reason. tests/setup/slow-tests.test.ts
+ * checks that every entry names an existing test file.
+ */
+
+/** A test file left out of the fast tier, and why. */
+export interface SlowTest {
+  readonly file: string;
+  readonly why: string;
+}
+
+const ENGINES = 'complete games against Debian engines';
+const QUEUE = 'a real redis-server and worker processes';
+const TORCH = 'trains with PyTorch';
+const SWEEP = 'a long correctness sweep (perft, differential, hash or notation over many positions)';
+const PROCESSES = 'whole CLI runs or several engine processes';
+
+export const SLOW_TESTS: readonly SlowTest[] = [
+  // Engines, over the real protocols.
+  { file: 'tests/protocols/uci/uci-games.test.ts', why: ENGINES },
+  { file: 'tests/protocols/uci/usi-games.test.ts', why: ENGINES },
+  { file: 'tests/search/mcts/engine-games.test.ts', why: ENGINES },
+  { file: 'tests/protocols/lishogi/games.test.ts', why: ENGINES },
+  { file: 'tests/protocols/csa/games.test.ts', why: ENGINES },
+  { file: 'tests/match/real-engines.test.ts', why: ENGINES },
+  { file: 'tests/match/suite/suite-runner.test.ts', why: 'Stockfish and fairy-stockfish solving test suites' },
+  { file: 'tests/engines/gpsusi-player.test.ts', why: 'gpsusi loads its tables for 5-10 s of CPU' },
+  // A browser.
+  { file: 'tests/web/browser.test.ts', why: 'drives Chromium' },
+  // The job queue.
+  { file: 'tests/queue/queue-faults.test.ts', why: QUEUE },
+  { file: 'tests/queue/match-queue.test.ts', why: QUEUE },
+  { file: 'tests/queue/fleet.test.ts', why: QUEUE },
+  { file: 'tests/queue/datagen-queue.test.ts', why: QUEUE },
+  { file: 'tests/queue/connection.test.ts', why: QUEUE },
+  { file: 'tests/queue/selfplay-queue.test.ts', why: QUEUE },
+  { file: 'tests/learning/learn/learn-queue.test.ts', why: QUEUE },
+  // Training.
+  { file: 'tests/learning/alphazero/train-py.test.ts', why: TORCH },
+  { file: 'tests/learning/alphazero/train-py-holdout.test.ts', why: TORCH },
+  { file: 'tests/learning/alphazero/train-py-window.test.ts', why: TORCH },
+  { file: 'tests/learning/alphazero/train-py-device.test.ts', why: TORCH },
+  { file: 'tests/learning/learn/learn-torch.test.ts', why: TORCH },
+  { file: 'tests/eval/nnue/trainer-export.test.ts', why: TORCH },
+  { file: 'tests/learning/policy/policy-train.test.ts', why: TORCH },
+  // Long sweeps.
+  { file: 'tests/games/shogi/fast/differential.test.ts', why: SWEEP },
+  { file: 'tests/games/shogi/perft.test.ts', why: SWEEP },
+  { file: 'tests/games/shogi/notation.test.ts', why: SWEEP },
+  { file: 'tests/games/shogi/hash.test.ts', why: SWEEP },
+  { file: 'tests/games/shogi/fast/perft.test.ts', why: SWEEP },
+  { file: 'tests/games/shogi/fast/hash.test.ts', why: SWEEP },
+  { file: 'tests/cli/perft.test.ts', why: SWEEP },
+  { file: 'tests/eval/nnue/incremental.test.ts', why: SWEEP },
+  // Long runs of the bot, the CLI and the learning loops.
+  { file: 'tests/protocols/lichess/behaviour.test.ts', why: 'games on the fake lichess with real clocks (about a minute)' },
+  { file: 'tests/protocols/lishogi/fake-server.test.ts', why: 'games on the fake lishogi with real clocks' },
+  { file: 'tests/protocols/lishogi/bot.test.ts', why: 'games on the fake lishogi with real clocks' },
+  { file: 'tests/protocols/lichess/matchmaking.test.ts', why: 'games on the fake lichess with real clocks' },
+  { file: 'tests/learning/alphazero/gate.test.ts', why: PROCESSES },
+  { file: 'tests/learning/alphazero/selfplay.test.ts', why: PROCESSES },
+  { file: 'tests/learning/learn/learn-kill.test.ts', why: PROCESSES },
+  { file: 'tests/learning/learn/learn-loop.test.ts', why: PROCESSES },
+  { file: 'tests/learning/datagen/datagen.test.ts', why: PROCESSES },
+  { file: 'tests/protocols/uci/usi-tsume-cli.test.ts', why: PROCESSES },
+  { file: 'tests/cli/run.test.ts', why: PROCESSES },
+];
