@@ -5,6 +5,7 @@ import { EnginePlayer, startEnginePlayer } from '../../src/engines/engine-player
 import { memoryTranscript } from '../../src/log/transcript.js';
 import type { Player } from '../../src/player/player.js';
 import { fakeSpec } from '../match/helpers.js';
+import { describeIf, engineMissing } from '../setup/skip.js';
 
 const FAIRY = '/usr/games/fairy-stockfish';
 const clock = { firstMs: 4000, secondMs: 3000, firstIncMs: 1000, secondIncMs: 1000, byoyomiMs: 0 };
@@ -61,7 +62,7 @@ describe('EnginePlayer over the fake engine', () => {
   });
 });
 
-describe.skipIf(!existsSync(FAIRY))('fairy-stockfish as a Player', () => {
+describeIf(existsSync(FAIRY), engineMissing(FAIRY))('fairy-stockfish as a Player', () => {
   it('handshakes, plays with a clock, ponders, stops, resigns when mated and quits', async () => {
     const transcript = memoryTranscript(10_000);
     const warnings: string[] = [];
