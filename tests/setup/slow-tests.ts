@@ -68,4 +68,21 @@ export const SLOW_TESTS: readonly SlowTest[] = [
   { file: 'tests/learning/datagen/datagen.test.ts', why: PROCESSES },
   { file: 'tests/protocols/uci/usi-tsume-cli.test.ts', why: PROCESSES },
   { file: 'tests/cli/run.test.ts', why: PROCESSES },
+  { file: 'tests/cli/learn.test.ts', why: 'kishi learn option handling, with runs on disk' },
+  { file: 'tests/cli/match.test.ts', why: 'matches and a gauntlet against fake engine processes' },
+  { file: 'tests/match/faults.test.ts', why: 'matches against faulty engine processes' },
+  { file: 'tests/protocols/lichess/features.test.ts', why: 'games on the fake lichess with real clocks' },
+  // Searches and encoders over many positions (each over 30 s on a loaded two-core machine, issue 43).
+  { file: 'tests/search/alphabeta/fuzz.test.ts', why: 'random positions against reference searches (minutes)' },
+  { file: 'tests/search/alphabeta/tuning.test.ts', why: 'searches that compare trees under changed tunings' },
+  { file: 'tests/search/mcts/threads.test.ts', why: 'MCTS searches with helper threads on the CPU networks' },
+  { file: 'tests/search/mcts/cpu-evaluator.test.ts', why: 'MCTS on the CPU networks checked against fresh evaluations' },
+  { file: 'tests/nn/chess-encoding.test.ts', why: 'move encoding checked on 100,000 random positions' },
+  { file: 'tests/nn/shogi-encoding.test.ts', why: 'move encoding checked on many random positions' },
+  { file: 'tests/games/chess/uci.test.ts', why: 'UCI move text round trips over random games' },
+  // Real players in their workers: tests/player/alphabeta-player.test.ts and
+  // tests/protocols/uci/usi-real-player.test.ts stay in the fast tier for them.
+  { file: 'tests/player/factory.test.ts', why: 'every search kind with the shipped nets, in workers' },
+  { file: 'tests/protocols/uci/real-player.test.ts', why: 'the UCI session with the real player, deep searches' },
+  { file: 'tests/protocols/uci/ready.test.ts', why: 'timed searches after isready' },
 ];
