@@ -72,14 +72,30 @@ export const SLOW_TESTS: readonly SlowTest[] = [
   { file: 'tests/cli/match.test.ts', why: 'matches and a gauntlet against fake engine processes' },
   { file: 'tests/match/faults.test.ts', why: 'matches against faulty engine processes' },
   { file: 'tests/protocols/lichess/features.test.ts', why: 'games on the fake lichess with real clocks' },
-  // Searches and encoders over many positions (each over 30 s on a loaded two-core machine, issue 43).
-  { file: 'tests/search/alphabeta/fuzz.test.ts', why: 'random positions against reference searches (minutes)' },
+  // Searches, sweeps and encoders over many positions (each over 30 s in a full run on the loaded two-core
+  // machine of issue 43).
+  { file: 'tests/search/alphabeta/fuzz.test.ts', why: 'searches of random positions judged by chessops and shogiops (minutes)' },
   { file: 'tests/search/alphabeta/tuning.test.ts', why: 'searches that compare trees under changed tunings' },
   { file: 'tests/search/mcts/threads.test.ts', why: 'MCTS searches with helper threads on the CPU networks' },
   { file: 'tests/search/mcts/cpu-evaluator.test.ts', why: 'MCTS on the CPU networks checked against fresh evaluations' },
   { file: 'tests/nn/chess-encoding.test.ts', why: 'move encoding checked on 100,000 random positions' },
   { file: 'tests/nn/shogi-encoding.test.ts', why: 'move encoding checked on many random positions' },
   { file: 'tests/games/chess/uci.test.ts', why: 'UCI move text round trips over random games' },
+  { file: 'tests/games/chess/fast/differential.test.ts', why: SWEEP },
+  { file: 'tests/games/chess/perft.test.ts', why: SWEEP },
+  { file: 'tests/games/chess/fast/perft.test.ts', why: SWEEP },
+  { file: 'tests/search/alphabeta/suites.test.ts', why: 'WAC and tsume suites at fixed node budgets' },
+  { file: 'tests/search/alphabeta/enhancements.test.ts', why: 'searches with each enhancement on and off' },
+  { file: 'tests/search/alphabeta/mate-in-1.test.ts', why: 'searches over the mate-in-1 suites' },
+  { file: 'tests/search/alphabeta/dfpn.test.ts', why: 'df-pn over the tsume and no-mate suites' },
+  { file: 'tests/search/alphabeta/tree-pin.test.ts', why: 'node-limited searches pinned to their trees' },
+  { file: 'tests/search/mcts/descent-pin.test.ts', why: 'node-limited searches pinned to their trees' },
+  { file: 'tests/books/openings.test.ts', why: 'reads and checks the opening books' },
+  { file: 'tests/cli/help-defaults.test.ts', why: 'runs every command for its help' },
+  // Protocols with real clocks and reconnects.
+  { file: 'tests/protocols/csa/faults.test.ts', why: 'CSA server faults with real keep-alive and reconnect times (minutes)' },
+  { file: 'tests/protocols/lichess/recovery.test.ts', why: 'stalled and dropped streams with real watchdog times' },
+  { file: 'tests/protocols/lichess/challenges.test.ts', why: 'games on the fake lichess with real clocks' },
   // Real players in their workers: tests/player/alphabeta-player.test.ts and
   // tests/protocols/uci/usi-real-player.test.ts stay in the fast tier for them.
   { file: 'tests/player/factory.test.ts', why: 'every search kind with the shipped nets, in workers' },
