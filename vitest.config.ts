@@ -3,8 +3,15 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
-    // Finds missing optional prerequisites (PyTorch, chess/shogi engines): their tests skip, with a summary.
-    globalSetup: ['tests/setup/prerequisites.ts'],
+    globalSetup: [
+      // Compiles src/ and tools/ into dist/ when a source changed since the last build: worker threads and
+      // child processes run dist/, so they test the same code as the test files do (tests/setup/build.ts).
+      'tests/setup/build.ts',
+      // Finds missing optional prerequisites (PyTorch, chess/shogi engines): their tests skip, with a summary.
+      'tests/setup/prerequisites.ts',
+    ],
+    // Vitest's own report, then every skipped test with its reason (tests/setup/skip-report.ts).
+    reporters: ['default', './tests/setup/skip-report.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     // Two cores here: run test files in parallel, but not more than the machine has.

@@ -7,6 +7,7 @@ import { csaCliConfig, register } from '../../src/cli/csa.js';
 import { CsaTestServer } from '../fakes/csa-server/server.js';
 import { ScriptedPlayer } from '../fakes/player.js';
 import { startInOrder, tempDir, testBot } from '../protocols/csa/harness.js';
+import { describeIf, engineMissing } from '../setup/skip.js';
 
 const FAIRY = '/usr/games/fairy-stockfish';
 let server: CsaTestServer | undefined;
@@ -71,7 +72,7 @@ describe('kishi csa options', () => {
   });
 });
 
-describe.skipIf(!existsSync(FAIRY))('kishi csa --engine usi:fairy-stockfish', () => {
+describeIf(existsSync(FAIRY), engineMissing(FAIRY))('kishi csa --engine usi:fairy-stockfish', () => {
   it('plays a game as the USI-CSA bridge, writes its records and masks the password', async () => {
     server = new CsaTestServer({ unitMs: 10, closeAfterGameMs: 50, colours: 'first-black' });
     const port = await server.start();

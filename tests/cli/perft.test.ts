@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { suiteGame } from '../../src/cli/suite.js';
 import { describe, expect, it } from 'vitest';
 
-// Runs the compiled CLI (npm test builds dist/ first, in `pretest`).
+// Runs the compiled CLI (dist/, which the tests' global setup brings up to date: tests/setup/build.ts).
 const kishi = (...args: string[]) => spawnSync(process.execPath, ['bin/kishi.js', ...args], { encoding: 'utf8', timeout: 60_000 });
 
 describe('kishi perft', () => {

@@ -63,7 +63,7 @@ describe('kishi plot of a training run', () => {
   });
 
   it('keeps whole series names in the legend', async (ctx) => {
-    if (!(await plotDepsAvailable())) ctx.skip();
+    if (!(await plotDepsAvailable())) ctx.skip('vega and vega-lite do not load');
     const svg = (await renderSvg(plotOf(RUN))).unwrap();
     expect(svg).toContain(`>${LONG}<`);
     expect(svg).not.toContain('…');

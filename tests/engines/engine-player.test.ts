@@ -1,13 +1,13 @@
-/** An external engine behind the Player port (the USI-CSA bridge): the fake engine, fairy-stockfish, gpsusi. */
+/** An external engine behind the Player port (the USI-CSA bridge): the fake engine, fairy-stockfish (gpsusi: gpsusi-player.test.ts). */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EnginePlayer, startEnginePlayer } from '../../src/engines/engine-player.js';
 import { memoryTranscript } from '../../src/log/transcript.js';
 import type { Player } from '../../src/player/player.js';
 import { fakeSpec } from '../match/helpers.js';
+import { describeIf, engineMissing } from '../setup/skip.js';
 
 const FAIRY = '/usr/games/fairy-stockfish';
-const GPSUSI = '/usr/games/gpsusi';
 const clock = { firstMs: 4000, secondMs: 3000, firstIncMs: 1000, secondIncMs: 1000, byoyomiMs: 0 };
 const shogi = { game: 'shogi' as const, variant: 'standard', start: 'startpos' };
 
@@ -62,7 +62,7 @@ describe('EnginePlayer over the fake engine', () => {
   });
 });
 
-describe.skipIf(!existsSync(FAIRY))('fairy-stockfish as a Player', () => {
+describeIf(existsSync(FAIRY), engineMissing(FAIRY))('fairy-stockfish as a Player', () => {
   it('handshakes, plays with a clock, ponders, stops, resigns when mated and quits', async () => {
     const transcript = memoryTranscript(10_000);
     const warnings: string[] = [];
@@ -108,17 +108,5 @@ describe.skipIf(!existsSync(FAIRY))('fairy-stockfish as a Player', () => {
       '> gameover lose',
       '> quit',
     ]);
-  }, 20_000);
-});
-
-// gpsusi needs 5-10 s just to load its tables: run with KISHI_SLOW_TESTS=1.
-describe.skipIf(!existsSync(GPSUSI) || process.env.KISHI_SLOW_TESTS !== '1')('gpsusi as a Player', () => {
-  it('handshakes and answers a byoyomi search', async () => {
-    const e = (await startEnginePlayer(`cmd=${GPSUSI},option.LimitDepth=4,option.Thread=1`, 'shogi')).unwrap();
-    expect(e.name).toMatch(/^gpsshogi/);
-    await e.newGame();
-    const r = await e.go({ ...shogi, moves: [], clock: { firstMs: 0, secondMs: 0, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 300 } });
-    expect(r.move).toMatch(/^[1-9][a-i][1-9][a-i]\+?$/);
-    await e.close();
   }, 20_000);
 });

@@ -11,11 +11,12 @@ import { parsePgn, startingPosition } from 'chessops/pgn';
 import { parseSan } from 'chessops/san';
 import { normalizedCsaLines, parseCsaHeader, parseCsaMovesOrDrops } from 'shogiops/notation/csa';
 import { makeSfen } from 'shogiops/sfen';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { EngineSpec } from '../../src/engines/engine-spec.js';
 import { runMatch } from '../../src/match/match-runner.js';
 import { loadOpenings } from '../../src/books/openings.js';
 import { FAIRY, STOCKFISH, entry, haveEngine, matchConfig, nodesTc, tempDir } from './helpers.js';
+import { describeIf, engineMissing } from '../setup/skip.js';
 
 const spec = (name: string, command: string, options: Record<string, string> = {}): EngineSpec => ({ name, command, args: [], options, time: {}, kishi: false });
 
@@ -34,7 +35,7 @@ function replayPgn(text: string): [number, string][] {
   });
 }
 
-describe.skipIf(!haveEngine(STOCKFISH))('Stockfish vs Stockfish', () => {
+describeIf(haveEngine(STOCKFISH), engineMissing(STOCKFISH))('Stockfish vs Stockfish', () => {
   it('plays a short nodes-limited match; the PGN reads back with chessops', async () => {
     const out = tempDir('sf');
     const m = await runMatch(
@@ -91,7 +92,7 @@ describe.skipIf(!haveEngine(STOCKFISH))('Stockfish vs Stockfish', () => {
   });
 });
 
-describe.skipIf(!haveEngine(FAIRY))('fairy-stockfish vs fairy-stockfish (shogi)', () => {
+describeIf(haveEngine(FAIRY), engineMissing(FAIRY))('fairy-stockfish vs fairy-stockfish (shogi)', () => {
   it('plays from taya36 openings; the CSA records read back with shogiops', async () => {
     const out = tempDir('fairy');
     const openings = loadOpenings('shogi', 'standard', 'data/openings/taya36.sfen');

@@ -7,17 +7,18 @@
 import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { GameKind } from '../../src/core/game.js';
 import { checkModelFiles, loadModel } from '../../src/nn/model-file.js';
 import { checkReference } from '../../src/nn/reference-check.js';
+import { describeIf } from '../setup/skip.js';
 
 const MODELS = process.env.KISHI_TEST_MODELS ?? 'models';
 const shipped = readdirSync(MODELS)
   .filter((f) => f.endsWith('.onnx'))
   .map((f) => ({ file: join(MODELS, f), game: (f.startsWith('shogi') ? 'shogi' : 'chess') as GameKind }));
 
-describe.skipIf(shipped.length === 0)('shipped models match their reference outputs', () => {
+describeIf(shipped.length > 0, `no models with reference outputs in ${MODELS}`)('shipped models match their reference outputs', () => {
   test.each(shipped)('$file', async ({ file, game }) => {
     const loaded = (await loadModel(file, game, { cacheEntries: 0 })).unwrap();
     const m = loaded.manifest;
@@ -31,7 +32,7 @@ describe.skipIf(shipped.length === 0)('shipped models match their reference outp
   });
 });
 
-describe.skipIf(MODELS !== 'models')('the repository ships both games in fp32 and INT8', () => {
+describeIf(MODELS === 'models', `KISHI_TEST_MODELS=${MODELS}: not the repository's models/`)('the repository ships both games in fp32 and INT8', () => {
   test('chess, chess-int8, shogi, shogi-int8', async () => {
     expect(shipped.map((s) => s.file).sort()).toEqual(
       ['chess-int8.onnx', 'chess.onnx', 'shogi-int8.onnx', 'shogi.onnx'].map((f) => join(MODELS, f)),
@@ -50,7 +51,7 @@ describe.skipIf(MODELS !== 'models')('the repository ships both games in fp32 an
   });
 });
 
-describe.skipIf(shipped.length === 0)('broken model files are expected failures', () => {
+describeIf(shipped.length > 0, `no models with reference outputs in ${MODELS}`)('broken model files are expected failures', () => {
   // The describe body runs at collection even when skipped: no destructuring of a missing model.
   const { file, game } = shipped[0] ?? { file: '', game: 'chess' as GameKind };
   const dir = mkdtempSync(join(tmpdir(), 'kishi-model-'));

@@ -1,6 +1,6 @@
 /**
- * The worker-thread alpha-beta Player. The worker runs compiled JavaScript from dist/ (`npm test`
- * builds first; run `npx tsc -p .` before running this file alone).
+ * The worker-thread alpha-beta Player. The worker runs compiled JavaScript from dist/, which the
+ * tests' global setup (tests/setup/build.ts) brings up to date with the sources first.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,7 @@ describe('alpha-beta player (worker thread)', () => {
   let shogi: AlphaBetaPlayer;
 
   beforeAll(() => {
-    if (!existsSync(fileURLToPath(searchWorkerUrl()))) throw new Error('dist/ is missing the search worker: run `npx tsc -p .` first');
+    if (!existsSync(fileURLToPath(searchWorkerUrl()))) throw new Error('dist/ is missing the search worker (tests/setup/build.ts builds it before the tests)');
     chess = createAlphaBetaPlayer(config, 'chess').unwrap();
     shogi = createAlphaBetaPlayer(config, 'shogi').unwrap();
   });

@@ -6,7 +6,7 @@
  *   clear log line, never an exception;
  * - `auto` below `mctsMinClockMs` of remaining clock plays alpha-beta, above it MCTS
  *   (`AutoPlayer.lastEngine` says which engine answered).
- * Searches are limited by nodes, never by time. The workers run from dist/ (`npx tsc -p .` first).
+ * Searches are limited by nodes, never by time. The workers run from dist/ (built by the tests' global setup).
  */
 import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,9 +23,9 @@ import { createPlayer, type PlayerConfig } from '../../src/player/factory.js';
 import { MctsPlayer } from '../../src/player/mcts-player.js';
 import { createMctsPlayer, modelPathOf } from '../../src/player/mcts-factory.js';
 import type { ClockState, GoRequest, Player } from '../../src/player/player.js';
+import { describeIf } from '../setup/skip.js';
 
 const MODELS = process.env.KISHI_TEST_MODELS ?? 'models';
-const built = existsSync('dist/src/player/mcts-worker.js') && existsSync('dist/src/player/search-worker.js');
 const haveModels = existsSync(join(MODELS, 'chess.onnx')) && existsSync(join(MODELS, 'shogi.onnx'));
 
 const base = (over: Partial<PlayerConfig> = {}): PlayerConfig => ({
@@ -78,7 +78,7 @@ afterAll(async () => {
   await Promise.all(players.map((p) => p.close()));
 });
 
-describe.skipIf(!built || !haveModels)('createPlayer: search kinds and broken models', () => {
+describeIf(haveModels, `chess.onnx or shogi.onnx not found in ${MODELS}`)('createPlayer: search kinds and broken models', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kishi-factory-'));
 
   test('search: mcts with a missing model is an ERR_MODEL value, not an exception', () => {

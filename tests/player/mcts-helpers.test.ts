@@ -5,14 +5,15 @@
  * ones still loading out of it. Checked on the helpers' status words, not on the clock.
  */
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { MctsHelperPool } from '../../src/player/mcts-helpers.js';
 import { resolveModelPath } from '../../src/core/package-path.js';
 import { defaultMctsOptions } from '../../src/search/mcts/options.js';
 import { SharedTree } from '../../src/search/mcts/shared-tree.js';
 import { controlStatus, CONTROL_STOP, CONTROL_TARGET, HELPER_BUSY, HELPER_IDLE, HELPER_LOADING } from '../../src/search/mcts/threads.js';
+import { describeIf } from '../setup/skip.js';
 
-const ready = existsSync('dist/src/player/mcts-helper-worker.js') && existsSync('models/chess-nnue.bin');
+const ready = existsSync('models/chess-nnue.bin');
 
 let pool: MctsHelperPool | undefined;
 afterEach(async () => {
@@ -20,7 +21,7 @@ afterEach(async () => {
   pool = undefined;
 });
 
-describe.skipIf(!ready)('MCTS helpers at isready', () => {
+describeIf(ready, 'models/chess-nnue.bin not found')('MCTS helpers at isready', () => {
   test('after waitLoaded every helper is loaded, and the first search starts them all', () => {
     const options = { ...defaultMctsOptions('chess'), threads: 3 };
     const p = new MctsHelperPool(2, { game: 'chess', modelPath: resolveModelPath('models/chess-nnue.bin'), evaluator: {}, options });

@@ -10,6 +10,7 @@ import { plotDepsAvailable, renderSvg } from '../../src/plot/render.js';
 import type { ResultFile } from '../../src/plot/series.js';
 import { ladderPoints, matchPoint, parseResultFile, spsaRows, suitePoint } from '../../src/plot/series.js';
 import { estimatePentanomial, estimateWdl } from '../../src/match/stats/index.js';
+import { describeIf } from '../setup/skip.js';
 
 const match = (wins: number, draws: number, losses: number, penta: [number, number, number, number, number]): ResultFile => {
   const text = stringifyResultJson({
@@ -107,7 +108,7 @@ describe('plot data', () => {
   });
 });
 
-describe.skipIf(!(await plotDepsAvailable()))('SVG rendering (vega installed)', () => {
+describeIf(await plotDepsAvailable(), 'vega and vega-lite do not load')('SVG rendering (vega installed)', () => {
   it('renders a curve to SVG', async () => {
     const chart = buildChart(
       [

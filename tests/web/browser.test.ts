@@ -5,7 +5,7 @@
  * shows depth and PV, a second tab on the same game is refused while the game goes on, takeback and
  * a declined draw offer, the result line, the PGN/KIF/CSA downloads, and screenshots (the board is
  * drawn, no console errors). Skipped, saying why, when /usr/bin/chromium is missing
- * (`apt-get install chromium`). Needs dist/ (the search worker): `npx tsc -p .` first. Type-checked by
+ * (`apt-get install chromium`). Needs dist/ (the search worker), which the tests' global setup builds. Type-checked by
  * tests/web/tsconfig.json, with the DOM lib the page callbacks need (they run inside Chromium).
  *
  * One browser, one game at a time, 100-node searches: light on a small machine.
@@ -18,7 +18,7 @@ import { makeFen } from 'chessops/fen';
 import { parsePgn, startingPosition } from 'chessops/pgn';
 import { parseSan } from 'chessops/san';
 import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Dispatcher } from '../../src/bot/dispatcher.js';
 import { parseConfig } from '../../src/config/load.js';
 import { seededRng } from '../../src/core/rng.js';
@@ -27,6 +27,7 @@ import { ShogiGame } from '../../src/games/shogi/index.js';
 import { curveFile, firstEntry, promotedEntry } from '../../src/learning/alphazero/curve.js';
 import { createPlayer } from '../../src/player/factory.js';
 import { WebServer } from '../../src/web/web-server.js';
+import { describeIf } from '../setup/skip.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -125,7 +126,7 @@ async function boardScreenshotColours(page: Page, selector: string, file: string
   }, b64);
 }
 
-describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium', () => {
+describeIf(HAVE_CHROMIUM, `${CHROMIUM} not found (Debian package chromium; .ci/run installs it)`)('the page in Chromium', () => {
   let browser: Browser;
   let server: WebServer;
   let url: string;

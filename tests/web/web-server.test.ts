@@ -3,7 +3,7 @@
  * (malformed or forged messages, illegal and stale moves, a second tab) gets a clear error and the
  * game goes on; Kishi moves first when the person takes the second side; the flag falls; the records
  * are served; `kishi run` with nothing configured starts the server and prints its address.
- * Real Players at 100 nodes (needs dist/: `npx tsc -p .`).
+ * Real Players at 100 nodes (their workers run from dist/, built by the tests' global setup).
  */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { GameKind } from '../../../src/core/game.js';
 import { ChessLinearEval } from '../../../src/eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../../../src/eval/linear/shogi-eval.js';
@@ -26,8 +26,10 @@ import { ChessSearchBoard } from '../../../src/search/alphabeta/chess-board.js';
 import { AlphaBetaSearch } from '../../../src/search/alphabeta/search.js';
 import { ShogiSearchBoard } from '../../../src/search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../../../src/search/alphabeta/tt.js';
+import { describeIf } from '../../setup/skip.js';
 
 const python = resolvePython(process.env);
+const NO_PYTHON = python.isErr ? python.error.message : '';
 if (python.isErr) console.warn(`trainer-export.test.ts skipped: ${python.error.message}`);
 
 const makeData = (game: GameKind, dir: string): void => {
@@ -50,7 +52,7 @@ const makeData = (game: GameKind, dir: string): void => {
   }).unwrap();
 };
 
-describe.skipIf(python.isErr)('nnue_train.py export matches the TypeScript inference bit for bit', () => {
+describeIf(python.isOk, NO_PYTHON)('nnue_train.py export matches the TypeScript inference bit for bit', () => {
   it.each([
     ['chess', 'screlu', 'base'],
     ['shogi', 'crelu', 'base'],
@@ -76,7 +78,7 @@ describe.skipIf(python.isErr)('nnue_train.py export matches the TypeScript infer
   }, 300_000);
 });
 
-describe.skipIf(python.isErr)('nnue_train.py on chunks made from policy labels', () => {
+describeIf(python.isOk, NO_PYTHON)('nnue_train.py on chunks made from policy labels', () => {
   it('refuses to fit K or mix in results it does not have, and trains on the scores with a given K, into a folder it makes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-labels-'));
     const data = join(dir, 'data');

@@ -7,12 +7,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { resolvePython } from '../../../src/learning/alphazero/train-process.js';
+import { describeIf } from '../../setup/skip.js';
 
 const skip = process.env['KISHI_SKIP_TORCH'] === '1';
+const NO_TORCH = 'KISHI_SKIP_TORCH=1: no Python with torch and onnx (tests/setup/prerequisites.ts)';
 
-describe.skipIf(skip)('train.py --device / --precision', () => {
+describeIf(!skip, NO_TORCH)('train.py --device / --precision', () => {
   it('refuses bf16 on the CPU with a clear message', () => {
     const python = resolvePython(process.env).unwrap();
     const dir = mkdtempSync(join(tmpdir(), 'kishi-train-device-'));

@@ -9,11 +9,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runSelfplay } from '../../../src/learning/alphazero/selfplay.js';
 import { resolvePython, trainScript } from '../../../src/learning/alphazero/train-process.js';
+import { describeIf } from '../../setup/skip.js';
 
 const skip = process.env['KISHI_SKIP_TORCH'] === '1';
+const NO_TORCH = 'KISHI_SKIP_TORCH=1: no Python with torch and onnx (tests/setup/prerequisites.ts)';
 
 /** Runs `code` with train.py imported as `train`; returns its JSON output. */
 const py = (code: string): unknown => {
@@ -37,7 +39,7 @@ const TEXTS = [
   'fen',
 ];
 
-describe.skipIf(skip)('train.py holdout split', () => {
+describeIf(!skip, NO_TORCH)('train.py holdout split', () => {
   it('numbers the games of bootstrap, self-play and online-log records', () => {
     const ids = py(`print(json.dumps(train.game_ids(${JSON.stringify(TEXTS)}).tolist()))`) as number[];
     const same = (a: number, b: number): boolean => ids[a] === ids[b];

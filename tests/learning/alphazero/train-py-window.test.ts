@@ -8,12 +8,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runSelfplay } from '../../../src/learning/alphazero/selfplay.js';
 import { scanSelfplayChunks } from '../../../src/learning/alphazero/selfplay-chunks.js';
 import { resolvePython, trainScript } from '../../../src/learning/alphazero/train-process.js';
+import { describeIf } from '../../setup/skip.js';
 
 const skip = process.env['KISHI_SKIP_TORCH'] === '1';
+const NO_TORCH = 'KISHI_SKIP_TORCH=1: no Python with torch and onnx (tests/setup/prerequisites.ts)';
 
 const chunks = async (outDir: string, phase: string, games: number, perChunk: number): Promise<void> => {
   (
@@ -35,7 +37,7 @@ const chunks = async (outDir: string, phase: string, games: number, perChunk: nu
   ).unwrap();
 };
 
-describe.skipIf(skip)('train.py window, phases and resume', () => {
+describeIf(!skip, NO_TORCH)('train.py window, phases and resume', () => {
   it('trains on the newest chunks of the kept phases and resumes the step count', async () => {
     const python = resolvePython(process.env).unwrap();
     const dir = mkdtempSync(join(tmpdir(), 'kishi-az-window-'));

@@ -12,7 +12,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { GateRequest } from '../../../src/learning/alphazero/gate.js';
 import { runLoop, type LoopSelfplayOptions } from '../../../src/learning/alphazero/loop.js';
 import { runSelfplay } from '../../../src/learning/alphazero/selfplay.js';
@@ -22,10 +22,12 @@ import { parseManifest } from '../../../src/nn/manifest.js';
 import { loadModel } from '../../../src/nn/model-file.js';
 import { checkReference } from '../../../src/nn/reference-check.js';
 import { matchResult, quietDeps, scriptedGate, tinySettings } from './loop-fakes.js';
+import { describeIf } from '../../setup/skip.js';
 
 const skip = process.env['KISHI_SKIP_TORCH'] === '1';
+const NO_TORCH = 'KISHI_SKIP_TORCH=1: no Python with torch and onnx (tests/setup/prerequisites.ts)';
 
-describe.skipIf(skip)('tiny end-to-end loop with PyTorch and onnxruntime-node', () => {
+describeIf(!skip, NO_TORCH)('tiny end-to-end loop with PyTorch and onnxruntime-node', () => {
   it('bootstrap data -> train.py -> export + INT8 -> self-play with the net -> train.py resumed -> promote -> reload', async () => {
     const python = resolvePython(process.env);
     expect(python.isOk, python.isErr ? python.error.message : '').toBe(true);

@@ -12,13 +12,14 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { resolvePython } from '../../../src/learning/alphazero/train-process.js';
 import { statePath } from '../../../src/learning/learn/layout.js';
 import { runLearn } from '../../../src/learning/learn/learn-loop.js';
 import { LEARN_STEPS } from '../../../src/learning/learn/state.js';
 import { loadNnueFile } from '../../../src/player/nnue-file.js';
 import { gameList, realDeps, runFiles, tinySettings } from './learn-fakes.js';
+import { describeIf } from '../../setup/skip.js';
 
 const python = resolvePython(process.env, ['torch', 'numpy']);
 const skip = python.isErr && process.env['KISHI_SKIP_TORCH'] === '1';
@@ -28,7 +29,7 @@ const temp = (): { dir: string; models: string } => {
   return { dir: join(root, 'run'), models: join(root, 'models') };
 };
 
-describe.skipIf(skip)('kishi learn with nnue_train.py and the real gate', () => {
+describeIf(!skip, 'KISHI_SKIP_TORCH=1: no Python with torch and numpy (tests/setup/prerequisites.ts)')('kishi learn with nnue_train.py and the real gate', () => {
   it('goes through every step, and a run stopped after each step ends with the same files', async () => {
     expect(python.isOk, python.isErr ? python.error.message : '').toBe(true);
     const a = temp();

@@ -16,15 +16,17 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { seededRng } from '../../../src/core/rng.js';
 import { CHESS_KEYS_PER_MOVE, ChessPolicyInput } from '../../../src/eval/policy/chess-policy-input.js';
 import { FastChessBoard } from '../../../src/games/chess/fast/board.js';
 import { resolvePython } from '../../../src/learning/alphazero/train-process.js';
 import { LabelWriter, readLabels, type StoredLabel } from '../../../src/learning/policy/label-file.js';
 import { loadPolicyFile, policyLogitsOf } from '../../../src/player/policy-file.js';
+import { describeIf } from '../../setup/skip.js';
 
 const python = resolvePython(process.env);
+const NO_PYTHON = python.isErr ? python.error.message : '';
 if (python.isErr) console.warn(`policy-train.test.ts skipped: ${python.error.message}`);
 
 const FILES = 8;
@@ -112,7 +114,7 @@ const labelsOf = (dir: string, files: number[]): StoredLabel[] =>
     return readLabels(new Uint8Array(readFileSync(join(dir, name))), name).unwrap();
   });
 
-describe.skipIf(python.isErr)('policy_train.py with visit targets', () => {
+describeIf(python.isOk, NO_PYTHON)('policy_train.py with visit targets', () => {
   it('weighs the visit targets, loads, fine-tunes from --init, refuses a mismatched --init', () => {
     const root = mkdtempSync(join(tmpdir(), 'kishi-policy-train-'));
     const data = join(root, 'labels');

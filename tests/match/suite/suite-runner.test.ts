@@ -12,6 +12,7 @@ import { makeUci, parseUci } from 'chessops/util';
 import { describe, expect, it } from 'vitest';
 import { loadSuite, runSuite } from '../../../src/match/suite/suite-runner.js';
 import { FAIRY, STOCKFISH, fakeSpec, haveEngine, tempDir } from '../helpers.js';
+import { engineMissing, itIf } from '../../setup/skip.js';
 
 /** The fake engine's move and another legal move, in SAN. */
 function fakeChoice(fen: string): { fake: string; other: string } {
@@ -52,7 +53,7 @@ describe('runSuite', () => {
     expect([s.solved, s.points, s.maxPoints]).toEqual([1, 5, 12]);
   });
 
-  it.skipIf(!haveEngine(STOCKFISH))('Stockfish 15.1 solves four of the first five WAC positions at 50k nodes', async () => {
+  itIf(haveEngine(STOCKFISH), engineMissing(STOCKFISH))('Stockfish 15.1 solves four of the first five WAC positions at 50k nodes', async () => {
     const file = 'data/suites/wac300.epd';
     const positions = loadSuite(file, 'chess').unwrap().slice(0, 5);
     const s = await runSuite({
@@ -70,7 +71,7 @@ describe('runSuite', () => {
     expect(s.themes).toEqual([{ theme: 'WAC', positions: 5, solved: 4, points: 4, maxPoints: 5 }]);
   });
 
-  it.skipIf(!haveEngine(FAIRY))('fairy-stockfish solves ten mate-in-1 and ten mate-in-3 tsume', async () => {
+  itIf(haveEngine(FAIRY), engineMissing(FAIRY))('fairy-stockfish solves ten mate-in-1 and ten mate-in-3 tsume', async () => {
     const files = ['data/suites/tsume_mate-1-ply.sfen', 'data/suites/tsume_mate-3-ply.sfen'];
     const positions = files.flatMap((f) => loadSuite(f, 'shogi').unwrap().slice(0, 10));
     const s = await runSuite({

@@ -125,7 +125,9 @@ describe('buoy games against the local CSA server', () => {
       const req = first.requests[0]!;
       const clock = req.clock!; // a CSA game always has a clock
       const mine = setupMoves % 2 === 0 ? clock.firstMs : clock.secondMs;
-      expect(mine).toBeGreaterThanOrEqual(20 * 50 - 100 - 50);
+      // Room for the time between the turn's start and the request on a busy machine (50 ms was missed by 2);
+      // a clock charged with the buoy's moves (18 units each) would be 100 ms or less.
+      expect(mine).toBeGreaterThanOrEqual(20 * 50 - 100 - 400);
       // The record keeps the buoy's times.
       const record = readFileSync(join(a.dir, 'csa', `${g.id}.csa`), 'utf8').split('\n');
       expect(record.filter((l) => l === 'T18')).toHaveLength(setupMoves);

@@ -6,14 +6,14 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import { createPlayer } from '../../../src/player/factory.js';
-import { searchWorkerUrl } from '../../../src/player/alphabeta-player.js';
 import { startEnginePlayer } from '../../../src/engines/engine-player.js';
 import { CsaTestServer } from '../../fakes/csa-server/server.js';
 import { PacedRandomMover } from '../../fakes/player.js';
 import { startInOrder, testBot } from './harness.js';
+import { describeIf, engineMissing } from '../../setup/skip.js';
 
 const FAIRY = '/usr/games/fairy-stockfish';
 
@@ -63,7 +63,7 @@ async function twoGames(gameName: string, unitMs: number, marginMs: number, maxM
   expect(rec).toMatch(/\n'\*\* -?\d+/);
 }
 
-describe.skipIf(!existsSync(FAIRY))('full games against fairy-stockfish through the USI bridge', () => {
+describeIf(existsSync(FAIRY), engineMissing(FAIRY))('full games against fairy-stockfish through the USI bridge', () => {
   it('Fischer (60+10F scaled to 0.6 s + 0.1 s: mostly on the increment), both colours, fairy pondering', async () => {
     await twoGames('csatest-60-10F', 10, 200, 70, true);
   }, 60_000);
@@ -73,11 +73,8 @@ describe.skipIf(!existsSync(FAIRY))('full games against fairy-stockfish through 
   }, 60_000);
 });
 
-// The built-in alpha-beta Player runs its search in a compiled worker (dist/): skipped before a build.
 const engineConfig = parseConfig('engine: {moveOverheadMs: 20, hashMb: 16}').unwrap().engine;
-const builtinReady = existsSync(FAIRY) && existsSync(searchWorkerUrl()) && createPlayer(engineConfig, 'shogi').isOk;
-
-describe.skipIf(!builtinReady)('the built-in engine against fairy-stockfish', () => {
+describeIf(existsSync(FAIRY), engineMissing(FAIRY))('the built-in engine against fairy-stockfish', () => {
   it('plays a Fischer game through the CSA client with no time trouble', async () => {
     server = new CsaTestServer({ unitMs: 10, maxMoves: 40, closeAfterGameMs: 50, colours: 'first-black' });
     const port = await server.start();

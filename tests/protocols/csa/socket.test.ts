@@ -67,21 +67,30 @@ describe('LineSocket', () => {
   });
 
   it('sends keep-alives after silence on our side, answered ones keep the connection', async () => {
+    // Event-driven rather than a fixed window: wait for keep-alives spanning two reply timeouts, so that
+    // a connection that did not count the replies would have closed by then; a close ends the wait at once.
+    // The reply timeout is generous (1 s for a loopback round trip) because after a stall of the event
+    // loop the timer can fire before the reply that arrived meanwhile is read.
+    const replyTimeoutMs = 1000;
     const arrivals: number[] = [];
+    let spanned: () => void = () => {};
+    const enough = new Promise<void>((r) => (spanned = r));
     const port = await listen((s) =>
       s.on('data', (d: string) => {
         for (const l of d.split('\n').slice(0, -1)) {
           if (l === '') {
             arrivals.push(Date.now());
             s.write('\n');
+            if (arrivals.length >= 3 && arrivals.at(-1)! - arrivals[0]! >= 2 * replyTimeoutMs) spanned();
           }
         }
       }),
     );
-    const sock = (await LineSocket.connect({ ...opts(port), keepAliveMs: 100, minBlankGapMs: 80, replyTimeoutMs: 300 })).unwrap();
-    await new Promise((r) => setTimeout(r, 550));
+    const sock = (await LineSocket.connect({ ...opts(port), keepAliveMs: 100, minBlankGapMs: 80, replyTimeoutMs })).unwrap();
+    const closed = new Promise<CloseInfo>((r) => sock.onClose(r));
+    const first = await Promise.race([enough.then(() => 'spanned' as const), closed]);
+    expect(first).toBe('spanned');
     expect(sock.isClosed).toBe(false);
-    expect(arrivals.length).toBeGreaterThanOrEqual(3);
     sock.close();
   });
 

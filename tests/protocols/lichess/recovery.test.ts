@@ -51,7 +51,9 @@ describe('recovery', () => {
     // once. The silence is counted from the last keep-alive, up to one interval before the stall.
     const lost = 30_000 - game.wtime;
     expect(lost).toBeGreaterThanOrEqual(200 - 50);
-    expect(lost).toBeLessThan(400 + 600);
+    // Room above for a busy machine's reconnect (was 400 + 600, which a loaded two-core machine could
+    // miss); a watchdog that waited for a third interval or longer still fails it.
+    expect(lost).toBeLessThan(400 + 1600);
   });
 
   it('reconnects a game stream whose connection drops mid-game', async () => {

@@ -1,8 +1,8 @@
 /**
  * Drives `node bin/kishi.js uci|usi` as a child process over the real protocol, through the match
  * runner (src/match/game-runner.ts with src/engines/engine-client.ts): complete games against
- * Debian's engines, and the stop-latency probe. The compiled CLI in dist/ is needed (`npm test`
- * builds it first; otherwise run `npx tsc -p .`).
+ * Debian's engines, and the stop-latency probe. The compiled CLI in dist/ is needed (the tests'
+ * global setup builds it, tests/setup/build.ts).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';

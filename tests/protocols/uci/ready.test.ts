@@ -7,7 +7,6 @@
  * on a loaded machine. Before the fix, alpha-beta's helpers loaded on the first move's clock:
  * 1,600 ms (chess) and 1,340 ms (shogi) of 2,000.
  */
-import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createPlayer } from '../../../src/player/factory.js';
 import type { EngineSettings } from '../../../src/protocols/uci/dialect.js';
@@ -15,7 +14,6 @@ import { uciDialect } from '../../../src/protocols/uci/uci-dialect.js';
 import { usiDialect } from '../../../src/protocols/uci/usi-dialect.js';
 import { harness, type Harness } from './mock-player.js';
 
-const built = existsSync('dist/src/player/search-worker.js') && existsSync('dist/src/player/mcts-worker.js');
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -34,7 +32,7 @@ const settings = (game: 'chess' | 'shogi', search: 'alphabeta' | 'mcts'): Partia
   threads: 2,
 });
 
-describe.skipIf(!built)('the first go after isready searches its whole time', () => {
+describe('the first go after isready searches its whole time', () => {
   for (const game of ['chess', 'shogi'] as const) {
     for (const search of ['alphabeta', 'mcts'] as const) {
       test(`${game}, ${search}, Threads 2`, async () => {

@@ -1,16 +1,14 @@
 /**
- * The UCI session with the real alpha-beta Player (its worker runs from dist/, built by `npm test`):
+ * The UCI session with the real alpha-beta Player (its worker runs from dist/, which the tests' global setup builds):
  * `bestmove 0000` when mated, mates found and scored in moves, Chess960 castling in
  * king-takes-rook form, ponder + ponderhit, and stop in-process.
  */
-import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPlayer } from '../../../src/player/factory.js';
 import { uciDialect } from '../../../src/protocols/uci/uci-dialect.js';
 import { harness } from './mock-player.js';
 import type { Harness } from './mock-player.js';
 
-const built = existsSync('dist/src/player/search-worker.js');
 const SETTINGS = { evalFile: 'models/chess-linear.json', hashMb: 8 };
 
 let h: Harness | undefined;
@@ -25,7 +23,7 @@ const real = (over = {}): Harness => {
 };
 const line = (x: Harness, prefix: string): Promise<string> => x.waitLine((l) => l.startsWith(prefix), 20_000);
 
-describe.skipIf(!built)('UCI session with the alpha-beta Player', () => {
+describe('UCI session with the alpha-beta Player', () => {
   it('answers 0000 when mated (fool\'s mate)', async () => {
     const x = real();
     x.send('position startpos moves f2f3 e7e5 g2g4 d8h4', 'go depth 3');
@@ -110,6 +108,8 @@ describe.skipIf(!built)('UCI session with the alpha-beta Player', () => {
     await line(x, 'bestmove');
     const ms = performance.now() - t0;
     console.log(`uci in-process stop latency: ${ms.toFixed(1)} ms`);
-    expect(ms).toBeLessThan(500);
+    // One sample on a busy two-core machine: a bound that tells a prompt stop from a search that runs
+    // on (go infinite never ends by itself); the figure is measured by `npm run bench` (stop-latency).
+    expect(ms).toBeLessThan(2000);
   }, 30_000);
 });

@@ -10,6 +10,7 @@ import { OUTCOME_REASONS } from '../../../src/core/game.js';
 import { chess960Fen } from '../../../src/games/chess/chess960.js';
 import { FORFEIT_REASONS } from '../../../src/match/game-record.js';
 import { STOCKFISH, externalSpec, haveEngine, kishiBuilt, kishiSpec, median, playEngineGame, replay, stopLatency, tc } from './engine-games.js';
+import { describeIf, engineMissing } from '../../setup/skip.js';
 
 /** Ends that are by the rules of chess, or the length cap of these short tests. */
 const RULE_ENDS: readonly string[] = [...OUTCOME_REASONS];
@@ -25,12 +26,12 @@ const MARGIN_MS = 400;
 const STOCKFISH_OPTIONS = { Hash: '16', Threads: '1' };
 
 describe('kishi uci is built', () => {
-  it('has dist/src/cli/uci.js (npm test runs tsc first)', () => {
-    expect(kishiBuilt(), 'run `npx tsc -p .` before these tests').toBe(true);
+  it('has dist/src/cli/uci.js (the global setup builds dist/: tests/setup/build.ts)', () => {
+    expect(kishiBuilt()).toBe(true);
   });
 });
 
-describe.skipIf(!haveEngine(STOCKFISH) || !kishiBuilt())('kishi uci against Stockfish', () => {
+describeIf(haveEngine(STOCKFISH), engineMissing(STOCKFISH))('kishi uci against Stockfish', () => {
   it.each(['first', 'second'] as const)(
     'plays a complete game as %s (white/black): legal moves, no forfeit, ends by the rules',
     async (kishiSide) => {
@@ -80,7 +81,7 @@ describe.skipIf(!haveEngine(STOCKFISH) || !kishiBuilt())('kishi uci against Stoc
   }, 60_000);
 });
 
-describe.skipIf(!kishiBuilt())('kishi uci stop latency', () => {
+describe('kishi uci stop latency', () => {
   it('answers isready mid-search, and stop ends a deep go infinite within 500 ms (median of 3)', async () => {
     const r = await stopLatency('uci', 'position startpos moves e2e4 e7e5 g1f3 b8c6', 9, 8000);
     console.log(`uci stop latency: ${r.latenciesMs.map((x) => x.toFixed(1)).join(', ')} ms (depths ${r.depths.join(', ')}); ${r.bestmoves[0]}`);

@@ -320,7 +320,9 @@ describe('UCI searching', () => {
     const t0 = performance.now();
     h.send('stop');
     expect(await h.waitLine(bestmove)).toBe('bestmove d2d4 ponder d7d5');
-    expect(performance.now() - t0).toBeLessThan(500);
+    // The mock answers stop at once; the bound only has to tell that from a search left running, with
+    // room for a busy machine (stop latency itself is measured by `npm run bench`, stop-latency).
+    expect(performance.now() - t0).toBeLessThan(5000);
     expect(h.lines).toEqual([
       'readyok',
       'info depth 3 seldepth 5 score cp 17 nodes 900 nps 9000 hashfull 4 time 100 pv d2d4 d7d5',

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { OUTCOME_REASONS } from '../../../src/core/game.js';
 import { FORFEIT_REASONS } from '../../../src/match/game-record.js';
 import type { TimeControl } from '../../../src/match/time-control.js';
-import { FAIRY, externalSpec, haveEngine, kishiBuilt, kishiSpec, median, playEngineGame, replay, stopLatency, tc } from './engine-games.js';
+import { FAIRY, externalSpec, haveEngine, kishiSpec, median, playEngineGame, replay, stopLatency, tc } from './engine-games.js';
+import { describeIf, engineMissing } from '../../setup/skip.js';
 
 /** Round trips under load: see the note in ../uci/uci-games.test.ts. */
 const KISHI_OPTIONS = { USI_Hash: '16', MoveOverhead: '250' };
@@ -16,7 +17,7 @@ const MARGIN_MS = 400;
 // fairy-stockfish names its options like Stockfish (with spaces, e.g. `Debug Log File`).
 const FAIRY_OPTIONS = { Hash: '16', Threads: '1' };
 
-describe.skipIf(!haveEngine(FAIRY) || !kishiBuilt())('kishi usi against fairy-stockfish', () => {
+describeIf(haveEngine(FAIRY), engineMissing(FAIRY))('kishi usi against fairy-stockfish', () => {
   const cases: [string, 'first' | 'second', TimeControl][] = [
     ['sente, 2 s + 0.1 s Fischer (binc/winc)', 'first', tc({ baseMs: 2000, incMs: 100, marginMs: MARGIN_MS })],
     ['gote, 1 s + 0.5 s byoyomi', 'second', tc({ baseMs: 1000, byoyomiMs: 500, marginMs: MARGIN_MS })],
@@ -51,7 +52,7 @@ describe.skipIf(!haveEngine(FAIRY) || !kishiBuilt())('kishi usi against fairy-st
   );
 });
 
-describe.skipIf(!kishiBuilt())('kishi usi stop latency', () => {
+describe('kishi usi stop latency', () => {
   it('answers isready mid-search, and stop ends a deep go infinite within 500 ms (median of 3)', async () => {
     const r = await stopLatency('usi', 'position startpos moves 7g7f 3c3d 2g2f 8c8d', 6, 8000);
     console.log(`usi stop latency: ${r.latenciesMs.map((x) => x.toFixed(1)).join(', ')} ms (depths ${r.depths.join(', ')}); ${r.bestmoves[0]}`);

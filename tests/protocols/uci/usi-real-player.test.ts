@@ -1,17 +1,15 @@
 /**
- * The USI session with the real alpha-beta Player (its worker runs from dist/, built by `npm test`):
+ * The USI session with the real alpha-beta Player (its worker runs from dist/, which the tests' global setup builds):
  * `bestmove win` in a legal entering-king position, `bestmove resign` when mated, `go mate`
  * answering `checkmate <moves>` and `checkmate nomate` (also for tsume without the attacker's king),
  * node-limited searches, and stop in-process.
  */
-import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPlayer } from '../../../src/player/factory.js';
 import { usiDialect } from '../../../src/protocols/uci/usi-dialect.js';
 import { harness } from './mock-player.js';
 import type { Harness } from './mock-player.js';
 
-const built = existsSync('dist/src/player/search-worker.js');
 const SETTINGS = { evalFile: 'models/shogi-linear.json', hashMb: 8 };
 /** Sente's king in the zone with 11 pieces there and 29 points (the CSA 27-point rule asks 28 of sente). */
 const DECLARE = '4K4/1R5B1/PPPPPPPPP/9/9/9/9/9/4k4 b RB4g4s4n4l9p 1';
@@ -32,7 +30,7 @@ const real = (): Harness => {
 };
 const last = (x: Harness, prefix: string): Promise<string> => x.waitLine((l) => l.startsWith(prefix), 20_000);
 
-describe.skipIf(!built)('USI session with the alpha-beta Player', () => {
+describe('USI session with the alpha-beta Player', () => {
   it('declares the entering-king win', async () => {
     const x = real();
     x.send('isready', `position sfen ${DECLARE}`, 'go btime 10000 wtime 10000 byoyomi 1000');
@@ -90,6 +88,8 @@ describe.skipIf(!built)('USI session with the alpha-beta Player', () => {
     await last(x, 'bestmove');
     const ms = performance.now() - t0;
     console.log(`usi in-process stop latency: ${ms.toFixed(1)} ms`);
-    expect(ms).toBeLessThan(500);
+    // One sample on a busy two-core machine: a bound that tells a prompt stop from a search that runs
+    // on (go infinite never ends by itself); the figure is measured by `npm run bench` (stop-latency).
+    expect(ms).toBeLessThan(2000);
   }, 30_000);
 });

@@ -5,16 +5,17 @@
  * length to keep the suite short; the cap is a normal end here.
  */
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { expect, } from 'vitest';
 import { OUTCOME_REASONS } from '../../../src/core/game.js';
 import { FORFEIT_REASONS } from '../../../src/match/game-record.js';
-import { FAIRY, STOCKFISH, externalSpec, haveEngine, kishiBuilt, kishiSpec, playEngineGame, replay, tc } from '../../protocols/uci/engine-games.js';
+import { FAIRY, STOCKFISH, externalSpec, haveEngine, kishiSpec, playEngineGame, replay, tc } from '../../protocols/uci/engine-games.js';
+import { describeIf, engineMissing, itIf } from '../../setup/skip.js';
 
-const haveModels = existsSync('models/chess.onnx') && existsSync('models/shogi.onnx') && existsSync('dist/src/player/mcts-worker.js');
+const haveModels = existsSync('models/chess.onnx') && existsSync('models/shogi.onnx');
 const MARGIN_MS = 400;
 
-describe.skipIf(!haveModels || !kishiBuilt())('kishi with Search mcts against Stockfish / fairy-stockfish', () => {
-  it.skipIf(!haveEngine(STOCKFISH))(
+describeIf(haveModels, 'models/chess.onnx or models/shogi.onnx not found')('kishi with Search mcts against Stockfish / fairy-stockfish', () => {
+  itIf(haveEngine(STOCKFISH), engineMissing(STOCKFISH))(
     'chess: a game on 10 s + 0.1 s, legal moves, no forfeit',
     async () => {
       const { record, warnings } = await playEngineGame({
@@ -38,7 +39,7 @@ describe.skipIf(!haveModels || !kishiBuilt())('kishi with Search mcts against St
     100_000,
   );
 
-  it.skipIf(!haveEngine(FAIRY))(
+  itIf(haveEngine(FAIRY), engineMissing(FAIRY))(
     'shogi: a game on 10 s + 0.5 s byoyomi, legal moves, no forfeit',
     async () => {
       const { record, warnings } = await playEngineGame({

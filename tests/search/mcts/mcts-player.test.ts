@@ -1,22 +1,24 @@
 /**
  * The MCTS Player in its worker thread with a real ONNX model (the shipped one; the worker runs
- * from dist/, built by `npm test`), and `search: auto`: MCTS with a loadable model and enough
+ * from dist/, which the tests' global setup builds), and `search: auto`: MCTS with a loadable model and enough
  * clock, alpha-beta with a missing or corrupt model (one log line, no crash), on a low clock, and
  * for `go depth` / `go mate`.
  */
 import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { AutoPlayer } from '../../../src/player/auto-player.js';
 import { createAlphaBetaPlayer } from '../../../src/player/factory.js';
 import { createMctsPlayer } from '../../../src/player/mcts-factory.js';
 import { MctsPlayer } from '../../../src/player/mcts-player.js';
 import type { ClockState, GoRequest, Player } from '../../../src/player/player.js';
+import { describeIf } from '../../setup/skip.js';
 
 const MODELS = process.env.KISHI_TEST_MODELS ?? 'models';
 const model = join(MODELS, 'chess.onnx');
-const ready = existsSync('dist/src/player/mcts-worker.js') && existsSync(model);
+const ready = existsSync(model);
+const NO_MODEL = `${model} not found (KISHI_TEST_MODELS names the models folder)`;
 const AB_CONFIG = { search: 'alphabeta' as const, hashMb: 8, moveOverheadMs: 0, chessWeights: 'models/chess-linear.json', shogiWeights: 'models/shogi-linear.json' };
 const clock = (ms: number): ClockState => ({ firstMs: ms, secondMs: ms, firstIncMs: 0, secondIncMs: 0, byoyomiMs: 0 });
 const request = (extra: Partial<GoRequest> = {}): GoRequest => ({ game: 'chess', variant: 'standard', start: 'startpos', moves: ['e2e4', 'e7e5'], ...extra });
@@ -26,7 +28,7 @@ afterAll(async () => {
   await Promise.all(players.map((p) => p.close()));
 });
 
-describe.skipIf(!ready)('MCTS player in a worker with the shipped net', () => {
+describeIf(ready, NO_MODEL)('MCTS player in a worker with the shipped net', () => {
   test('node-limited search, then stop of an infinite search', async () => {
     const p = new MctsPlayer({ game: 'chess', modelPath: model, moveOverheadMs: 0 });
     players.push(p);
@@ -72,7 +74,7 @@ describe.skipIf(!ready)('MCTS player in a worker with the shipped net', () => {
   });
 });
 
-describe.skipIf(!ready)('search: auto', () => {
+describeIf(ready, NO_MODEL)('search: auto', () => {
   const logs: string[] = [];
   const auto = (mcts: MctsPlayer | undefined): AutoPlayer => {
     const p = new AutoPlayer({

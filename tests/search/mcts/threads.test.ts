@@ -9,7 +9,7 @@
  * searches go on; the helpers end on close; `Threads 2` reaches the MCTS player.
  */
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { GameKind } from '../../../src/core/game.js';
 import { loadCpuEvaluator, policyPathFor } from '../../../src/player/mcts-cpu-nets.js';
 import { createMctsPlayer } from '../../../src/player/mcts-factory.js';
@@ -23,8 +23,10 @@ import { CHILD_BUSY, SharedTree } from '../../../src/search/mcts/shared-tree.js'
 import { ShogiMctsBoard } from '../../../src/search/mcts/shogi-mcts-board.js';
 import { STAT_EVALUATIONS, type RootPosition } from '../../../src/search/mcts/threads.js';
 import { FLAG_PENDING, FLAG_TERMINAL } from '../../../src/search/mcts/tree.js';
+import { describeIf } from '../../setup/skip.js';
 
-const ready = existsSync('dist/src/player/mcts-helper-worker.js') && existsSync('models/chess-nnue.bin') && existsSync('models/shogi-nnue.bin');
+const ready = existsSync('models/chess-nnue.bin') && existsSync('models/shogi-nnue.bin');
+const NO_NETS = 'models/chess-nnue.bin or models/shogi-nnue.bin not found';
 
 const MATE_FEN = '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1';
 const MIDDLEGAME = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
@@ -98,7 +100,7 @@ const checkTree = (search: MctsSearch): number => {
   return nodes;
 };
 
-describe.skipIf(!ready)('two search threads over one tree (CPU networks)', () => {
+describeIf(ready, NO_NETS)('two search threads over one tree (CPU networks)', () => {
   const pools: MctsHelperPool[] = [];
   let chess: ReturnType<typeof threaded>;
   beforeAll(() => {
@@ -252,7 +254,7 @@ describe.skipIf(!ready)('two search threads over one tree (CPU networks)', () =>
   }, 60_000);
 });
 
-describe.skipIf(!ready || !existsSync('dist/src/player/mcts-worker.js'))('the MCTS player with Threads 2', () => {
+describeIf(ready, NO_NETS)('the MCTS player with Threads 2', () => {
   test('a node-limited search on the CPU networks, then close', async () => {
     const made = createMctsPlayer({ moveOverheadMs: 0, chessModel: 'models/chess-nnue.bin', threads: 2 }, 'chess');
     const player = made.unwrap();
