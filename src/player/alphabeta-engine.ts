@@ -27,7 +27,7 @@ import { TranspositionTable } from '../search/alphabeta/tt.js';
 import { Dyna2 } from '../search/td/dyna2.js';
 import type { TdSearchParams } from '../search/td/td-search.js';
 import { DEFAULT_TUNING } from '../search/alphabeta/tuning.js';
-import { byoyomiOnly } from '../search/time.js';
+import { byoyomiOnly, byoyomiStopMs } from '../search/time.js';
 import { seededRng } from '../core/rng.js';
 import type { SparseVector } from '../eval/linear/sparse.js';
 import { SIGNAL_STOP } from './control-words.js';
@@ -180,7 +180,7 @@ export class AlphaBetaEngine {
         // The whole period is used, so the stop must come early enough for the answer to reach the
         // server in time under load (polling, the worker's message, the pipe): 5% more, at most 100 ms.
         ab.useAllTime = true;
-        ab.hardMs = Math.max(1, Math.floor(budget.hardMs - Math.min(100, budget.hardMs * 0.05)));
+        ab.hardMs = byoyomiStopMs(budget.hardMs);
       }
     }
     ab = lessArrivalLag(request, ab);

@@ -18,7 +18,7 @@ import type { GameKind, Side } from '../core/game.js';
 import { KishiError, Result } from '../core/result.js';
 import type { FastChessBoard } from '../games/chess/fast/board.js';
 import type { FastShogiBoard } from '../games/shogi/fast/board.js';
-import { canDeclareOnBoard } from '../games/shogi/fast/declaration.js';
+import { canDeclareWin } from '../games/shogi/fast/declaration.js';
 import { planTime, type TimeBudget, type TimePlanInput } from '../search/time.js';
 import { SIGNAL_PONDERHIT, SIGNAL_STOP } from './control-words.js';
 import type { GoRequest, GoResult } from './player.js';
@@ -71,7 +71,7 @@ export function prelude<B extends EngineBoard>(game: GameKind, request: GoReques
   const count = board.board.generateMoves(legal);
   if (count === 0) return Result.ok({ answer: { move: 'resign' } });
   // The declaration (CSA 27-point rule) is the side to move's choice at the root only.
-  if (game === 'shogi' && canDeclareOnBoard(board.board as FastShogiBoard)) return Result.ok({ answer: { move: 'win' } });
+  if (game === 'shogi' && canDeclareWin(board.board as FastShogiBoard)) return Result.ok({ answer: { move: 'win' } });
   const side: Side = board.board.turn === 0 ? 'first' : 'second';
   const plies = request.moves.length + (request.start === 'startpos' ? 0 : plyOfText(request.start, game));
   return Result.ok({ root: { board, legal, count, side, plies, startedAt } });

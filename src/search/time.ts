@@ -50,6 +50,14 @@ export const byoyomiOnly = (input: TimePlanInput): boolean => {
   return input.clock.byoyomiMs > 0 && remaining <= input.moveOverheadMs;
 };
 
+/**
+ * Where a search that runs to the end of a pure byoyomi period (`AbLimits.useAllTime`) stops itself:
+ * the plan's hard limit less 5% of it, at most 100 ms, so that the answer leaves the search (time is
+ * polled every 256 nodes), the worker thread and the front-end before the plan's limit on a loaded
+ * machine. Never above `hardMs` (at least 1).
+ */
+export const byoyomiStopMs = (hardMs: number): number => Math.max(1, Math.min(hardMs, Math.floor(hardMs - Math.min(100, hardMs * 0.05))));
+
 /** Plans the time for one move. */
 export const planTime = (input: TimePlanInput): TimeBudget => {
   const { clock, side, moveOverheadMs } = input;

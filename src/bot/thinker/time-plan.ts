@@ -9,7 +9,7 @@
 import type { ClockState } from '../../core/clock.js';
 import type { GameKind, Side } from '../../core/game.js';
 import type { SearchLimits } from '../../player/player.js';
-import { planTime } from '../../search/time.js';
+import { byoyomiOnly, planTime } from '../../search/time.js';
 import type { TimeBudget } from '../../search/time.js';
 
 /** What a front-end knows about the time of one move. */
@@ -42,7 +42,9 @@ export interface TimePlan {
 
 /**
  * Of the time left on our clock, the part the guard lets a search overrun its plan into before it stops
- * it: the rest stays for the fallback move and the next moves.
+ * it: the rest stays for the fallback move and the next moves. Not in pure byoyomi, where the period
+ * is lost when unused and no later move needs what is left of it: there the guard stops at the
+ * overhead itself, and the plan's hard limit is the whole period less the overhead.
  */
 const GUARD_SHARE = 0.8;
 
@@ -59,11 +61,13 @@ export function planMove(game: GameKind, time: MoveTime): TimePlan {
   if (limits?.movetimeMs !== undefined) return { stopMs: cap(limits.movetimeMs * 1.5 + 1000) };
   if (clock === undefined) return deadline === undefined ? {} : { stopMs: cap(deadline) };
   const ours = Math.max(0, time.side === 'first' ? clock.firstMs : clock.secondMs);
-  // Without a protocol deadline, the guard lets the search run into most of what our clock has left.
-  const stopMs = cap(deadline ?? (ours + clock.byoyomiMs - time.overheadMs) * GUARD_SHARE);
+  const input = { game, clock, side: time.side, plies: time.plies, moveOverheadMs: time.overheadMs };
+  // Without a protocol deadline, the guard lets the search run into most of what our clock has left
+  // (all of the period, less the overhead, in pure byoyomi).
+  const stopMs = cap(deadline ?? (ours + clock.byoyomiMs - time.overheadMs) * (byoyomiOnly(input) ? 1 : GUARD_SHARE));
   // Node or depth limits bound the search by themselves; the guard still keeps the clock.
   if (limits?.nodes !== undefined || limits?.depth !== undefined || limits?.infinite === true) return { stopMs };
-  const planned = planTime({ game, clock, side: time.side, plies: time.plies, moveOverheadMs: time.overheadMs });
+  const planned = planTime(input);
   const hardMs = Math.max(1, Math.min(planned.hardMs, stopMs));
   return { budget: { softMs: Math.min(planned.softMs, hardMs), hardMs }, stopMs };
 }

@@ -74,7 +74,7 @@ export interface CsaClientOptions {
   readonly comments: boolean;
   /** Think on the opponent's time when the Player suggested a ponder move. */
   readonly ponder: boolean;
-  /** Network lag the time plan keeps back per move, ms (config `engine.moveOverheadMs`); default 0. */
+  /** Network lag the time plan keeps back per move on top of the budget's margin, ms; default 0 (the CSA bot passes 0: `safetyMarginMs` and the round trip are its lag). */
   readonly moveOverheadMs?: number;
   /** After a game, wait this long for the server to close the socket before closing it ourselves, ms. */
   readonly closeWaitMs: number;

@@ -420,7 +420,9 @@ export function csaBotOptions(config: KishiConfig, secrets: Secrets): Result<Csa
       minBlankGapMs: DEFAULT_CLIENT_TIMING.minBlankGapMs,
       replyTimeoutMs: c.replyTimeoutSec * 1000,
       safetyMarginMs: c.marginMs,
-      moveOverheadMs: config.engine.moveOverheadMs,
+      // No engine.moveOverheadMs on top: the budget (planBudget) already keeps back csa.marginMs and the
+      // measured round trip, floodgate's network lag; both would cost a byoyomi period twice the margin.
+      moveOverheadMs: 0,
       comments: c.comments,
       ponder: config.engine.ponder,
       closeWaitMs: DEFAULT_CLIENT_TIMING.closeWaitMs,

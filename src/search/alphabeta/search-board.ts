@@ -87,6 +87,11 @@ export interface SearchBoard {
    * (chess: the pawn structure; shogi: the kings' squares and the hands). Optional.
    */
   correctionKey?(): number;
+  /**
+   * Pieces in both hands together (shogi), for the futility margins (tuning `handMargin`).
+   * Optional: boards without hands leave it out.
+   */
+  handCount?(): number;
   /** Index of the move in a history table of `historySize` entries. */
   historyIndex(move: number): number;
   /** Static evaluation from the side to move's view, clipped to ±EVAL_LIMIT. */

@@ -316,7 +316,7 @@ export class AlphaBetaSearch extends QuiescenceSearch {
         // A move that beat alpha inside this iteration was searched to the new depth: keep it.
         if (!line0Done && this.pvFirst === 0 && this.iterBestMove !== 0) {
           bestMove = this.iterBestMove;
-          bestScore = this.iterBestScore;
+          bestScore = this.iterBestScore + 0; // no -0
           bestPv = [...this.rootPv];
         }
         aborted = true;
@@ -647,11 +647,13 @@ export class AlphaBetaSearch extends QuiescenceSearch {
       improving = prev !== -INFINITE && staticEval > prev;
     }
     this.staticEvals[ply] = staticEval;
+    // Shogi: pieces in hand widen the futility margins (tuning handMargin).
+    const handExtra = staticEval !== -INFINITE && tune.handMargin > 0 && board.handCount !== undefined ? tune.handMargin * board.handCount() : 0;
     if (!pvNode && !inCheck && excluded === 0 && staticEval !== -INFINITE) {
       // Reverse futility: far above beta near the horizon.
       if (opts.futility && Math.abs(beta) < MATE_BOUND) {
         const maxDepth = quietPruning ? tune.rfpMaxDepth : 3;
-        const margin = quietPruning ? (improving ? tune.rfpMarginImproving : tune.rfpMargin) * depth : 120 * depth;
+        const margin = (quietPruning ? (improving ? tune.rfpMarginImproving : tune.rfpMargin) * depth : 120 * depth) + handExtra;
         if (depth <= maxDepth && staticEval - margin >= beta && !this.mateThreat()) return staticEval;
       }
       // Razoring: hopeless near the horizon unless a capture saves it.
@@ -724,6 +726,7 @@ export class AlphaBetaSearch extends QuiescenceSearch {
     const useSee = opts.seePruning;
     const k1 = this.killers[ply * 2]!;
     const k2 = this.killers[ply * 2 + 1]!;
+    const checkBonus = board.givesCheck !== undefined ? this.tune.checkBonus : 0;
     for (let i = 0; i < n; i++) {
       const m = list[i]!;
       let s: number;
@@ -748,6 +751,8 @@ export class AlphaBetaSearch extends QuiescenceSearch {
         s = hist[hbase + hi2]!;
         if (c1 >= 0) s += cont[c1 + hi2]!;
         if (c2 >= 0) s += cont[c2 + hi2]!;
+        // Quiet checks (drops included) before the other quiets.
+        if (checkBonus !== 0 && board.givesCheck!(m)) s += checkBonus;
       }
       if (m === ttMove) s = TT_MOVE_SCORE;
       keys[i] = s;
@@ -812,7 +817,7 @@ export class AlphaBetaSearch extends QuiescenceSearch {
           else if (pruneOk && depth <= tune.lmpMaxDepth && moveCount >= lmpLimit) prune = skipQuiets = true;
           else {
             const lmrDepth = Math.max(0, idepth - 1 - (moveCount < 64 && idepth < 64 ? lmrTable[idepth * 64 + moveCount]! : 4));
-            if (pruneOk && lmrDepth <= tune.futilityMaxDepth && staticEval + tune.futilityBase + tune.futilityPerDepth * lmrDepth <= alpha && m !== k1 && m !== k2) prune = true;
+            if (pruneOk && lmrDepth <= tune.futilityMaxDepth && staticEval + tune.futilityBase + handExtra + tune.futilityPerDepth * lmrDepth <= alpha && m !== k1 && m !== k2) prune = true;
             else if (pruneOk && lmrDepth <= 3 && histScore < -tune.historyPruning * idepth) prune = true;
             else if (useSee && !inCheck && lmrDepth <= 6 && !pvNode && !this.seeGe(m, -tune.seeQuiet * lmrDepth * lmrDepth)) prune = true;
           }

@@ -5,6 +5,7 @@
 import { Result } from '@badrap/result';
 import { KishiError } from '../../core/result.js';
 import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/board.js';
+import { canDeclareWin } from '../../games/shogi/fast/declaration.js';
 import { mateIn1 } from '../../games/shogi/fast/mate1.js';
 import * as piecesModule from '../../games/shogi/fast/pieces.js';
 import { Repetition } from '../../games/shogi/fast/repetition.js';
@@ -110,8 +111,13 @@ export class ShogiSearchBoard implements SearchBoard {
     return this.board.hashLo;
   }
 
+  /**
+   * Sennichite and perpetual check (`FastShogiBoard.repetition`, one earlier occurrence), then the
+   * entering-king declaration (CSA 27-point rule, fast/declaration.ts): a side to move that may
+   * declare has won, as the engine declares at its root (player/alphabeta-engine.ts).
+   */
   ruleState(): number {
-    if (this.repFilter[this.board.hashLo & (REP_FILTER_SIZE - 1)]! < 2) return RULE_NONE;
+    if (this.repFilter[this.board.hashLo & (REP_FILTER_SIZE - 1)]! < 2) return canDeclareWin(this.board) ? RULE_WIN : RULE_NONE;
     switch (this.board.repetition(1)) {
       case Repetition.Draw:
         return RULE_DRAW;
@@ -120,7 +126,7 @@ export class ShogiSearchBoard implements SearchBoard {
       case Repetition.Loss:
         return RULE_LOSS;
       default:
-        return RULE_NONE;
+        return canDeclareWin(this.board) ? RULE_WIN : RULE_NONE;
     }
   }
 
@@ -169,6 +175,13 @@ export class ShogiSearchBoard implements SearchBoard {
     const h = b.hands;
     for (let i = 1; i < 16; i++) key = Math.imul(key ^ h[i]!, 0x27d4eb2d) + i;
     return key ^ (key >>> 15);
+  }
+
+  handCount(): number {
+    const h = this.board.hands;
+    let n = 0;
+    for (let i = 1; i < 8; i++) n += h[i]! + h[8 + i]!;
+    return n;
   }
 
   historyIndex(m: number): number {

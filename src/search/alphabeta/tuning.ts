@@ -67,6 +67,18 @@ const SPEC = {
    * not yet measured at a time control (a fixed-node match cannot charge its nodes).
    */
   rootMateNodes: { value: 0, min: 0, max: 10_000_000, integer: true },
+  /**
+   * Ordering: a quiet move (drops included) that gives check gets this added to its history key
+   * (histories are about +-50000 together), as Stockfish's move picker favours quiet checks; 0: no
+   * bonus. Boards without `givesCheck` ignore it.
+   */
+  checkBonus: { value: 0, min: 0, max: 1_000_000, integer: true },
+  /**
+   * Shogi: centipawns added per piece in either hand to the futility and reverse futility margins
+   * (`SearchBoard.handCount`): every piece in hand is a drop that can threaten anywhere, so the static
+   * evaluation is a looser bound the more pieces are in hand; 0: the margins ignore the hands.
+   */
+  handMargin: { value: 0, min: 0, max: 1000, integer: true },
   /** Quiescence delta pruning margin (centipawns above the victim's nominal value). */
   deltaMargin: { value: 200, min: 0, max: 5000, integer: true },
   /**

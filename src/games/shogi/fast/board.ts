@@ -658,6 +658,19 @@ export class FastShogiBoard {
     if (ek < 0) return false;
     const to = (m >>> 8) & 255;
     const drop = m >>> DROP_SHIFT;
+    // A check needs the arriving piece next to the king, a knight's jump from it or on one of its
+    // lines, or (a discovered check) the square left on one of its lines: most moves are neither.
+    const kc = COL_OF[ek]!;
+    const kr = RANK_OF[ek]!;
+    const dc = COL_OF[to]! - kc;
+    const dr = RANK_OF[to]! - kr;
+    const direct = (dc <= 1 && dc >= -1 && dr <= 2 && dr >= -2) || dc === 0 || dr === 0 || dc === dr || dc === -dr;
+    if (!direct) {
+      if (drop !== 0) return false;
+      const fc = COL_OF[m & 255]! - kc;
+      const fr = RANK_OF[m & 255]! - kr;
+      if (fc !== 0 && fr !== 0 && fc !== fr && fc !== -fr) return false;
+    }
     if (drop !== 0) {
       b[to] = ub | drop;
       const check = this.attacked(ek, ub);
