@@ -74,6 +74,12 @@ export class LichessGame {
       onOpenError: (e) => (e.kind === 'http' && e.status !== undefined && e.status >= 400 && e.status < 500 && e.status !== 429 ? 'stop' : 'retry'),
       shouldReconnect: () => !this.ended && this.leaveReason === undefined,
       silenceMs: deps.timings.silenceMs,
+      // The bot game stream's keep-alives come on a fixed cadence (stream.ts): a stall is seen one cadence
+      // plus the margin after the last keep-alive, not after the last move, and the stream reopens at once;
+      // on our turn the search and the POST of our move go on meanwhile (moves.ts keeps the position's
+      // search through the fresh gameFull), so a stall costs our clock only while we wait for a reply.
+      silenceFrom: 'keepAlive',
+      reopenSilentAtOnce: true,
       backoff: { minMs: deps.timings.reconnectMinMs, maxMs: deps.timings.reconnectMaxMs },
       blockedFor: () => deps.client.blockedFor('streamGame'),
       log: deps.log,
