@@ -28,9 +28,9 @@ import { LichessBot } from '../src/protocols/lichess/game-server.js';
 import { gameSilenceMs } from '../src/protocols/lichess/server-profile.js';
 import { ChessLine } from '../src/protocols/lichess/chess-line.js';
 import type { VariantKey } from '../src/protocols/lichess/types.js';
-import { seededRandom } from '../tests/fakes/lichess-server/opponents.js';
-import type { FaultResponse, SentMessage } from '../tests/fakes/lichess-server/server.js';
-import { LichessTestServer } from '../tests/fakes/lichess-server/server.js';
+import { seededRandom } from '../src/protocols/lichess/fake/opponents.js';
+import type { FaultResponse, SentMessage } from '../src/protocols/lichess/fake/server.js';
+import { LichessTestServer } from '../src/protocols/lichess/fake/server.js';
 
 interface Args {
   games: number;

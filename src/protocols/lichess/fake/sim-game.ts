@@ -11,7 +11,7 @@ import { lichessRules } from 'chessops/compat';
 import { INITIAL_FEN, makeFen, parseFen } from 'chessops/fen';
 import { kingCastlesTo, makeUci, parseUci } from 'chessops/util';
 import { setupPosition } from 'chessops/variant';
-import type { Color, GameStateEvent, LichessGameStatus as GameStatus, Speed, VariantKey } from '../../../src/../src/protocols/lichess/types.js';
+import type { Color, GameStateEvent, LichessGameStatus as GameStatus, Speed, VariantKey } from '../types.js';
 
 export interface SimUser {
   readonly id: string;
