@@ -4,6 +4,8 @@
  *
  *   npx vite-node tools/lichess-soak.ts -- --games 100 --concurrency 4 --engine test --seed 1
  *   npx vite-node tools/lichess-soak.ts -- --games 20 --engine alphabeta --clock 20+1 [--ponder]
+ *   npx vite-node tools/lichess-soak.ts -- --games 30 --stalls-only --keep-alive-ms 700   (the clock each stall costs)
+ *   npx vite-node tools/lichess-soak.ts -- --games 20 --engine alphabeta --first-moves     (first moves against their limit)
  *
  * Faults (seeded): game streams that stall silently or drop at a random ply, 429s (JSON and HTML) and
  * 502/504/dropped/applied-then-504 answers on random moves, chunk modes cycling (split, merged, normal),
@@ -47,10 +49,12 @@ interface Args {
   reconnectMinMs: number;
   /** Every game gets one game-stream stall and no other fault (the stall-cost measurement). */
   stallsOnly: boolean;
+  /** Games end after the first moves (the opponent resigns at ply 2), no faults: the first-move measurement. */
+  firstMoves: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { games: 100, concurrency: 4, engine: 'test', seed: 1, clockS: 60, incS: 1, ponder: false, keepAliveMs: 500, gameSilenceMs: 3000, reconnectMinMs: 100, stallsOnly: false };
+  const args: Args = { games: 100, concurrency: 4, engine: 'test', seed: 1, clockS: 60, incS: 1, ponder: false, keepAliveMs: 500, gameSilenceMs: 3000, reconnectMinMs: 100, stallsOnly: false, firstMoves: false };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1] ?? '';
     switch (argv[i]) {
@@ -75,6 +79,9 @@ function parseArgs(argv: readonly string[]): Args {
         break;
       case '--stalls-only':
         args.stallsOnly = true;
+        break;
+      case '--first-moves':
+        args.firstMoves = true;
         break;
       case '--keep-alive-ms':
         args.keepAliveMs = Number(v);
@@ -266,7 +273,7 @@ async function main(): Promise<void> {
     // Keep the bot busy: a new challenge whenever a slot is free.
     if (gameIds.length < args.games && bot.busySlots() < args.concurrency && server.activeBotGames() < args.concurrency) {
       challenges++;
-      if (rand() < 0.05) {
+      if (!args.firstMoves && rand() < 0.05) {
         // A challenge that expires before the (delayed) accept arrives.
         const ghost = server.challenge({ from: `Ghost${challenges}`, clock: { limit: args.clockS, increment: args.incS }, expireMs: 50 });
         server.failRequests({ method: 'POST', path: new RegExp(`/api/challenge/${ghost}/accept$`) }, { delayMs: 300 }, 1);
@@ -278,7 +285,7 @@ async function main(): Promise<void> {
         from: `Opp${challenges % 7}`,
         title: 'BOT',
         clock: { limit: args.clockS, increment: args.incS },
-        opponent: { then: rand() < 0.5 ? 'greedy' : 'random', seed: challenges, delayMs: Math.floor(rand() * 30), maxPlies: 160 },
+        opponent: { then: rand() < 0.5 ? 'greedy' : 'random', seed: challenges, delayMs: Math.floor(rand() * 30), maxPlies: args.firstMoves ? 2 : 160 },
       });
       await server.waitFor(() => server.challengeStatus(id)?.status !== 'created', 30_000).catch(() => {});
       if (server.challengeStatus(id)?.status === 'accepted') {
@@ -286,7 +293,7 @@ async function main(): Promise<void> {
         startedAt.set(id, Date.now());
         const r = rand();
         const ply = 2 + Math.floor(rand() * 30);
-        const fault = args.stallsOnly ? 'stall' : r < 0.25 ? 'stall' : r < 0.45 ? 'drop' : r < 0.75 ? moveFaults[Math.floor(rand() * moveFaults.length)] : undefined;
+        const fault = args.firstMoves ? undefined : args.stallsOnly ? 'stall' : r < 0.25 ? 'stall' : r < 0.45 ? 'drop' : r < 0.75 ? moveFaults[Math.floor(rand() * moveFaults.length)] : undefined;
         if (fault !== undefined) plans.set(id, { ply, fault, done: false });
       }
     }
@@ -303,12 +310,12 @@ async function main(): Promise<void> {
       else server.failRequests({ method: 'POST', path: new RegExp(`/api/bot/game/${id}/move/`) }, plan.fault, 1, plan.fault === '429html' ? 1 : undefined);
     }
     // Global faults every few seconds.
-    if (now - chunkTimer > 5000) {
+    if (!args.firstMoves && now - chunkTimer > 5000) {
       chunkTimer = now;
       const modes = ['normal', 'split', 'merge'] as const;
       server.setChunkMode(modes[Math.floor(rand() * modes.length)] ?? 'normal');
     }
-    if (!args.stallsOnly && now - lastGlobalFault > 8000) {
+    if (!args.stallsOnly && !args.firstMoves && now - lastGlobalFault > 8000) {
       lastGlobalFault = now;
       const r = rand();
       if (r < 0.25) server.keepAliveGap(1500);
@@ -335,7 +342,12 @@ async function main(): Promise<void> {
   const stuck = games.filter((g) => !g.isOver() || g.status === 'aborted').length;
   const byStatus = new Map<string, number>();
   for (const g of games) byStatus.set(g.status, (byStatus.get(g.status) ?? 0) + 1);
+  const ourColorIndex = (id: string): number => (ourColor(id) === 'white' ? 0 : 1);
   const stallCost = stallCosts(games, stallPlies, (id) => (ourColor(id) === 'white' ? 0 : 1), args.incS * 1000);
+  // Our first move (ply 0 or 1): the time it took on the server against the first-move limit the bot plans
+  // with (lichess.firstMoveMs; the server's own window is longer here).
+  const firstSpent = games.filter((g) => g.spentMs.length > ourColorIndex(g.id)).map((g) => g.spentMs[ourColorIndex(g.id)]!);
+  const firstMove = { limitMs: config.firstMoveMs, spent: summary(firstSpent), underHalf: firstSpent.filter((ms) => ms < config.firstMoveMs / 2).length, overLimit: firstSpent.filter((ms) => ms > config.firstMoveMs).length };
   const wins = games.filter((g) => g.winner !== undefined && g.winner === ourColor(g.id)).length;
   const losses = games.filter((g) => g.winner !== undefined && g.winner !== ourColor(g.id)).length;
   await bot.stop(false);
@@ -371,6 +383,7 @@ async function main(): Promise<void> {
         pgnRecords: records,
         expiringChallenges: expired,
         stallCostMs: stallCost,
+        firstMove,
         faults: { httpFaultsServed: s.faultsServed, streamStalls: s.stalls, streamDrops: s.drops },
         reconnects: { eventStreamOpens: s.eventStreamOpens, gameStreamOpens: [...s.gameStreamOpens.values()].reduce((a, b) => a + b, 0) },
         client: bot.client.stats,
