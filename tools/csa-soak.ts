@@ -13,11 +13,12 @@
  * not count.
  * Permanent (each its own run, the bot alone): `##[ERROR]` answers to the game request (x1 with a colour for
  * a floodgate game, x1 with a bad game name, CSA mode with a colour for a floodgate game) and a name held by
- * another connection for good (`LOGIN:incorrect` on every retry). Each must end `start()` with one error, at
+ * another live connection for good (`LOGIN:incorrect` on every retry). Each must end `start()` with one error, at
  * most the bounded number of LOGINs, no endless loop.
  * Players: RandomMover (instant), so that the protocol layer is what is measured.
  */
 import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CsaClientOptions, CsaLog } from '../src/protocols/csa/client.js';
@@ -194,17 +195,15 @@ async function main(): Promise<void> {
     await permanent('x1, a colour for a floodgate game', { x1: true, gameName: 'floodgate-300-10F-B' }),
     await permanent('x1, a bad game name', { x1: true, gameName: 'csatest-abc' }),
     await permanent('CSA mode, a colour for a floodgate game', { gameName: 'floodgate-300-10F-B' }),
-    await permanent('the name held by another connection for good', {}, async (server, port) => {
-      // carol's old connection: in a game, its socket broken, the server never notices (half-open).
-      server.inject({ kind: 'half-open', player: 'carol', afterPlies: 2, holdMs: 600_000 });
-      const old = bot(port, 'carol', 4, 1);
-      const opp = bot(port, 'dave', 5, 1);
-      const runs = [old.bot.start().catch(() => {}), opp.bot.start().catch(() => {})];
-      const t0 = Date.now();
-      while (!old.log.lines.some((l) => l.includes('connection lost')) && Date.now() - t0 < 15_000) await new Promise((r) => setTimeout(r, 20));
-      await old.bot.stop(false);
-      await opp.bot.stop(false);
-      return async () => void (await Promise.all(runs));
+    await permanent('the name held by another live connection for good', {}, async (_server, port) => {
+      // Another client logged in as carol (another password) and stays: shogi-server answers every LOGIN
+      // of carol with LOGIN:incorrect while it stays.
+      const holder = connect(port, '127.0.0.1');
+      holder.on('error', () => {});
+      await new Promise<void>((r) => holder.once('connect', () => r()));
+      holder.write('LOGIN carol someone-else\n');
+      await new Promise((r) => setTimeout(r, 200));
+      return async () => void holder.destroy();
     }),
   ];
   console.log(JSON.stringify({ seed: args.seed, transient: t, permanent: p }, null, 2));

@@ -152,12 +152,20 @@ export class ResilientStream {
       let delivered = false;
       let silent = false;
       let timer: NodeJS.Timeout | undefined;
+      let arms = 0;
       const arm = (): void => {
         clearTimeout(timer);
+        const armed = ++arms;
         timer = setTimeout(() => {
-          this.stats.silenceDrops++;
-          silent = true;
-          finish(fromKeepAlive ? `no keep-alive for ${this.opts.silenceMs} ms` : `no data for ${this.opts.silenceMs} ms`);
+          // The verdict waits for the bytes already there: after a pause of this process longer than
+          // `silenceMs` (a busy machine, a long GC) the timers run before the socket's pending data is read
+          // (Node's event loop: timers, then poll, then check), and the pause would pass for a stall.
+          setImmediate(() => {
+            if (done || armed !== arms) return;
+            this.stats.silenceDrops++;
+            silent = true;
+            finish(fromKeepAlive ? `no keep-alive for ${this.opts.silenceMs} ms` : `no data for ${this.opts.silenceMs} ms`);
+          });
         }, this.opts.silenceMs);
       };
       const deliver = (lines: readonly string[]): void => {

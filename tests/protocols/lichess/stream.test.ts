@@ -5,6 +5,8 @@
  * reopened at once, not after the backoff. Real timers with wide gaps between the old and the new
  * behaviour, so that a busy machine cannot blur them.
  */
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import winston from 'winston';
@@ -113,5 +115,56 @@ describe('game stream watchdog (issue 48)', () => {
     await waitUntil(() => h.drops.length === 2);
     await waitUntil(() => h.opens.length === 3, 6000);
     expect(h.opens[2]! - h.drops[1]!.at).toBeGreaterThanOrEqual(1400);
+  });
+
+  it('a pause of this process longer than the threshold is no stall when the keep-alives are waiting in the socket', async () => {
+    // A real socket: the keep-alives written during the pause wait in the kernel until the event loop reads them.
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      const t = setInterval(() => socket.write('\n'), 50);
+      socket.on('close', () => clearInterval(t));
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const drops: string[] = [];
+    let opens = 0;
+    const stream = new ResilientStream({
+      name: 'game test',
+      open: async () => {
+        opens++;
+        const { connect } = await import('node:net');
+        const socket = connect(port, '127.0.0.1');
+        await new Promise<void>((r) => socket.once('connect', () => r()));
+        return Result.ok(socket as Readable);
+      },
+      onMessage: () => {},
+      onDisconnect: (reason) => drops.push(reason),
+      silenceMs: 300,
+      silenceFrom: 'keepAlive',
+      reopenSilentAtOnce: true,
+      backoff: { minMs: 10_000, maxMs: 10_000 },
+      log: quiet,
+    });
+    running = stream;
+    void stream.start();
+    try {
+      await waitUntil(() => sockets.length === 1);
+      await sleep(200);
+      // The process is busy for twice the threshold (the server, in this process too, writes nothing then;
+      // what it wrote just before is read after).
+      const until = Date.now() + 600;
+      while (Date.now() < until) {
+        // busy
+      }
+      await sleep(400);
+      expect(drops).toEqual([]);
+      expect(opens).toBe(1);
+    } finally {
+      stream.stop();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
