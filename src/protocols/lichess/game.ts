@@ -32,7 +32,7 @@ import { staleGameMs } from './move-timing.js';
 import { ResilientStream } from './stream.js';
 import type { Color, GameEventInfo, GameFullEvent, GameStateEvent, GameStatus, GameStreamEvent } from './types.js';
 import { isGameOver } from './types.js';
-import { LICHESS_PROFILE } from './server-profile.js';
+import { GAME_SILENCE_MARGIN_MS, LICHESS_PROFILE } from './server-profile.js';
 
 export type { GameDeps, GameEnd, GameRules, GameTimings } from './game/deps.js';
 export { goOverrideLimits } from './game/moves.js';
@@ -79,6 +79,10 @@ export class LichessGame {
       // on our turn the search and the POST of our move go on meanwhile (moves.ts keeps the position's
       // search through the fresh gameFull), so a stall costs our clock only while we wait for a reply.
       silenceFrom: 'keepAlive',
+      // A message is proof of life: the verdict waits at least the margin past it (GAME_SILENCE_MARGIN_MS;
+      // a fifth of the threshold when that is less, as in the tests' and the soak's shrunk times), so that
+      // a keep-alive late by a busy server or network while moves flow is no stall.
+      messageGraceMs: Math.min(GAME_SILENCE_MARGIN_MS, Math.floor(deps.timings.silenceMs / 5)),
       reopenSilentAtOnce: true,
       backoff: { minMs: deps.timings.reconnectMinMs, maxMs: deps.timings.reconnectMaxMs },
       blockedFor: () => deps.client.blockedFor('streamGame'),

@@ -41,6 +41,12 @@ export interface ResilientStreamOptions {
    */
   readonly silenceFrom?: 'anyByte' | 'keepAlive';
   /**
+   * With `silenceFrom: 'keepAlive'`: a message proves the connection alive when it arrives, so the verdict
+   * comes no sooner than this long after it (a keep-alive late by less than this while moves flow is no
+   * stall), milliseconds; 0 (the default): keep-alives only.
+   */
+  readonly messageGraceMs?: number;
+  /**
    * Reopen a connection dropped for silence at once, without the backoff, when it had delivered a message:
    * the server was answering, a fresh open replaces the stalled stream (lila and lishogi end the previous
    * game stream of the same player, `uniqChan`) and answers with the whole state; every millisecond waited
@@ -153,8 +159,11 @@ export class ResilientStream {
       let silent = false;
       let timer: NodeJS.Timeout | undefined;
       let arms = 0;
-      const arm = (): void => {
+      let deadlineAt = 0;
+      const grace = this.opts.messageGraceMs ?? 0;
+      const arm = (at: number = Date.now() + this.opts.silenceMs): void => {
         clearTimeout(timer);
+        deadlineAt = at;
         const armed = ++arms;
         timer = setTimeout(() => {
           // The verdict waits for the bytes already there: after a pause of this process longer than
@@ -166,7 +175,7 @@ export class ResilientStream {
             silent = true;
             finish(fromKeepAlive ? `no keep-alive for ${this.opts.silenceMs} ms` : `no data for ${this.opts.silenceMs} ms`);
           });
-        }, this.opts.silenceMs);
+        }, Math.max(0, at - Date.now()));
       };
       const deliver = (lines: readonly string[]): void => {
         for (const line of lines) {
@@ -207,6 +216,7 @@ export class ResilientStream {
         if (done) return;
         const { lines, keepAlives } = splitter.push(chunk);
         if (!fromKeepAlive || keepAlives > 0) arm();
+        else if (grace > 0 && Date.now() + grace > deadlineAt) arm(Date.now() + grace);
         this.stats.keepAlives += keepAlives;
         deliver(lines);
       });

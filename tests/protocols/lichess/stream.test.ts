@@ -102,6 +102,25 @@ describe('game stream watchdog (issue 48)', () => {
     expect(h.opens).toHaveLength(1);
   });
 
+  it('with messageGraceMs, messages flowing hold off the verdict on a late keep-alive; once they stop it comes', async () => {
+    const h = harness({ silenceMs: 400, silenceFrom: 'keepAlive', messageGraceMs: 250, backoff: { minMs: 10_000, maxMs: 10_000 } });
+    running = h.stream;
+    void h.stream.start();
+    await waitUntil(() => h.conns.length === 1);
+    const conn = h.conns[0]!;
+    conn.write('\n');
+    // No keep-alive any more, but a move every 100 ms for 900 ms: past the 400 ms, no verdict.
+    for (let i = 0; i < 9; i++) {
+      await sleep(100);
+      conn.write(`{"type":"gameState","moves":"${i}"}\n`);
+    }
+    const lastAt = Date.now();
+    expect(h.drops).toEqual([]);
+    await waitUntil(() => h.drops.length === 1);
+    expect(h.drops[0]!.at - lastAt).toBeGreaterThanOrEqual(200);
+    expect(h.drops[0]!.at - lastAt).toBeLessThan(600);
+  });
+
   it('with reopenSilentAtOnce, reopens a stalled stream that had answered at once; one that never answered backs off', async () => {
     const h = harness({ silenceMs: 300, silenceFrom: 'keepAlive', reopenSilentAtOnce: true, backoff: { minMs: 1500, maxMs: 1500 } });
     running = h.stream;
