@@ -4,6 +4,8 @@
  *
  *   npx vite-node tools/lichess-soak.ts -- --games 100 --concurrency 4 --engine test --seed 1
  *   npx vite-node tools/lichess-soak.ts -- --games 20 --engine alphabeta --clock 20+1 [--ponder]
+ *   npx vite-node tools/lichess-soak.ts -- --games 30 --stalls-only --keep-alive-ms 700   (the clock each stall costs)
+ *   npx vite-node tools/lichess-soak.ts -- --games 20 --engine alphabeta --first-moves     (first moves against their limit)
  *
  * Faults (seeded): game streams that stall silently or drop at a random ply, 429s (JSON and HTML) and
  * 502/504/dropped/applied-then-504 answers on random moves, chunk modes cycling (split, merged, normal),
@@ -25,11 +27,12 @@ import { createPlayer } from '../src/player/factory.js';
 import { packageRoot } from '../src/core/package-path.js';
 import type { GoRequest, GoResult, Player } from '../src/player/player.js';
 import { LichessBot } from '../src/protocols/lichess/game-server.js';
+import { gameSilenceMs } from '../src/protocols/lichess/server-profile.js';
 import { ChessLine } from '../src/protocols/lichess/chess-line.js';
 import type { VariantKey } from '../src/protocols/lichess/types.js';
-import { seededRandom } from '../tests/fakes/lichess-server/opponents.js';
-import type { FaultResponse, SentMessage } from '../tests/fakes/lichess-server/server.js';
-import { LichessTestServer } from '../tests/fakes/lichess-server/server.js';
+import { seededRandom } from '../src/protocols/lichess/fake/opponents.js';
+import type { FaultResponse, SentMessage } from '../src/protocols/lichess/fake/server.js';
+import { LichessTestServer } from '../src/protocols/lichess/fake/server.js';
 
 interface Args {
   games: number;
@@ -39,10 +42,19 @@ interface Args {
   clockS: number;
   incS: number;
   ponder: boolean;
+  /** The server's keep-alive cadence, milliseconds. */
+  keepAliveMs: number;
+  /** The bot's game-stream stall threshold (0: the client's default for `keepAliveMs`), milliseconds. */
+  gameSilenceMs: number;
+  reconnectMinMs: number;
+  /** Every game gets one game-stream stall and no other fault (the stall-cost measurement). */
+  stallsOnly: boolean;
+  /** Games end after the first moves (the opponent resigns at ply 2), no faults: the first-move measurement. */
+  firstMoves: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { games: 100, concurrency: 4, engine: 'test', seed: 1, clockS: 60, incS: 1, ponder: false };
+  const args: Args = { games: 100, concurrency: 4, engine: 'test', seed: 1, clockS: 60, incS: 1, ponder: false, keepAliveMs: 500, gameSilenceMs: 3000, reconnectMinMs: 100, stallsOnly: false, firstMoves: false };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1] ?? '';
     switch (argv[i]) {
@@ -64,6 +76,24 @@ function parseArgs(argv: readonly string[]): Args {
         break;
       case '--ponder':
         args.ponder = true;
+        break;
+      case '--stalls-only':
+        args.stallsOnly = true;
+        break;
+      case '--first-moves':
+        args.firstMoves = true;
+        break;
+      case '--keep-alive-ms':
+        args.keepAliveMs = Number(v);
+        i++;
+        break;
+      case '--game-silence-ms':
+        args.gameSilenceMs = Number(v);
+        i++;
+        break;
+      case '--reconnect-min-ms':
+        args.reconnectMinMs = Number(v);
+        i++;
         break;
       case '--clock': {
         const [a, b] = v.split('+');
@@ -115,6 +145,45 @@ class Schemas {
   };
 }
 
+/** A summary of milliseconds: count, mean, median, 90th percentile, max. */
+function summary(xs: readonly number[]): { n: number; mean: number; median: number; p90: number; max: number } {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q: number): number => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+  return { n: s.length, mean: s.length ? Math.round(s.reduce((a, b) => a + b, 0) / s.length) : 0, median: at(0.5), p90: at(0.9), max: at(1) };
+}
+
+/**
+ * What the stalls cost our clock: in each stalled game, the clock our first move at or after the stall ply
+ * spent (clock before it + increment - clock after it, the server's own accounting), against the same for all
+ * our other clocked moves (the baseline: an instant Player's round trip).
+ */
+function stallCosts(
+  games: readonly { id: string; moves: readonly string[]; clockAfter: readonly (number | undefined)[] }[],
+  stallPlies: ReadonlyMap<string, number>,
+  ourParity: (id: string) => number,
+  incMs: number,
+): { stalled: ReturnType<typeof summary>; baseline: ReturnType<typeof summary> } {
+  const stalled: number[] = [];
+  const baseline: number[] = [];
+  for (const g of games) {
+    const parity = ourParity(g.id);
+    const stallPly = stallPlies.get(g.id);
+    let counted = false;
+    // moves[i] is ply i + 1; our clock runs from our second move (lichess: clocks start after ply 2).
+    for (let i = parity + 2; i < g.moves.length; i += 2) {
+      const before = g.clockAfter[i - 2];
+      const after = g.clockAfter[i];
+      if (before === undefined || after === undefined) continue;
+      const spent = before + incMs - after;
+      if (stallPly !== undefined && !counted && i + 1 > stallPly) {
+        counted = true;
+        stalled.push(spent);
+      } else baseline.push(spent);
+    }
+  }
+  return { stalled: summary(stalled), baseline: summary(baseline) };
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const rand = seededRandom(args.seed);
@@ -122,7 +191,7 @@ async function main(): Promise<void> {
   const token = ['lip', 'SoakTokenNeverLogged000001'].join('_');
   const server = new LichessTestServer({
     bot: { username: 'SoakBot', token },
-    keepAliveMs: 500,
+    keepAliveMs: args.keepAliveMs,
     firstMoveMs: 15_000,
     claimWinSeconds: 1,
     challengeExpiryMs: 20_000,
@@ -167,7 +236,8 @@ async function main(): Promise<void> {
     recordsDir,
     timings: {
       silenceMs: 3000,
-      reconnectMinMs: 100,
+      ...(args.gameSilenceMs > 0 ? { gameSilenceMs: args.gameSilenceMs } : { gameSilenceMs: gameSilenceMs({ gameKeepAliveMs: args.keepAliveMs }, 0) }),
+      reconnectMinMs: args.reconnectMinMs,
       reconnectMaxMs: 2000,
       gameReconnectMaxMs: 1000,
       requestTimeoutMs: 5000,
@@ -188,6 +258,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const gameIds: string[] = [];
   const plans = new Map<string, { ply: number; fault: 'stall' | 'drop' | FaultResponse; done: boolean }>();
+  /** The ply at which each stalled game's stream went silent. */
+  const stallPlies = new Map<string, number>();
   const moveFaults: FaultResponse[] = ['429json', '429html', '502', '504', 'drop', 'applied504'];
   let challenges = 0;
   let expired = 0;
@@ -201,7 +273,7 @@ async function main(): Promise<void> {
     // Keep the bot busy: a new challenge whenever a slot is free.
     if (gameIds.length < args.games && bot.busySlots() < args.concurrency && server.activeBotGames() < args.concurrency) {
       challenges++;
-      if (rand() < 0.05) {
+      if (!args.firstMoves && rand() < 0.05) {
         // A challenge that expires before the (delayed) accept arrives.
         const ghost = server.challenge({ from: `Ghost${challenges}`, clock: { limit: args.clockS, increment: args.incS }, expireMs: 50 });
         server.failRequests({ method: 'POST', path: new RegExp(`/api/challenge/${ghost}/accept$`) }, { delayMs: 300 }, 1);
@@ -213,7 +285,7 @@ async function main(): Promise<void> {
         from: `Opp${challenges % 7}`,
         title: 'BOT',
         clock: { limit: args.clockS, increment: args.incS },
-        opponent: { then: rand() < 0.5 ? 'greedy' : 'random', seed: challenges, delayMs: Math.floor(rand() * 30), maxPlies: 160 },
+        opponent: { then: rand() < 0.5 ? 'greedy' : 'random', seed: challenges, delayMs: Math.floor(rand() * 30), maxPlies: args.firstMoves ? 2 : 160 },
       });
       await server.waitFor(() => server.challengeStatus(id)?.status !== 'created', 30_000).catch(() => {});
       if (server.challengeStatus(id)?.status === 'accepted') {
@@ -221,7 +293,7 @@ async function main(): Promise<void> {
         startedAt.set(id, Date.now());
         const r = rand();
         const ply = 2 + Math.floor(rand() * 30);
-        const fault = r < 0.25 ? 'stall' : r < 0.45 ? 'drop' : r < 0.75 ? moveFaults[Math.floor(rand() * moveFaults.length)] : undefined;
+        const fault = args.firstMoves ? undefined : args.stallsOnly ? 'stall' : r < 0.25 ? 'stall' : r < 0.45 ? 'drop' : r < 0.75 ? moveFaults[Math.floor(rand() * moveFaults.length)] : undefined;
         if (fault !== undefined) plans.set(id, { ply, fault, done: false });
       }
     }
@@ -230,17 +302,20 @@ async function main(): Promise<void> {
       const g = server.game(id);
       if (plan.done || g === undefined || g.isOver() || g.plies() < plan.ply) continue;
       plan.done = true;
-      if (plan.fault === 'stall') server.stallGameStreamAt(id, g.plies() + 1);
+      if (plan.fault === 'stall') {
+        server.stallGameStreamAt(id, g.plies() + 1);
+        stallPlies.set(id, g.plies() + 1);
+      }
       else if (plan.fault === 'drop') server.dropGameStreamAt(id, g.plies() + 1);
       else server.failRequests({ method: 'POST', path: new RegExp(`/api/bot/game/${id}/move/`) }, plan.fault, 1, plan.fault === '429html' ? 1 : undefined);
     }
     // Global faults every few seconds.
-    if (now - chunkTimer > 5000) {
+    if (!args.firstMoves && now - chunkTimer > 5000) {
       chunkTimer = now;
       const modes = ['normal', 'split', 'merge'] as const;
       server.setChunkMode(modes[Math.floor(rand() * modes.length)] ?? 'normal');
     }
-    if (now - lastGlobalFault > 8000) {
+    if (!args.stallsOnly && !args.firstMoves && now - lastGlobalFault > 8000) {
       lastGlobalFault = now;
       const r = rand();
       if (r < 0.25) server.keepAliveGap(1500);
@@ -267,6 +342,12 @@ async function main(): Promise<void> {
   const stuck = games.filter((g) => !g.isOver() || g.status === 'aborted').length;
   const byStatus = new Map<string, number>();
   for (const g of games) byStatus.set(g.status, (byStatus.get(g.status) ?? 0) + 1);
+  const ourColorIndex = (id: string): number => (ourColor(id) === 'white' ? 0 : 1);
+  const stallCost = stallCosts(games, stallPlies, (id) => (ourColor(id) === 'white' ? 0 : 1), args.incS * 1000);
+  // Our first move (ply 0 or 1): the time it took on the server against the first-move limit the bot plans
+  // with (lichess.firstMoveMs; the server's own window is longer here).
+  const firstSpent = games.filter((g) => g.spentMs.length > ourColorIndex(g.id)).map((g) => g.spentMs[ourColorIndex(g.id)]!);
+  const firstMove = { limitMs: config.firstMoveMs, spent: summary(firstSpent), underHalf: firstSpent.filter((ms) => ms < config.firstMoveMs / 2).length, overLimit: firstSpent.filter((ms) => ms > config.firstMoveMs).length };
   const wins = games.filter((g) => g.winner !== undefined && g.winner === ourColor(g.id)).length;
   const losses = games.filter((g) => g.winner !== undefined && g.winner !== ourColor(g.id)).length;
   await bot.stop(false);
@@ -301,6 +382,8 @@ async function main(): Promise<void> {
         oddFinished,
         pgnRecords: records,
         expiringChallenges: expired,
+        stallCostMs: stallCost,
+        firstMove,
         faults: { httpFaultsServed: s.faultsServed, streamStalls: s.stalls, streamDrops: s.drops },
         reconnects: { eventStreamOpens: s.eventStreamOpens, gameStreamOpens: [...s.gameStreamOpens.values()].reduce((a, b) => a + b, 0) },
         client: bot.client.stats,

@@ -25,6 +25,10 @@ export const COMMANDS: readonly { readonly commands: readonly (readonly [name: s
     ],
     load: () => import('./lichess.js'),
   },
+  {
+    commands: [['fake-server', 'serve the local fake lichess or lishogi (the Bot API the tests play against) for real clients such as lichess-bot']],
+    load: () => import('./fake-server.js'),
+  },
   { commands: [['csa', 'play shogi on a CSA server (floodgate) with the built-in engine or an external USI engine']], load: () => import('./csa.js') },
   { commands: [['perft', 'count the leaf nodes of the legal-move tree to a fixed depth, with nodes per second']], load: () => import('./perft.js') },
   { commands: [['uci', 'speak UCI on stdin/stdout: the chess engine (standard and Chess960)']], load: () => import('./uci.js') },

@@ -11,7 +11,7 @@ import type { GameServer, GracefulStop } from '../../src/bot/server.js';
 import { rootLogger } from '../../src/log/logger.js';
 import { Signals } from './signals.js';
 import { parseConfig } from '../../src/config/load.js';
-import { LichessTestServer } from '../fakes/lichess-server/server.js';
+import { LichessTestServer } from '../../src/protocols/lichess/fake/server.js';
 import { FirstLegalPlayer } from '../fakes/player.js';
 
 const TOKEN = ['lip', 'RunTestToken0123456789'].join('_');

@@ -282,7 +282,7 @@ describe('import layering', () => {
   });
 
   it('tools/ import src/, tools/ and tests/fakes/ only', () => {
-    expect(toolViolations(new Map([['tools/soak.ts', ['src/core/rng.ts', 'tests/fakes/lichess-server/server.ts', 'tests/protocols/x.ts']]]))).toEqual([
+    expect(toolViolations(new Map([['tools/soak.ts', ['src/core/rng.ts', 'tests/fakes/csa-server/server.ts', 'tests/protocols/x.ts']]]))).toEqual([
       'tools/soak.ts -> tests/protocols/x.ts',
     ]);
     const tools = sourceGraph('tools');

@@ -202,9 +202,10 @@ export const lichessSection = section('Lichess through the Bot API. The token is
   concurrency: int('games played at once', 1, 1, 64),
   requestTimeoutMs: int('timeout of one API call, milliseconds', 10000, 100, 120000),
   streamSilenceMs: int('reconnect the event stream when it sent no byte (not even a keep-alive) for this long, milliseconds', 20000, 1000, 600000),
-  // Lichess sends a keep-alive every 7 s: 10 s is a keep-alive overdue by half an interval, within two
-  // intervals; on a game stream every silent second may be our clock running while the opponent's move is lost.
-  gameStreamSilenceMs: int('reconnect a game stream that sent no byte for this long (our clock may be running), milliseconds; 0: the server\'s keep-alive cadence + 1.5 s (lichess 8.5 s, lishogi 7.5 s)', 0, 0, 600000),
+  // Lichess writes a game stream's keep-alive every 7 s whatever else it sends (lila GameStateStream): the
+  // silence counts from the last keep-alive (src/protocols/lichess/stream.ts); on a game stream every silent
+  // second may be our clock running while the opponent's move is lost.
+  gameStreamSilenceMs: int('reconnect (at once) a game stream that sent no keep-alive for this long (our clock may be running), milliseconds; 0: the server\'s keep-alive cadence + 1.5 s (lichess 8.5 s, lishogi 7.5 s)', 0, 0, 600000),
   abortTimeS: int('abort a game whose opponent makes no first move within this time, seconds', 30, 5, 3600),
   firstMoveMs: int('longest think for our first move (lichess aborts a game nobody starts), milliseconds', 5000, 100, 60000),
   claimVictory: bool('claim the win when the opponent has left and lichess allows it', true),

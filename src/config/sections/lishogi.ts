@@ -67,7 +67,7 @@ export const lishogiSection = section('lishogi.org through its Bot API (shogi). 
   requestTimeoutMs: int('timeout of one API call, milliseconds', 10000, 100, 120000),
   // lishogi sends a keep-alive every 6 s (EventStream, GameStateStream).
   streamSilenceMs: int('reconnect the event stream when it sent no byte (not even a keep-alive) for this long, milliseconds', 20000, 1000, 600000),
-  gameStreamSilenceMs: int('reconnect a game stream that sent no byte for this long (our clock may be running), milliseconds; 0: the server\'s keep-alive cadence + 1.5 s (lichess 8.5 s, lishogi 7.5 s)', 0, 0, 600000),
+  gameStreamSilenceMs: int('reconnect (at once) a game stream that sent no keep-alive for this long (our clock may be running), milliseconds; 0: the server\'s keep-alive cadence + 1.5 s (lichess 8.5 s, lishogi 7.5 s)', 0, 0, 600000),
   abortTimeS: int('abort a game whose opponent makes no first move within this time, seconds', 30, 5, 3600),
   firstMoveMs: int('longest think for our first move (lishogi aborts a game nobody starts), milliseconds', 5000, 100, 60000),
   onShutdown: { enum: SHUTDOWN_POLICIES, default: 'finish', description: 'on SIGINT/SIGTERM: finish | resign the games in progress' },

@@ -32,7 +32,7 @@ import { staleGameMs } from './move-timing.js';
 import { ResilientStream } from './stream.js';
 import type { Color, GameEventInfo, GameFullEvent, GameStateEvent, GameStatus, GameStreamEvent } from './types.js';
 import { isGameOver } from './types.js';
-import { LICHESS_PROFILE } from './server-profile.js';
+import { GAME_SILENCE_MARGIN_MS, LICHESS_PROFILE } from './server-profile.js';
 
 export type { GameDeps, GameEnd, GameRules, GameTimings } from './game/deps.js';
 export { goOverrideLimits } from './game/moves.js';
@@ -74,6 +74,16 @@ export class LichessGame {
       onOpenError: (e) => (e.kind === 'http' && e.status !== undefined && e.status >= 400 && e.status < 500 && e.status !== 429 ? 'stop' : 'retry'),
       shouldReconnect: () => !this.ended && this.leaveReason === undefined,
       silenceMs: deps.timings.silenceMs,
+      // The bot game stream's keep-alives come on a fixed cadence (stream.ts): a stall is seen one cadence
+      // plus the margin after the last keep-alive, not after the last move, and the stream reopens at once;
+      // on our turn the search and the POST of our move go on meanwhile (moves.ts keeps the position's
+      // search through the fresh gameFull), so a stall costs our clock only while we wait for a reply.
+      silenceFrom: 'keepAlive',
+      // A message is proof of life: the verdict waits at least the margin past it (GAME_SILENCE_MARGIN_MS;
+      // a fifth of the threshold when that is less, as in the tests' and the soak's shrunk times), so that
+      // a keep-alive late by a busy server or network while moves flow is no stall.
+      messageGraceMs: Math.min(GAME_SILENCE_MARGIN_MS, Math.floor(deps.timings.silenceMs / 5)),
+      reopenSilentAtOnce: true,
       backoff: { minMs: deps.timings.reconnectMinMs, maxMs: deps.timings.reconnectMaxMs },
       blockedFor: () => deps.client.blockedFor('streamGame'),
       log: deps.log,

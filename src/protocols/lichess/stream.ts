@@ -2,7 +2,8 @@
  * A resilient ndjson stream: opens, reads lines, and reconnects with backoff when the connection ends,
  * fails, or goes silent. Lichess sends a blank keep-alive line every 7 s, so a stream with no byte for
  * `silenceMs` (20 s in production) is dead even if its socket is still open (lichess-bot#1200: a
- * CLOSE-WAIT hang with no exception); the watchdog then drops it and reconnects.
+ * CLOSE-WAIT hang with no exception); the watchdog then drops it and reconnects. A game stream's watchdog
+ * counts from the keep-alives only and reopens a stalled stream at once (`silenceFrom`, `reopenSilentAtOnce`).
  */
 import type { Readable } from 'node:stream';
 import type winston from 'winston';
@@ -27,8 +28,31 @@ export interface ResilientStreamOptions {
   readonly onOpenError?: (error: LichessError) => 'retry' | 'stop';
   /** After a connection ends: reconnect? (false once the game is over.) */
   readonly shouldReconnect?: () => boolean;
-  /** No byte for this long: drop and reconnect, milliseconds. */
+  /** No byte (with `silenceFrom: 'keepAlive'`: no keep-alive) for this long: drop and reconnect, milliseconds. */
   readonly silenceMs: number;
+  /**
+   * What the watchdog counts the silence from. `anyByte` (the default): the last byte read. `keepAlive`: the
+   * open and each keep-alive only, for a server that writes its keep-alives on a fixed cadence whatever else
+   * it sends, as the bot game streams do (lila `modules/bot/src/main/GameStateStream.scala` @
+   * lichess-org/lila@774695a6: `SetOnline` schedules `CheckOnline` 7 s later, which offers the blank line
+   * and sends `SetOnline` again; WandererXII/lishogi@51be91d1 the same every 6 s): there a keep-alive
+   * overdue means a dead connection even when a message came since, and counting from that message would
+   * add up to one more cadence to the clock a stall costs us.
+   */
+  readonly silenceFrom?: 'anyByte' | 'keepAlive';
+  /**
+   * With `silenceFrom: 'keepAlive'`: a message proves the connection alive when it arrives, so the verdict
+   * comes no sooner than this long after it (a keep-alive late by less than this while moves flow is no
+   * stall), milliseconds; 0 (the default): keep-alives only.
+   */
+  readonly messageGraceMs?: number;
+  /**
+   * Reopen a connection dropped for silence at once, without the backoff, when it had delivered a message:
+   * the server was answering, a fresh open replaces the stalled stream (lila and lishogi end the previous
+   * game stream of the same player, `uniqChan`) and answers with the whole state; every millisecond waited
+   * may be our clock. Failed opens and connections that never delivered anything still back off.
+   */
+  readonly reopenSilentAtOnce?: boolean;
   readonly backoff: BackoffOptions;
   /** Extra wait before reopening an endpoint blocked by a 429, milliseconds. */
   readonly blockedFor?: () => number;
@@ -110,30 +134,48 @@ export class ResilientStream {
       this.stats.opens++;
       this.isConnected = true;
       this.opts.onOpen?.();
-      const reason = await this.consume(opened.value, controller);
+      const { reason, silentAfterMessages } = await this.consume(opened.value, controller);
       this.isConnected = false;
       this.opts.onDisconnect?.(reason);
       if (this.stopped) break;
       if (!(this.opts.shouldReconnect?.() ?? true)) break;
-      const wait = this.backoff.next();
+      const wait = silentAfterMessages && this.opts.reopenSilentAtOnce === true ? 0 : this.backoff.next();
       log.info(`${name}: ${reason}; reconnecting in ${wait} ms`);
       await sleep(wait, this.stopController.signal);
     }
     this.isConnected = false;
   }
 
-  /** Reads one connection until it ends; resolves with the reason. */
-  private consume(body: Readable, controller: AbortController): Promise<string> {
-    return new Promise<string>((resolve) => {
+  /**
+   * Reads one connection until it ends; resolves with the reason, and whether it was dropped for silence
+   * after delivering at least one message.
+   */
+  private consume(body: Readable, controller: AbortController): Promise<{ reason: string; silentAfterMessages: boolean }> {
+    return new Promise((resolve) => {
       const splitter = new NdjsonSplitter();
+      const fromKeepAlive = this.opts.silenceFrom === 'keepAlive';
       let done = false;
+      let delivered = false;
+      let silent = false;
       let timer: NodeJS.Timeout | undefined;
-      const arm = (): void => {
+      let arms = 0;
+      let deadlineAt = 0;
+      const grace = this.opts.messageGraceMs ?? 0;
+      const arm = (at: number = Date.now() + this.opts.silenceMs): void => {
         clearTimeout(timer);
+        deadlineAt = at;
+        const armed = ++arms;
         timer = setTimeout(() => {
-          this.stats.silenceDrops++;
-          finish(`no data for ${this.opts.silenceMs} ms`);
-        }, this.opts.silenceMs);
+          // The verdict waits for the bytes already there: after a pause of this process longer than
+          // `silenceMs` (a busy machine, a long GC) the timers run before the socket's pending data is read
+          // (Node's event loop: timers, then poll, then check), and the pause would pass for a stall.
+          setImmediate(() => {
+            if (done || armed !== arms) return;
+            this.stats.silenceDrops++;
+            silent = true;
+            finish(fromKeepAlive ? `no keep-alive for ${this.opts.silenceMs} ms` : `no data for ${this.opts.silenceMs} ms`);
+          });
+        }, Math.max(0, at - Date.now()));
       };
       const deliver = (lines: readonly string[]): void => {
         for (const line of lines) {
@@ -146,6 +188,7 @@ export class ResilientStream {
             continue;
           }
           this.stats.messages++;
+          delivered = true;
           // A real message proves the connection healthy: the next failure starts from the shortest delay.
           this.backoff.reset();
           try {
@@ -165,14 +208,15 @@ export class ResilientStream {
         body.on('error', () => {});
         controller.abort();
         body.destroy();
-        resolve(reason);
+        resolve({ reason, silentAfterMessages: silent && delivered });
       };
       this.dropCurrent = (reason) => finish(reason);
       arm();
       body.on('data', (chunk: Buffer | string) => {
         if (done) return;
-        arm();
         const { lines, keepAlives } = splitter.push(chunk);
+        if (!fromKeepAlive || keepAlives > 0) arm();
+        else if (grace > 0 && Date.now() + grace > deadlineAt) arm(Date.now() + grace);
         this.stats.keepAlives += keepAlives;
         deliver(lines);
       });

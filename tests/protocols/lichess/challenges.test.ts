@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NewChallenge } from '../../fakes/lichess-server/server.js';
+import type { NewChallenge } from '../../../src/protocols/lichess/fake/server.js';
 import type { LichessConfig } from '../../../src/config/sections/lichess.js';
 import type { Harness } from './helpers/harness.js';
 import { startHarness } from './helpers/harness.js';

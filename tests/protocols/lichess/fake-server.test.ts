@@ -5,7 +5,7 @@
  * 429 bodies as lila writes them (a `ratelimit` object only with a named limit).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { LichessTestServer } from '../../fakes/lichess-server/server.js';
+import { LichessTestServer } from '../../../src/protocols/lichess/fake/server.js';
 import { TOKEN } from './helpers/harness.js';
 
 let server: LichessTestServer | undefined;

@@ -15,7 +15,7 @@ import { LichessClient } from '../../../src/protocols/lichess/client.js';
 import { moveSourceFactory } from '../../../src/protocols/lichess/move-sources/create-move-sources.js';
 import type { MoveSourceChain } from '../../../src/protocols/lichess/move-sources/move-source.js';
 import { chessdbScoreToWdl } from '../../../src/protocols/lichess/move-sources/egtb.js';
-import { LichessTestServer } from '../../fakes/lichess-server/server.js';
+import { LichessTestServer } from '../../../src/protocols/lichess/fake/server.js';
 import { OnlineMovesServer } from '../../fakes/online-moves-server.js';
 import type { VariantKey } from '../../../src/protocols/lichess/types.js';
 import { TOKEN } from './helpers/harness.js';

@@ -12,7 +12,7 @@ import { Signals } from '../../bot/signals.js';
 import { parseConfig } from '../../../src/config/load.js';
 import type { OnlineOutcome } from '../../../src/learning/tdleaf/online.js';
 import { historyPath } from '../../../src/learning/tdleaf/online.js';
-import { LichessTestServer } from '../../fakes/lichess-server/server.js';
+import { LichessTestServer } from '../../../src/protocols/lichess/fake/server.js';
 import { learningPlayerFactory } from '../../bot/learning-player.js';
 
 const TOKEN = ['lip', 'OnlineLearnToken0123456789'].join('_');

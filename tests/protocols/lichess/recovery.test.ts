@@ -56,6 +56,24 @@ describe('recovery', () => {
     expect(lost).toBeLessThan(400 + 1600);
   });
 
+  it('a stall right after a move costs the clock less than one keep-alive cadence past the last keep-alive, with no backoff (issue 48)', async () => {
+    // Keep-alives every 200 ms (lila: 7 s), the stall threshold 500 ms (lila: 8.5 s; a wider margin here for a
+    // busy machine), the production reconnect delay (1 s, 500 ms for a game stream).
+    h = await startHarness({ ...scholar, server: { keepAliveMs: 200 }, timings: { gameSilenceMs: 500, reconnectMinMs: 1000 } });
+    const id = h.server.challenge(victim());
+    // Black answers our second move 20 ms after its echo, and that answer never reaches us: the last byte is
+    // the echo, the last keep-alive up to 200 ms before it.
+    h.server.stallGameStreamAt(id, 4);
+    const game = await h.server.waitForEnd(id);
+    expect([game.status, game.winner]).toEqual(['mate', 'white']);
+    expect(h.server.stats.gameStreamOpens.get(id)).toBe(2);
+    // White's clock lost the wait for the overdue keep-alive (500 ms after the last one, so 280-480 ms after
+    // black's move) and one reopen. Counted from the echo and reopened after the backoff it was 480 + 500 ms.
+    const lost = 30_000 - game.wtime;
+    expect(lost).toBeGreaterThanOrEqual(200);
+    expect(lost).toBeLessThan(850);
+  });
+
   it('reconnects a game stream whose connection drops mid-game', async () => {
     h = await startHarness(scholar);
     const id = h.server.challenge(victim());

@@ -5,8 +5,8 @@ import { Dispatcher } from '../../../src/bot/dispatcher.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { LichessBot } from '../../../src/protocols/lichess/game-server.js';
 import { upgradeAccount } from '../../../src/protocols/lichess/upgrade.js';
-import type { LichessTestServerOptions } from '../../fakes/lichess-server/server.js';
-import { LichessTestServer } from '../../fakes/lichess-server/server.js';
+import type { LichessTestServerOptions } from '../../../src/protocols/lichess/fake/server.js';
+import { LichessTestServer } from '../../../src/protocols/lichess/fake/server.js';
 import { FAST_TIMINGS, TOKEN } from './helpers/harness.js';
 import { FirstLegalPlayer } from '../../fakes/player.js';
 

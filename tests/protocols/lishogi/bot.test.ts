@@ -18,7 +18,7 @@ import { LichessBot } from '../../../src/protocols/lichess/game-server.js';
 import { lishogiBotConfig } from '../../../src/protocols/lishogi/bot-config.js';
 import { LISHOGI_PROFILE } from '../../../src/protocols/lishogi/profile.js';
 import { upgradeAccount } from '../../../src/protocols/lichess/upgrade.js';
-import { LishogiTestServer } from '../../fakes/lichess-server/lishogi-server.js';
+import { LishogiTestServer } from '../../../src/protocols/lishogi/fake/lishogi-server.js';
 import { FAST_TIMINGS } from '../lichess/helpers/harness.js';
 import type { LishogiHarness } from './helpers/harness.js';
 import { startLishogi } from './helpers/harness.js';

@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SchemaChecker } from '../lichess/helpers/schemas.js';
-import type { SentMessage } from '../../fakes/lichess-server/server.js';
-import { LishogiTestServer } from '../../fakes/lichess-server/lishogi-server.js';
+import type { SentMessage } from '../../../src/protocols/lichess/fake/server.js';
+import { LishogiTestServer } from '../../../src/protocols/lishogi/fake/lishogi-server.js';
 import { normaliseGameStreamLine } from '../../../src/protocols/lishogi/wire.js';
 import { LISHOGI_SCHEMAS } from './helpers/harness.js';
 

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ShogiGameRec } from '../../fakes/lichess-server/lishogi-server.js';
+import type { ShogiGameRec } from '../../../src/protocols/lishogi/fake/lishogi-server.js';
 import type { LishogiHarness } from './helpers/harness.js';
 import { startLishogi } from './helpers/harness.js';
 

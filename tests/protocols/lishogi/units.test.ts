@@ -8,7 +8,7 @@ import { shogiClockState, shogiTimeLeftMs } from '../../../src/protocols/lishogi
 import { ShogiLine } from '../../../src/protocols/lishogi/shogi-line.js';
 import { normaliseChallenge, normaliseGameFull, normaliseGameState, normaliseIncomingEvent } from '../../../src/protocols/lishogi/wire.js';
 import { planTime } from '../../../src/search/time.js';
-import { ShogiSimClock } from '../../fakes/lichess-server/shogi-sim-clock.js';
+import { ShogiSimClock } from '../../../src/protocols/lishogi/fake/shogi-sim-clock.js';
 import { lishogiBotConfig } from '../../../src/protocols/lishogi/bot-config.js';
 
 // The examples of lishogi-org/api `doc/specs/lishogi-api.yaml` (gameFull, gameState), with the keys

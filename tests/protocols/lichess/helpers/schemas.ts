@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
-import type { SentMessage } from '../../../fakes/lichess-server/server.js';
+import type { SentMessage } from '../../../../src/protocols/lichess/fake/server.js';
 
 export const BUNDLED_DIR = fileURLToPath(new URL('../../../fixtures/lichess/schemas', import.meta.url));
 

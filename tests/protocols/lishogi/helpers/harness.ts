@@ -17,9 +17,9 @@ import { LichessBot } from '../../../../src/protocols/lichess/game-server.js';
 import { lishogiBotConfig } from '../../../../src/protocols/lishogi/bot-config.js';
 import { lishogiProfile } from '../../../../src/protocols/lishogi/profile.js';
 import { usiEngineDispatcher } from '../../../../src/protocols/lishogi/server-factory.js';
-import type { LishogiTestServerOptions } from '../../../fakes/lichess-server/lishogi-server.js';
-import { LishogiTestServer } from '../../../fakes/lichess-server/lishogi-server.js';
-import type { SentMessage } from '../../../fakes/lichess-server/server.js';
+import type { LishogiTestServerOptions } from '../../../../src/protocols/lishogi/fake/lishogi-server.js';
+import { LishogiTestServer } from '../../../../src/protocols/lishogi/fake/lishogi-server.js';
+import type { SentMessage } from '../../../../src/protocols/lichess/fake/server.js';
 import { SchemaChecker } from '../../lichess/helpers/schemas.js';
 import { FAST_TIMINGS } from '../../lichess/helpers/harness.js';
 

@@ -30,12 +30,12 @@
  * stalled or dropped game stream at a given ply, a stalled or dropped event stream.
  */
 import type { IncomingMessage } from 'node:http';
-import { ShogiGame } from '../../../src/games/shogi/shogi-game.js';
-import type { Speed } from '../../../src/protocols/lichess/types.js';
-import type { LishogiStatus, ShogiColor } from '../../../src/protocols/lishogi/types.js';
-import { LISHOGI_STATUS_IDS } from '../../../src/protocols/lishogi/types.js';
-import { BotApiServer } from './bot-api-server.js';
-import type { BotApiSchemaName, BotApiServerOptions, GameStreams, RequestContext, RequestRecord, Reply, SentMessageOf } from './bot-api-server.js';
+import { ShogiGame } from '../../../games/shogi/shogi-game.js';
+import type { Speed } from '../../lichess/types.js';
+import type { LishogiStatus, ShogiColor } from '../types.js';
+import { LISHOGI_STATUS_IDS } from '../types.js';
+import { BotApiServer } from '../../lichess/fake/bot-api-server.js';
+import type { BotApiSchemaName, BotApiServerOptions, GameStreams, RequestContext, RequestRecord, Reply, SentMessageOf } from '../../lichess/fake/bot-api-server.js';
 import type { Side } from './shogi-sim-clock.js';
 import { ShogiSimClock } from './shogi-sim-clock.js';
 

@@ -11,7 +11,7 @@ import { lichessRules } from 'chessops/compat';
 import { INITIAL_FEN, makeFen, parseFen } from 'chessops/fen';
 import { kingCastlesTo, makeUci, parseUci } from 'chessops/util';
 import { setupPosition } from 'chessops/variant';
-import type { Color, GameStateEvent, LichessGameStatus as GameStatus, Speed, VariantKey } from '../../../src/../src/protocols/lichess/types.js';
+import type { Color, GameStateEvent, LichessGameStatus as GameStatus, Speed, VariantKey } from '../types.js';
 
 export interface SimUser {
   readonly id: string;
@@ -53,6 +53,8 @@ export class SimGame {
   readonly moves: string[] = [];
   /** The mover's clock after each move, ms (the PGN export's `[%clk]`); undefined for a game without a clock. */
   readonly clockAfter: (number | undefined)[] = [];
+  /** How long each move took, from its mover's turn start to the move, ms (the first two included: no clock runs then). */
+  readonly spentMs: number[] = [];
   private readonly history: Position[] = [];
   private readonly keys: string[] = [];
   status: GameStatus = 'started';
@@ -174,6 +176,7 @@ export class SimGame {
     this.pos.play(move);
     this.moves.push(text);
     this.clockAfter.push(this.init.clock === undefined ? undefined : color === 'white' ? this.wtime : this.btime);
+    this.spentMs.push(now - this.turnStartedAt);
     this.keys.push(this.repetitionKey());
     this.turnStartedAt = now;
     // A move cancels the mover's pending offers of the other side's takeback; draw offers stand for one move.
@@ -196,6 +199,7 @@ export class SimGame {
       if (prev) this.pos = prev;
       this.moves.pop();
       this.clockAfter.pop();
+      this.spentMs.pop();
       this.keys.pop();
     }
     this.wtakeback = this.btakeback = false;

@@ -6,7 +6,7 @@
 import type { Position } from 'chessops/chess';
 import { makeUci } from 'chessops/util';
 import type { Role } from 'chessops/types';
-import { seededRng } from '../../../src/core/rng.js';
+import { seededRng } from '../../../core/rng.js';
 
 export type OpponentAction =
   | { readonly type: 'move'; readonly uci: string; readonly offerDraw?: boolean }

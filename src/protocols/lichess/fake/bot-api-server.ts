@@ -192,7 +192,14 @@ export abstract class BotApiServer<S extends string, R extends RequestRecord> {
     });
     if (this.habits.idleConnectionMs !== undefined) server.keepAliveTimeout = this.habits.idleConnectionMs;
     this.server = server;
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    // A port in use rejects (kishi fake-server says so) instead of an unhandled 'error' event.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
     const addr = server.address() as AddressInfo;
     this.url = `http://127.0.0.1:${addr.port}`;
     this.ticker = setInterval(() => this.tick(), this.habits.tickMs);
