@@ -152,6 +152,8 @@ export class MctsEngine {
         guard = this.guardBoard(root);
       }
       holdAnswer(request, signal);
+      // A ponder search that ended on its own before ponderhit: the move is now ours to play, guarded too.
+      if (ponder && !stopped() && guard === undefined) guard = this.guardBoard(root);
     } else {
       result = await this.search.run(
         board,
