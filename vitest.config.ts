@@ -10,6 +10,8 @@ export default defineConfig({
       // Finds missing optional prerequisites (PyTorch, chess/shogi engines): their tests skip, with a summary.
       'tests/setup/prerequisites.ts',
     ],
+    // Every test starts on a fresh turn of the worker's event loop (why: tests/setup/yield-between-tests.ts).
+    setupFiles: ['tests/setup/yield-between-tests.ts'],
     // Vitest's own report, then every skipped test with its reason (tests/setup/skip-report.ts).
     reporters: ['default', './tests/setup/skip-report.ts'],
     testTimeout: 120_000,

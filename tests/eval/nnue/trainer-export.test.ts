@@ -5,7 +5,6 @@
  * Needs a Python with torch (resolvePython: KISHI_PYTHON, /usr/bin/python3, python3); skipped with
  * the reason printed when there is none.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +26,7 @@ import { AlphaBetaSearch } from '../../../src/search/alphabeta/search.js';
 import { ShogiSearchBoard } from '../../../src/search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../../../src/search/alphabeta/tt.js';
 import { describeIf } from '../../setup/skip.js';
+import { runProcess } from '../../setup/run-process.js';
 
 const python = resolvePython(process.env);
 const NO_PYTHON = python.isErr ? python.error.message : '';
@@ -58,14 +58,14 @@ describeIf(python.isOk, NO_PYTHON)('nnue_train.py export matches the TypeScript 
     ['shogi', 'crelu', 'base'],
     ['shogi', 'screlu', 'king-bucket-9'],
     ['shogi', 'screlu', 'king-zone'],
-  ] as const)('%s %s %s', (game, activation, features) => {
+  ] as const)('%s %s %s', async (game, activation, features) => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-train-'));
     makeData(game, join(dir, 'data'));
     const out = join(dir, `${game}.bin`);
-    const r = spawnSync(
+    const r = await runProcess(
       python.unwrap(),
       ['trainer/nnue_train.py', '--game', game, '--data', join(dir, 'data'), '--out', out, '--hidden', '8', '--activation', activation, '--epochs', '2', '--batch', '64', '--val-every', '3', '--lr', '0.05', '--references', '24', '--features', features],
-      { encoding: 'utf8', timeout: 300_000 },
+      { timeout: 300_000 },
     );
     expect(r.status, r.stderr).toBe(0);
     const loaded = loadNnueFile(out, game);
@@ -79,7 +79,7 @@ describeIf(python.isOk, NO_PYTHON)('nnue_train.py export matches the TypeScript 
 });
 
 describeIf(python.isOk, NO_PYTHON)('nnue_train.py on chunks made from policy labels', () => {
-  it('refuses to fit K or mix in results it does not have, and trains on the scores with a given K, into a folder it makes', () => {
+  it('refuses to fit K or mix in results it does not have, and trains on the scores with a given K, into a folder it makes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-labels-'));
     const data = join(dir, 'data');
     mkdirSync(data);
@@ -93,16 +93,13 @@ describeIf(python.isOk, NO_PYTHON)('nnue_train.py on chunks made from policy lab
       writeFileSync(join(data, chunkFileName('shogi', 0, 1, c)), chunkBytes({ game: 'shogi', chunkIndex: c, shardIndex: 0, shardCount: 1, games: 0, seed: 0 }, r.records));
     }
     const run = (...extra: string[]) =>
-      spawnSync(python.unwrap(), ['trainer/nnue_train.py', '--game', 'shogi', '--data', data, '--out', join(dir, 'new', 'n.bin'), '--hidden', '8', '--epochs', '1', '--batch', '8', '--val-every', '3', ...extra], {
-        encoding: 'utf8',
-        timeout: 300_000,
-      });
+      runProcess(python.unwrap(), ['trainer/nnue_train.py', '--game', 'shogi', '--data', data, '--out', join(dir, 'new', 'n.bin'), '--hidden', '8', '--epochs', '1', '--batch', '8', '--val-every', '3', ...extra], { timeout: 300_000 });
     for (const extra of [[], ['--k', '1155', '--lambda', '0.7']]) {
-      const r = run(...extra);
+      const r = await run(...extra);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(/3 chunks hold no game results .*--lambda 1\.0 and a given --k/);
     }
-    const ok = run('--k', '1155', '--lambda', '1.0');
+    const ok = await run('--k', '1155', '--lambda', '1.0');
     expect(ok.status, ok.stderr).toBe(0);
     expect(loadNnueFile(join(dir, 'new', 'n.bin'), 'shogi').isOk).toBe(true);
   }, 300_000);

@@ -13,6 +13,7 @@ import { expect, it } from 'vitest';
 import { runSelfplay } from '../../../src/learning/alphazero/selfplay.js';
 import { resolvePython, trainScript } from '../../../src/learning/alphazero/train-process.js';
 import { describeIf } from '../../setup/skip.js';
+import { runProcess } from '../../setup/run-process.js';
 
 const skip = process.env['KISHI_SKIP_TORCH'] === '1';
 const NO_TORCH = 'KISHI_SKIP_TORCH=1: no Python with torch and onnx (tests/setup/prerequisites.ts)';
@@ -92,7 +93,7 @@ print(json.dumps({"by": [by, by_p, by_s], "small": [len(small), len(hold_s), len
     expect(lengths).toEqual([12, 12, 12, 12, 12, 7, 7, 7, 7, 7]);
     const report = join(dir, 'report.json');
     const args = [trainScript(), '--data', join(dir, 'sp'), '--steps', '3', '--batch', '4', '--blocks', '1', '--filters', '4', '--threads', '1', '--log-every', '1', '--holdout', '0.3', '--holdout-every', '2', '--report', report];
-    const r = spawnSync(resolvePython(process.env).unwrap(), args, { encoding: 'utf8' });
+    const r = await runProcess(resolvePython(process.env).unwrap(), args);
     expect(r.status, r.stderr + r.stdout).toBe(0);
     const rep = JSON.parse(readFileSync(report, 'utf8')) as { holdoutPositions: number; holdoutBy: string; history: { step: number; holdout?: unknown }[] };
     // 30% of 10 games = 3 whole games (21, 26, 31 or 36 positions); 30% of the positions would be 28.

@@ -4,13 +4,14 @@
  * and its state says the step that follows (learn-torch.test.ts stops after each step; this kills
  * inside one); Ctrl-C ends the datagen step at once.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkFileName } from '../../../src/learning/datagen/chunk.js';
 import { runFiles } from './learn-fakes.js';
+import { runProcess } from '../../setup/run-process.js';
 
 const args = (dir: string, models: string): string[] => [
   'bin/kishi.js', 'learn', '-g', 'chess', '-d', dir, '--seed', '5', '--nodes', '60', '--positions-per-gen', '400', '--games-per-chunk', '1',
@@ -22,7 +23,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 describe('kishi learn killed during datagen', () => {
   it('resumes to the same chunks', async () => {
     const root = mkdtempSync(join(tmpdir(), 'kishi-learn-kill-'));
-    const a = spawnSync('node', args(join(root, 'a'), join(root, 'ma')), { encoding: 'utf8', timeout: 300_000 });
+    const a = await runProcess('node', args(join(root, 'a'), join(root, 'ma')), { timeout: 300_000 });
     expect(a.status, a.stderr).toBe(0);
     const dir = join(root, 'b');
     const child = spawn('node', args(dir, join(root, 'mb')), { stdio: 'ignore' });
@@ -32,7 +33,7 @@ describe('kishi learn killed during datagen', () => {
     await new Promise((r) => child.once('exit', r));
     expect(existsSync(second)).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'learn.json'), 'utf8')).step).toBe('datagen');
-    const b = spawnSync('node', args(dir, join(root, 'mb')), { encoding: 'utf8', timeout: 300_000 });
+    const b = await runProcess('node', args(dir, join(root, 'mb')), { timeout: 300_000 });
     expect(b.status, b.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'learn.json'), 'utf8')).step).toBe('train');
     expect(runFiles(dir)).toEqual(runFiles(join(root, 'a')));

@@ -3,7 +3,6 @@
  * CPU networks become policy labels whose targets are the root visit distributions (label-file.ts
  * version 3), for `trainer/policy_train.py`.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +11,9 @@ import { runSelfplay } from '../../../src/learning/alphazero/selfplay.js';
 import { readLabels } from '../../../src/learning/policy/label-file.js';
 import { chunkPosition, readChunk } from '../../../src/nn/training-chunk.js';
 import { ShogiMctsBoard } from '../../../src/search/mcts/shogi-mcts-board.js';
+import { runProcess } from '../../setup/run-process.js';
 
-const label = (...args: string[]) => spawnSync('node', ['dist/tools/data/label-policy.js', ...args], { encoding: 'utf8', timeout: 120_000 });
+const label = (...args: string[]) => runProcess('node', ['dist/tools/data/label-policy.js', ...args], { timeout: 120_000 });
 
 describe('label-policy --from-selfplay', () => {
   it('labels each recorded position with its visit shares, the most visited move as target', async () => {
@@ -36,7 +36,7 @@ describe('label-policy --from-selfplay', () => {
       phase: 'selfplay',
     });
     const file = sp.unwrap().files[0]!;
-    const made = label('--game', 'shogi', '--from-selfplay', chunks, '--out', out);
+    const made = await label('--game', 'shogi', '--from-selfplay', chunks, '--out', out);
     expect(made.status, made.stderr).toBe(0);
     const names = readdirSync(out);
     expect(names).toEqual(['shogi-sp-000000000-000000000.kpl']);
@@ -65,10 +65,10 @@ describe('label-policy --from-selfplay', () => {
     });
     // A second run finds the label file there and leaves it alone.
     const before = statSync(join(out, names[0]!)).mtimeMs;
-    expect(label('--game', 'shogi', '--from-selfplay', chunks, '--out', out).status).toBe(0);
+    expect((await label('--game', 'shogi', '--from-selfplay', chunks, '--out', out)).status).toBe(0);
     expect(statSync(join(out, names[0]!)).mtimeMs).toBe(before);
     // Another game's chunks are refused with a clear message.
-    const wrong = label('--game', 'chess', '--from-selfplay', chunks, '--out', join(dir, 'chess'));
+    const wrong = await label('--game', 'chess', '--from-selfplay', chunks, '--out', join(dir, 'chess'));
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain('a shogi chunk, not chess');
   });

@@ -12,7 +12,6 @@
  *
  * Needs a Python with torch (resolvePython); skipped with the reason printed when there is none.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import { resolvePython } from '../../../src/learning/alphazero/train-process.js'
 import { LabelWriter, readLabels, type StoredLabel } from '../../../src/learning/policy/label-file.js';
 import { loadPolicyFile, policyLogitsOf } from '../../../src/player/policy-file.js';
 import { describeIf } from '../../setup/skip.js';
+import { runProcess } from '../../setup/run-process.js';
 
 const python = resolvePython(process.env);
 const NO_PYTHON = python.isErr ? python.error.message : '';
@@ -92,11 +92,8 @@ const writeLabels = (dir: string): void => {
   }
 };
 
-const train = (args: string[]) => {
-  const r = spawnSync(python.unwrap(), ['trainer/policy_train.py', '--game', 'chess', '--hidden', '8', '--val-every', '4', '--references', '4', '--threads', '1', '--device', 'cpu', ...args], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+const train = async (args: string[]) => {
+  const r = await runProcess(python.unwrap(), ['trainer/policy_train.py', '--game', 'chess', '--hidden', '8', '--val-every', '4', '--references', '4', '--threads', '1', '--device', 'cpu', ...args], { timeout: 120_000 });
   return { status: r.status, stderr: r.stderr };
 };
 
@@ -115,7 +112,7 @@ const labelsOf = (dir: string, files: number[]): StoredLabel[] =>
   });
 
 describeIf(python.isOk, NO_PYTHON)('policy_train.py with visit targets', () => {
-  it('weighs the visit targets, loads, fine-tunes from --init, refuses a mismatched --init', () => {
+  it('weighs the visit targets, loads, fine-tunes from --init, refuses a mismatched --init', async () => {
     const root = mkdtempSync(join(tmpdir(), 'kishi-policy-train-'));
     const data = join(root, 'labels');
     mkdirSync(data);
@@ -127,7 +124,7 @@ describeIf(python.isOk, NO_PYTHON)('policy_train.py with visit targets', () => {
       [soft, '10'],
       [hard, '0.1'],
     ] as const) {
-      const r = train([...common, '--out', out, '--soft-weight', w]);
+      const r = await train([...common, '--out', out, '--soft-weight', w]);
       expect(r.status, r.stderr).toBe(0);
     }
     const ms = manifestOf(soft);
@@ -171,7 +168,7 @@ describeIf(python.isOk, NO_PYTHON)('policy_train.py with visit targets', () => {
 
     // --init with no learning: the same net back, and its losses are the soft cross-entropy of its integer logits.
     const again = join(root, 'again.bin');
-    const r = train(['--data', data, '--epochs', '1', '--lr', '0', '--lr-end', '0', '--init', soft, '--out', again]);
+    const r = await train(['--data', data, '--epochs', '1', '--lr', '0', '--lr-end', '0', '--init', soft, '--out', again]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/initialised from/);
     expect(Buffer.compare(readFileSync(again), readFileSync(soft))).toBe(0);
@@ -200,7 +197,7 @@ describeIf(python.isOk, NO_PYTHON)('policy_train.py with visit targets', () => {
     expect(manifestOf(again).training.init).toMatchObject({ file: soft });
 
     // A net of another shape is refused before any training.
-    const bad = train(['--data', data, '--epochs', '1', '--hidden', '16', '--init', soft, '--out', join(root, 'bad.bin')]);
+    const bad = await train(['--data', data, '--epochs', '1', '--hidden', '16', '--init', soft, '--out', join(root, 'bad.bin')]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/--init .*soft\.bin does not match this run: hidden 8 \(this run: 16\)/);
   }, 180_000);
