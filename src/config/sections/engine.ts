@@ -3,9 +3,10 @@ import { section } from './section.js';
 /**
  * Which search plays: MCTS with a net, alpha-beta with the linear evaluation, `auto` (MCTS when a
  * model loads), or `dyna2`: TD search, then alpha-beta over the long-term plus short-term evaluation
- * (src/search/td/, docs/td-search.md).
+ * (src/search/td/, docs/td-search.md), or `td`: TD search alone, its move the greedy one over the
+ * value function it learned (the paper's TD search player; a measurement baseline, not a player to ship).
  */
-export const SEARCH_KINDS = ['auto', 'mcts', 'alphabeta', 'dyna2'] as const;
+export const SEARCH_KINDS = ['auto', 'mcts', 'alphabeta', 'dyna2', 'td'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /** The alpha-beta search's static evaluation: the sparse linear function or the network (NNUE). */
@@ -55,7 +56,7 @@ export interface EngineConfig {
 }
 
 export const engineSection = section('The built-in engine, shared by every server.', {
-  search: { enum: SEARCH_KINDS, default: 'alphabeta', description: 'auto | mcts | alphabeta | dyna2' },
+  search: { enum: SEARCH_KINDS, default: 'alphabeta', description: 'auto | mcts | alphabeta | dyna2 | td' },
   hashMb: { type: 'integer', minimum: 1, maximum: 65536, default: 64, description: 'alpha-beta transposition table size, MiB' },
   threads: { type: 'integer', minimum: 1, maximum: 256, default: 1, description: 'search worker threads per game' },
   moveOverheadMs: {

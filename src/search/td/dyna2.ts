@@ -45,6 +45,14 @@ export class Dyna2 {
     return { board: new ShortTermEvalBoard(board, this.memory, features), stats, summary: this.summary(stats) };
   }
 
+  /**
+   * TD search alone's move (`search: td`, after `think`): the greedy move at `board` over the long-term
+   * plus the short-term value, and its successor's value for the first player (a win probability).
+   */
+  bestMove(board: SearchBoard, features: (out: SparseVector) => void): { move: number; value: number } | undefined {
+    return this.td.bestMove(tdPosition(board, features));
+  }
+
   /** `td search: N simulations, P plies, T ms; F features touched; largest: name +w, ...` */
   summary(stats: TdSearchStats): string {
     const largest = this.memory

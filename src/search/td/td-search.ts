@@ -41,6 +41,12 @@ export interface TdSearchParams {
    * 4.5), 0 resets, between them the decayed variant.
    */
   readonly carry: number;
+  /**
+   * TD search alone (`search: td`, the paper's TD search player of section 4): no alpha-beta phase;
+   * the move is the greedy one over the value function learned, and a `go nodes N` limit counts
+   * simulations. Absent or false: the two-phase search of Dyna-2 (`search: dyna2`).
+   */
+  readonly alone?: boolean;
 }
 
 /** The config's defaults (`engine.td*`). */
@@ -139,6 +145,22 @@ export class TdSearch {
       simulations++;
     }
     return { simulations, plies, timeMs: performance.now() - start };
+  }
+
+  /**
+   * The greedy move at `pos` over the current value function (no exploration) and its successor's
+   * value V(s') for the first player; `undefined` when `pos` has no move.
+   */
+  bestMove(pos: TdPosition): { move: number; value: number } | undefined {
+    const list = new Int32Array(pos.maxMoves);
+    const n = pos.generate(list, false);
+    if (n === 0) return undefined;
+    const probe = new Int32Array(pos.maxMoves);
+    const move = this.greedy(pos, list, n, probe);
+    pos.make(move);
+    const value = this.value(pos, this.childPhi, probe);
+    pos.unmake();
+    return { move, value };
   }
 
   /** The move whose successor has the best value for the side to move (first move on ties). */
