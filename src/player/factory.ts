@@ -23,7 +23,7 @@ export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverhea
   Partial<Pick<EngineConfig, 'threads' | 'chessEval' | 'shogiEval' | 'chessNnue' | 'shogiNnue' | 'searchTuning' | TdKey>> &
   NnPlayerConfig;
 
-export type TdKey = 'tdLambda' | 'tdStepSize' | 'tdEpsilon' | 'tdEpisodePlies' | 'tdSimulations' | 'tdTimeShare' | 'tdCarry';
+export type TdKey = 'tdLambda' | 'tdStepSize' | 'tdEpsilon' | 'tdEpisodePlies' | 'tdSimulations' | 'tdTimeShare' | 'tdCarry' | 'tdQuiet';
 
 /** The TD search parameters of `search: dyna2` from the config (its defaults for absent keys). */
 export const tdParams = (config: Partial<Pick<EngineConfig, TdKey>>): TdSearchParams => ({
@@ -34,6 +34,7 @@ export const tdParams = (config: Partial<Pick<EngineConfig, TdKey>>): TdSearchPa
   simulations: config.tdSimulations ?? TD_DEFAULTS.simulations,
   timeShare: config.tdTimeShare ?? TD_DEFAULTS.timeShare,
   carry: config.tdCarry ?? TD_DEFAULTS.carry,
+  quiet: config.tdQuiet ?? TD_DEFAULTS.quiet,
 });
 
 export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Player, KishiError> => {

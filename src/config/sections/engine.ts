@@ -22,6 +22,7 @@ export const TD_DEFAULTS = {
   simulations: 1000,
   timeShare: 0.3,
   carry: 1,
+  quiet: false,
 } as const;
 const D = TD_DEFAULTS;
 
@@ -49,6 +50,7 @@ export interface EngineConfig {
   readonly tdSimulations: number;
   readonly tdTimeShare: number;
   readonly tdCarry: number;
+  readonly tdQuiet: boolean;
   readonly mctsPolicy: string;
   readonly mctsTuning: string;
   readonly searchTuning: string;
@@ -95,6 +97,7 @@ export const engineSection = section('The built-in engine, shared by every serve
   tdSimulations: { type: 'integer', minimum: 0, default: D.simulations, description: 'search dyna2: simulated games per move at most' },
   tdTimeShare: { type: 'number', minimum: 0, maximum: 0.9, default: D.timeShare, description: "search dyna2: share of the move's time for TD search before alpha-beta" },
   tdCarry: { type: 'number', minimum: 0, maximum: 1, default: D.carry, description: 'search dyna2: share of the short-term memory kept at a new move (1: kept, as the paper; 0: reset; a new game always resets)' },
+  tdQuiet: { type: 'boolean', default: D.quiet, description: 'search dyna2 and td: values and features of the simulated positions at their quiescence leaves (ours, not the paper\'s)' },
   mctsPolicy: {
     type: 'string',
     default: '',

@@ -47,7 +47,15 @@ export interface TdSearchParams {
    * simulations. Absent or false: the two-phase search of Dyna-2 (`search: dyna2`).
    */
   readonly alone?: boolean;
+  /**
+   * The quiet variant (`tdQuiet`, ours, not the paper's): values and features of each simulated
+   * position taken at its quiescence leaf (quiet-leaf.ts), `QUIET_LEAF_NODES` quiescence nodes at most.
+   */
+  readonly quiet?: boolean;
 }
+
+/** Quiescence nodes per leaf of the quiet variant. */
+export const QUIET_LEAF_NODES = 200;
 
 /** The config's defaults (`engine.td*`). */
 export const DEFAULT_TD_PARAMS: TdSearchParams = TD_DEFAULTS;

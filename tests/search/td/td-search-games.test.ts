@@ -11,6 +11,7 @@ import { SHOGI_FEATURES } from '../../../src/eval/linear/shogi-features.js';
 import { SparseVector } from '../../../src/eval/linear/sparse.js';
 import type { SearchBoard } from '../../../src/search/alphabeta/search-board.js';
 import { Dyna2 } from '../../../src/search/td/dyna2.js';
+import { QuietLeaf } from '../../../src/search/td/quiet-leaf.js';
 import { ShortTermMemory } from '../../../src/search/td/short-term-memory.js';
 import { tdPosition } from '../../../src/search/td/td-position.js';
 import { DEFAULT_TD_PARAMS, TD_SCALE_CP, TdSearch, sigmoid, terminalValue, type TdPosition, type TdSearchParams } from '../../../src/search/td/td-search.js';
@@ -136,13 +137,14 @@ describe('TD search on chess and shogi boards', () => {
     }
   });
 
-  it('learns exactly what a dense recomputation of the traces learns, over whole searches', () => {
+  it.each([false, true])('learns exactly what a dense recomputation of the traces learns, over whole searches (quiet %s)', (quiet) => {
     for (const c of cases()) {
       const p = params({ lambda: 0.7, stepSize: 0.3, epsilon: 0.3, episodePlies: 8 });
       const memory = new ShortTermMemory(c.size);
-      const stats = new TdSearch(memory, p, seededRng(5)).run(tdPosition(c.board, c.features), { simulations: 12 });
+      const leaf = quiet ? new QuietLeaf(200) : undefined;
+      const stats = new TdSearch(memory, p, seededRng(5)).run(tdPosition(c.board, c.features, leaf), { simulations: 12 });
       const moves: string[] = [];
-      const ref = reference(tdPosition(c.board, c.features), p, seededRng(5), 12, c.size, moves, (m) => c.board.moveToText(m));
+      const ref = reference(tdPosition(c.board, c.features, leaf), p, seededRng(5), 12, c.size, moves, (m) => c.board.moveToText(m));
       expect(stats.plies).toBe(ref.plies);
       expect(memory.touched).toBeGreaterThan(0);
       for (let i = 0; i < c.size; i++) expect(memory.weights[i]).toBeCloseTo(ref.w[i]!, 7);
@@ -152,6 +154,42 @@ describe('TD search on chess and shogi boards', () => {
         expect(moves.some((m) => m.endsWith('+'))).toBe(true);
       }
     }
+  });
+
+  it('takes values and features at the quiescence leaf in the quiet variant, and the static ones in a quiet position', () => {
+    // A knight left hanging on e5 (chess), a bishop on 4d (shogi, the pawn on 4c takes it).
+    const hanging = chessBoard('rnbqkb1r/pppppppp/8/4n3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 3');
+    const loose = shogiBoard('startpos', ['7g7f', '3c3d', '8h4d']);
+    const both: Case[] = [
+      { game: 'chess', board: hanging, features: (out) => chessEval.features(hanging.board, out), size: CHESS_FEATURES.size, names: CHESS_FEATURES.names },
+      { game: 'shogi', board: loose, features: (out) => shogiEval.features(loose.board, out), size: SHOGI_FEATURES.size, names: SHOGI_FEATURES.names },
+    ];
+    for (const c of both) {
+      const leaf = new QuietLeaf(200);
+      const line = leaf.line(c.board);
+      expect(line.length).toBeGreaterThan(0);
+      const text = c.board.toText();
+      const pos = tdPosition(c.board, c.features, leaf);
+      const phi = new SparseVector();
+      pos.features(phi);
+      const value = pos.longTerm();
+      expect(c.board.toText()).toBe(text);
+      for (const m of line) c.board.make(m);
+      const expected = new SparseVector();
+      c.features(expected);
+      const leafValue = c.board.sideToMove() === 0 ? c.board.evaluate() : -c.board.evaluate();
+      for (let i = 0; i < line.length; i++) c.board.unmake();
+      expect(value).toBe(leafValue);
+      expect(phi.toMap()).toEqual(expected.toMap());
+      // The static value differs (the exchange is not counted); longTerm alone finds the leaf too.
+      expect(tdPosition(c.board, c.features).longTerm()).not.toBe(value);
+      expect(tdPosition(c.board, c.features, leaf).longTerm()).toBe(value);
+    }
+    // No capture to make: the leaf is the position itself.
+    const quietBoard = shogiBoard('startpos');
+    const quietFeatures = (out: SparseVector): void => shogiEval.features(quietBoard.board, out);
+    expect(new QuietLeaf(200).line(quietBoard)).toEqual([]);
+    expect(tdPosition(quietBoard, quietFeatures, new QuietLeaf(200)).longTerm()).toBe(tdPosition(quietBoard, quietFeatures).longTerm());
   });
 
   it('resets the short-term memory at a new root with carry 0 and keeps it with carry 1, in both games', () => {
