@@ -86,6 +86,7 @@ export interface TdSearchStats {
 /** Limits of one TD search; it stops at the first reached. */
 export interface TdLimits {
   readonly simulations: number;
+  /** `performance.now()` time past which no simulation starts and a running one ends after its current ply. */
   readonly deadline?: number;
   /** Checked between episodes (a stop request). */
   readonly stopped?: () => boolean;
@@ -127,14 +128,18 @@ export class TdSearch {
     const probe = new Int32Array(root.maxMoves);
     let simulations = 0;
     let plies = 0;
+    const { deadline } = limits;
     while (simulations < limits.simulations) {
-      if (simulations > 0 && limits.deadline !== undefined && performance.now() >= limits.deadline) break;
+      if (deadline !== undefined && performance.now() >= deadline) break;
       if (limits.stopped?.() === true) break;
       this.learner.startEpisode();
       let depth = 0;
       let v = this.value(root, this.phi, probe);
       if (this.terminal) break; // a terminal root: nothing to learn
       while (depth < episodePlies) {
+        // The deadline cuts an episode too: one shogi episode with quiescence leaves can cost more
+        // than a short move's whole share (the updates already made stand, as for any cut episode).
+        if (depth > 0 && deadline !== undefined && performance.now() >= deadline) break;
         const list = lists[depth]!;
         const n = root.generate(list, false);
         const move = epsilon > 0 && this.rng() < epsilon ? list[Math.floor(this.rng() * n)]! : this.greedy(root, list, n, probe);
