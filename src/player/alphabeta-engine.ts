@@ -25,7 +25,7 @@ import { AlphaBetaSearch, type IterationInfo } from '../search/alphabeta/search.
 import { ShogiSearchBoard } from '../search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../search/alphabeta/tt.js';
 import { Dyna2 } from '../search/td/dyna2.js';
-import type { TdSearchParams } from '../search/td/td-search.js';
+import { TD_SCALE_CP, type TdSearchParams } from '../search/td/td-search.js';
 import { DEFAULT_TUNING } from '../search/alphabeta/tuning.js';
 import { byoyomiOnly, byoyomiStopMs } from '../search/time.js';
 import { seededRng } from '../core/rng.js';
@@ -55,6 +55,12 @@ export interface EngineSettings {
    */
   readonly dyna2?: TdSearchParams;
 }
+
+/** A win probability as centipawns on TD search's logistic scale (td-search.ts `TD_SCALE_CP`), bounded. */
+const tdCentipawns = (p: number): number => {
+  const q = Math.min(1 - 1e-9, Math.max(1e-9, p));
+  return Math.max(-10_000, Math.min(10_000, Math.round(TD_SCALE_CP * Math.log(q / (1 - q)))));
+};
 
 /** The control array's words (control-words.ts), where the engine's inline users import them. */
 export { SIGNAL_PONDERHIT, SIGNAL_STOP, SIGNAL_WORDS } from './control-words.js';
@@ -198,6 +204,7 @@ export class AlphaBetaEngine {
     // for a share of the time, then alpha-beta over long-term + short-term on what is left.
     let searchBoard: SearchBoard = board;
     let tdSummary: string | undefined;
+    if (this.dyna2?.params.alone === true) return Result.ok(this.tdAlone(this.dyna2, board, ab, request, signal, start, onInfo));
     if (this.dyna2 !== undefined) {
       const budget = ab.softMs ?? ab.hardMs;
       const share = this.dyna2.params.timeShare;
@@ -246,6 +253,37 @@ export class AlphaBetaEngine {
     }
     const pvLeaf = lineLeaf(board, result.pv);
     return Result.ok(ponder !== undefined ? { move, ponder, info, pvLeaf } : { move, info, pvLeaf });
+  }
+
+  /**
+   * TD search alone (`search: td`; Silver, Sutton and Müller 2012, section 4): simulations from the
+   * root for the whole budget (`go nodes N` counts simulations), then the greedy move over the value
+   * function learned. Its `info` has depth 1, the simulations as nodes, and the summary as string.
+   */
+  private tdAlone(dyna2: Dyna2, board: SearchBoard, ab: AbLimits, request: GoRequest, signal: Int32Array, start: number, onInfo?: (info: SearchInfo) => void): GoResult {
+    const budget = ab.softMs ?? ab.hardMs;
+    const features = this.featuresOf(board);
+    const phase = dyna2.think(board, features, {
+      simulations: request.limits?.nodes ?? dyna2.params.simulations,
+      ...(budget !== undefined ? { deadline: performance.now() + budget } : {}),
+      stopped: () => Atomics.load(signal, SIGNAL_STOP) !== 0,
+    });
+    // The prelude answered positions without a move, so there is one.
+    const best = dyna2.bestMove(board, features)!;
+    holdAnswer(request, signal);
+    const timeMs = Math.round(performance.now() - start);
+    const own = board.sideToMove() === 0 ? best.value : 1 - best.value;
+    const info: SearchInfo = {
+      depth: 1,
+      score: own >= 1 ? { mate: 1 } : { cp: tdCentipawns(own) },
+      nodes: phase.stats.simulations,
+      nps: timeMs > 0 ? Math.round((phase.stats.simulations * 1000) / timeMs) : 0,
+      timeMs,
+      pv: [board.moveToText(best.move)],
+      string: phase.summary,
+    };
+    onInfo?.(info);
+    return { move: info.pv[0]!, info, pvLeaf: lineLeaf(board, [best.move]) };
   }
 
   private goMate(board: SearchBoard, request: GoRequest, signal: Int32Array, start: number, onInfo?: (info: SearchInfo) => void): GoResult {

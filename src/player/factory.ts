@@ -1,7 +1,8 @@
 /**
  * `createPlayer`: the Player for a game from the engine config: `search: alphabeta` with the game's
  * linear weights file, `mcts` with the game's ONNX model, `auto` choosing per move (mcts-factory.ts),
- * `dyna2` the alpha-beta player with TD search before each search (src/search/td/).
+ * `dyna2` the alpha-beta player with TD search before each search (src/search/td/), `td` TD search
+ * alone (the same player, its move chosen by TD search without an alpha-beta phase).
  * A missing or mismatching weights file is an expected failure (`ERR_WEIGHTS`), so is a missing
  * model with `search: mcts` (`ERR_MODEL`); `auto` then plays alpha-beta.
  */
@@ -22,7 +23,7 @@ export type PlayerConfig = Pick<EngineConfig, 'search' | 'hashMb' | 'moveOverhea
   Partial<Pick<EngineConfig, 'threads' | 'chessEval' | 'shogiEval' | 'chessNnue' | 'shogiNnue' | 'searchTuning' | TdKey>> &
   NnPlayerConfig;
 
-type TdKey = 'tdLambda' | 'tdStepSize' | 'tdEpsilon' | 'tdEpisodePlies' | 'tdSimulations' | 'tdTimeShare' | 'tdCarry';
+export type TdKey = 'tdLambda' | 'tdStepSize' | 'tdEpsilon' | 'tdEpisodePlies' | 'tdSimulations' | 'tdTimeShare' | 'tdCarry' | 'tdQuiet';
 
 /** The TD search parameters of `search: dyna2` from the config (its defaults for absent keys). */
 export const tdParams = (config: Partial<Pick<EngineConfig, TdKey>>): TdSearchParams => ({
@@ -33,6 +34,7 @@ export const tdParams = (config: Partial<Pick<EngineConfig, TdKey>>): TdSearchPa
   simulations: config.tdSimulations ?? TD_DEFAULTS.simulations,
   timeShare: config.tdTimeShare ?? TD_DEFAULTS.timeShare,
   carry: config.tdCarry ?? TD_DEFAULTS.carry,
+  quiet: config.tdQuiet ?? TD_DEFAULTS.quiet,
 });
 
 export const createPlayer = (config: PlayerConfig, game: GameKind): Result<Player, KishiError> => {
@@ -68,10 +70,11 @@ export const createAlphaBetaPlayer = (config: PlayerConfig, game: GameKind): Res
       moveOverheadMs: config.moveOverheadMs,
       // Dyna-2's short-term memory lives in the main search thread; Lazy SMP helpers would fill the
       // shared table with scores of the long-term evaluation alone, so `dyna2` searches on one thread.
-      threads: config.search === 'dyna2' ? 1 : (config.threads ?? 1),
+      threads: config.search === 'dyna2' || config.search === 'td' ? 1 : (config.threads ?? 1),
       ...(tuning.value !== undefined ? { tuning: tuning.value } : {}),
       ...(nnue !== undefined ? { nnue } : {}),
       ...(config.search === 'dyna2' ? { dyna2: tdParams(config) } : {}),
+      ...(config.search === 'td' ? { dyna2: { ...tdParams(config), alone: true } } : {}),
       ...(config.nnueSimd === false ? { nnueSimd: false } : {}),
     }),
   );

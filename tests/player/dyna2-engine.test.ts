@@ -29,6 +29,21 @@ describe('dyna2 engine', () => {
     }
   });
 
+  it('plays TD search alone with search td: go nodes counts simulations, one info line at depth 1', () => {
+    for (const game of ['chess', 'shogi'] as const) {
+      const theta = game === 'chess' ? chessMaterialTheta() : shogiMaterialTheta();
+      const engine = new AlphaBetaEngine({ game, theta, hashMb: 2, moveOverheadMs: 0, dyna2: { ...params, alone: true } });
+      const infos: SearchInfo[] = [];
+      const moves = game === 'chess' ? ['e2e4', 'd7d5'] : ['7g7f', '3c3d', '8h2b+'];
+      const r = engine.go({ game, variant: 'standard', start: 'startpos', moves, limits: { nodes: 14 } }, signal(), (i) => infos.push(i)).unwrap();
+      expect(infos).toHaveLength(1);
+      expect(infos[0]).toMatchObject({ depth: 1, nodes: 14, pv: [r.move] });
+      expect(infos[0]!.string).toMatch(/^td search: 14 simulations of /);
+      // The capture back is the greedy move of both games here (the long-term weights are material).
+      expect(r.move).toBe(game === 'chess' ? 'e4d5' : '3a2b');
+    }
+  });
+
   it('reads its parameters from the config keys, with the defaults for absent ones', () => {
     expect(tdParams({})).toEqual(TD_DEFAULTS);
     expect(tdParams({ tdLambda: 0.5, tdCarry: 0.25 })).toEqual({ ...TD_DEFAULTS, lambda: 0.5, carry: 0.25 });

@@ -3,9 +3,10 @@ import { section } from './section.js';
 /**
  * Which search plays: MCTS with a net, alpha-beta with the linear evaluation, `auto` (MCTS when a
  * model loads), or `dyna2`: TD search, then alpha-beta over the long-term plus short-term evaluation
- * (src/search/td/, docs/td-search.md).
+ * (src/search/td/, docs/td-search.md), or `td`: TD search alone, its move the greedy one over the
+ * value function it learned (the paper's TD search player; a measurement baseline, not a player to ship).
  */
-export const SEARCH_KINDS = ['auto', 'mcts', 'alphabeta', 'dyna2'] as const;
+export const SEARCH_KINDS = ['auto', 'mcts', 'alphabeta', 'dyna2', 'td'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /** The alpha-beta search's static evaluation: the sparse linear function or the network (NNUE). */
@@ -21,6 +22,7 @@ export const TD_DEFAULTS = {
   simulations: 1000,
   timeShare: 0.3,
   carry: 1,
+  quiet: false,
 } as const;
 const D = TD_DEFAULTS;
 
@@ -48,6 +50,7 @@ export interface EngineConfig {
   readonly tdSimulations: number;
   readonly tdTimeShare: number;
   readonly tdCarry: number;
+  readonly tdQuiet: boolean;
   readonly mctsPolicy: string;
   readonly mctsTuning: string;
   readonly searchTuning: string;
@@ -55,7 +58,7 @@ export interface EngineConfig {
 }
 
 export const engineSection = section('The built-in engine, shared by every server.', {
-  search: { enum: SEARCH_KINDS, default: 'alphabeta', description: 'auto | mcts | alphabeta | dyna2' },
+  search: { enum: SEARCH_KINDS, default: 'alphabeta', description: 'auto | mcts | alphabeta | dyna2 | td' },
   hashMb: { type: 'integer', minimum: 1, maximum: 65536, default: 64, description: 'alpha-beta transposition table size, MiB' },
   threads: { type: 'integer', minimum: 1, maximum: 256, default: 1, description: 'search worker threads per game' },
   moveOverheadMs: {
@@ -94,6 +97,7 @@ export const engineSection = section('The built-in engine, shared by every serve
   tdSimulations: { type: 'integer', minimum: 0, default: D.simulations, description: 'search dyna2: simulated games per move at most' },
   tdTimeShare: { type: 'number', minimum: 0, maximum: 0.9, default: D.timeShare, description: "search dyna2: share of the move's time for TD search before alpha-beta" },
   tdCarry: { type: 'number', minimum: 0, maximum: 1, default: D.carry, description: 'search dyna2: share of the short-term memory kept at a new move (1: kept, as the paper; 0: reset; a new game always resets)' },
+  tdQuiet: { type: 'boolean', default: D.quiet, description: 'search dyna2 and td: values and features of the simulated positions at their quiescence leaves (ours, not the paper\'s)' },
   mctsPolicy: {
     type: 'string',
     default: '',

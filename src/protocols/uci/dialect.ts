@@ -2,8 +2,10 @@
  * What differs between the UCI (chess) and USI (shogi) front-ends; `EngineSession` does the rest.
  * uci-dialect.ts and usi-dialect.ts implement it.
  */
+import type { EngineConfig } from '../../config/sections/engine.js';
 import type { GameKind, GameState } from '../../core/game.js';
 import type { KishiError, Result } from '../../core/result.js';
+import type { TdKey } from '../../player/factory.js';
 import type { GoResult } from '../../player/player.js';
 import type { EngineOption } from './engine-options.js';
 import type { ClockWords } from './go-command.js';
@@ -40,6 +42,8 @@ export interface EngineSettings {
   policyFile: string;
   /** The network evaluation on the SIMD kernels (option `NnueSimd`; config `engine.nnueSimd`). */
   nnueSimd: boolean;
+  /** TD search of `Search` dyna2 and td (config `engine.td*`, no options; absent: their defaults). */
+  td?: Partial<Pick<EngineConfig, TdKey>>;
 }
 
 /** The start of a `position` command, checked. */

@@ -605,6 +605,7 @@ export class EngineSession {
       mctsTuning: s.mctsTuning,
       mctsPolicy: s.policyFile,
       nnueSimd: s.nnueSimd,
+      ...s.td,
     };
     let made = await this.opts.makePlayer(config, this.dialect.game);
     if (made.isErr && made.error.code === 'ERR_MODEL' && config.search !== 'alphabeta') {

@@ -56,6 +56,7 @@ export function engineSettings(config: KishiConfig, dialect: Dialect, moveOverhe
     mctsTuning: e.mctsTuning,
     policyFile: e.mctsPolicy,
     nnueSimd: e.nnueSimd,
+    td: { tdLambda: e.tdLambda, tdStepSize: e.tdStepSize, tdEpsilon: e.tdEpsilon, tdEpisodePlies: e.tdEpisodePlies, tdSimulations: e.tdSimulations, tdTimeShare: e.tdTimeShare, tdCarry: e.tdCarry, tdQuiet: e.tdQuiet },
   };
 }
 

@@ -20,7 +20,7 @@ import { tuningOptions } from './tuning-options.js';
 export const EVAL_KINDS = ['linear', 'nnue'] as const;
 
 /** Search kinds offered by the `Search` option. */
-export const SEARCH_VARS = ['auto', 'alphabeta', 'mcts', 'dyna2'] as const;
+export const SEARCH_VARS = ['auto', 'alphabeta', 'mcts', 'dyna2', 'td'] as const;
 
 /** Most search threads (the config schema's `engine.threads` maximum). */
 export const MAX_THREADS = 256;

@@ -10,8 +10,9 @@ import type { SparseVector } from '../../eval/linear/sparse.js';
 import type { SearchBoard } from '../alphabeta/search-board.js';
 import { ShortTermMemory } from './short-term-memory.js';
 import { ShortTermEvalBoard } from './short-term-board.js';
+import { QuietLeaf } from './quiet-leaf.js';
 import { tdPosition } from './td-position.js';
-import { TdSearch, type TdLimits, type TdSearchParams, type TdSearchStats } from './td-search.js';
+import { QUIET_LEAF_NODES, TdSearch, type TdLimits, type TdSearchParams, type TdSearchStats } from './td-search.js';
 
 /** Features named in the summary. */
 const SUMMARY_FEATURES = 3;
@@ -19,6 +20,8 @@ const SUMMARY_FEATURES = 3;
 export class Dyna2 {
   readonly memory: ShortTermMemory;
   private readonly td: TdSearch;
+  /** The quiet variant's leaf search (`params.quiet`). */
+  private readonly quiet?: QuietLeaf;
 
   constructor(
     readonly params: TdSearchParams,
@@ -28,6 +31,7 @@ export class Dyna2 {
   ) {
     this.memory = new ShortTermMemory(names.length);
     this.td = new TdSearch(this.memory, params, rng);
+    if (params.quiet === true) this.quiet = new QuietLeaf(QUIET_LEAF_NODES);
   }
 
   /** Forgets the short-term memory entirely (a new game). */
@@ -41,8 +45,16 @@ export class Dyna2 {
    */
   think(board: SearchBoard, features: (out: SparseVector) => void, limits: TdLimits): { board: ShortTermEvalBoard; stats: TdSearchStats; summary: string } {
     this.memory.newRoot(this.params.carry);
-    const stats = this.td.run(tdPosition(board, features), limits);
+    const stats = this.td.run(tdPosition(board, features, this.quiet), limits);
     return { board: new ShortTermEvalBoard(board, this.memory, features), stats, summary: this.summary(stats) };
+  }
+
+  /**
+   * TD search alone's move (`search: td`, after `think`): the greedy move at `board` over the long-term
+   * plus the short-term value, and its successor's value for the first player (a win probability).
+   */
+  bestMove(board: SearchBoard, features: (out: SparseVector) => void): { move: number; value: number } | undefined {
+    return this.td.bestMove(tdPosition(board, features, this.quiet));
   }
 
   /** `td search: N simulations, P plies, T ms; F features touched; largest: name +w, ...` */

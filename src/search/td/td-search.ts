@@ -41,7 +41,21 @@ export interface TdSearchParams {
    * 4.5), 0 resets, between them the decayed variant.
    */
   readonly carry: number;
+  /**
+   * TD search alone (`search: td`, the paper's TD search player of section 4): no alpha-beta phase;
+   * the move is the greedy one over the value function learned, and a `go nodes N` limit counts
+   * simulations. Absent or false: the two-phase search of Dyna-2 (`search: dyna2`).
+   */
+  readonly alone?: boolean;
+  /**
+   * The quiet variant (`tdQuiet`, ours, not the paper's): values and features of each simulated
+   * position taken at its quiescence leaf (quiet-leaf.ts), `QUIET_LEAF_NODES` quiescence nodes at most.
+   */
+  readonly quiet?: boolean;
 }
+
+/** Quiescence nodes per leaf of the quiet variant. */
+export const QUIET_LEAF_NODES = 200;
 
 /** The config's defaults (`engine.td*`). */
 export const DEFAULT_TD_PARAMS: TdSearchParams = TD_DEFAULTS;
@@ -72,6 +86,7 @@ export interface TdSearchStats {
 /** Limits of one TD search; it stops at the first reached. */
 export interface TdLimits {
   readonly simulations: number;
+  /** `performance.now()` time past which no simulation starts and a running one ends after its current ply. */
   readonly deadline?: number;
   /** Checked between episodes (a stop request). */
   readonly stopped?: () => boolean;
@@ -113,14 +128,18 @@ export class TdSearch {
     const probe = new Int32Array(root.maxMoves);
     let simulations = 0;
     let plies = 0;
+    const { deadline } = limits;
     while (simulations < limits.simulations) {
-      if (simulations > 0 && limits.deadline !== undefined && performance.now() >= limits.deadline) break;
+      if (deadline !== undefined && performance.now() >= deadline) break;
       if (limits.stopped?.() === true) break;
       this.learner.startEpisode();
       let depth = 0;
       let v = this.value(root, this.phi, probe);
       if (this.terminal) break; // a terminal root: nothing to learn
       while (depth < episodePlies) {
+        // The deadline cuts an episode too: one shogi episode with quiescence leaves can cost more
+        // than a short move's whole share (the updates already made stand, as for any cut episode).
+        if (depth > 0 && deadline !== undefined && performance.now() >= deadline) break;
         const list = lists[depth]!;
         const n = root.generate(list, false);
         const move = epsilon > 0 && this.rng() < epsilon ? list[Math.floor(this.rng() * n)]! : this.greedy(root, list, n, probe);
@@ -139,6 +158,22 @@ export class TdSearch {
       simulations++;
     }
     return { simulations, plies, timeMs: performance.now() - start };
+  }
+
+  /**
+   * The greedy move at `pos` over the current value function (no exploration) and its successor's
+   * value V(s') for the first player; `undefined` when `pos` has no move.
+   */
+  bestMove(pos: TdPosition): { move: number; value: number } | undefined {
+    const list = new Int32Array(pos.maxMoves);
+    const n = pos.generate(list, false);
+    if (n === 0) return undefined;
+    const probe = new Int32Array(pos.maxMoves);
+    const move = this.greedy(pos, list, n, probe);
+    pos.make(move);
+    const value = this.value(pos, this.childPhi, probe);
+    pos.unmake();
+    return { move, value };
   }
 
   /** The move whose successor has the best value for the side to move (first move on ties). */

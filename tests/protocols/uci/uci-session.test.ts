@@ -26,7 +26,7 @@ describe('UCI handshake and options', () => {
       'option name ModelFile type string default',
       'option name NnueFile type string default models/chess-nnue.bin',
       'option name DrawScore type spin default 0 min -100 max 100',
-      'option name Search type combo default auto var auto var alphabeta var mcts var dyna2',
+      'option name Search type combo default auto var auto var alphabeta var mcts var dyna2 var td',
       'option name Eval type combo default linear var linear var nnue',
       'option name UCI_Chess960 type check default false',
       'option name MultiPV type spin default 1 min 1 max 64',
@@ -92,7 +92,7 @@ describe('UCI handshake and options', () => {
       'info string error: setoption Hash: expected an integer, got "lots"',
       'info string error: setoption Hash: 0 is below the minimum 1',
       'info string error: setoption Ponder: expected true or false, got "maybe"',
-      'info string error: setoption Search: expected one of auto, alphabeta, mcts, dyna2, got "minimax"',
+      'info string error: setoption Search: expected one of auto, alphabeta, mcts, dyna2, td, got "minimax"',
       'info string error: setoption: expected "setoption name <id> [value <x>]", got "setoption name"',
     ]);
     expect(h.session.currentSettings()).toMatchObject({ hashMb: 16, ponder: true, search: 'alphabeta' });

@@ -25,7 +25,7 @@ describe('USI handshake and options', () => {
       'option name ModelFile type filename default <empty>',
       'option name NnueFile type filename default models/chess-nnue.bin',
       'option name DrawScore type spin default 0 min -100 max 100',
-      'option name Search type combo default auto var auto var alphabeta var mcts var dyna2',
+      'option name Search type combo default auto var auto var alphabeta var mcts var dyna2 var td',
       'option name MultiPV type spin default 1 min 1 max 64',
       'option name Threads type spin default 1 min 1 max 256',
       'option name Eval type combo default linear var linear var nnue',

@@ -90,6 +90,34 @@ describe('TD search', () => {
     expect(memory.touched).toBe(0);
   });
 
+  it('starts no simulation past its deadline and cuts a running one there', () => {
+    const memory = new ShortTermMemory(3);
+    const td = new TdSearch(memory, params({ epsilon: 0, episodePlies: 1000 }), seededRng(1));
+    expect(td.run(new Chain(), { simulations: 10, deadline: performance.now() - 1 })).toMatchObject({ simulations: 0, plies: 0 });
+    expect(memory.touched).toBe(0);
+
+    // A long game whose positions take 1 ms each to evaluate: 1000 plies cannot fit in 200 ms.
+    class SlowLine extends Chain {
+      override generate(list: Int32Array): number {
+        if (this.state >= 2000) return 0;
+        list[0] = 1;
+        return 1;
+      }
+      override features(out: SparseVector): void {
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+        out.clear();
+        out.add(this.state % 3, 1);
+      }
+    }
+    const line = new SlowLine();
+    const stats = td.run(line, { simulations: 10, deadline: performance.now() + 200 });
+    expect(stats.simulations).toBe(1);
+    expect(stats.plies).toBeGreaterThan(0);
+    expect(stats.plies).toBeLessThan(1000);
+    expect(line.state).toBe(0);
+  });
+
   it('resets the short-term memory at a new root, or keeps a share of it', () => {
     const memory = new ShortTermMemory(3);
     const td = new TdSearch(memory, params({ epsilon: 0 }), seededRng(1));
