@@ -190,7 +190,10 @@ describe('game behaviour', () => {
       return p;
     };
     const limit = 3000;
-    h = await startHarness({ config: { firstMoveMs: limit }, player: timed });
+    // The harness's 5 s challenge expiry and first-move abort are for instant fake players: here the engine's
+    // worker and nets are set up when the challenge is accepted, which a loaded two-core CI machine once took
+    // long enough for the challenge to lapse (the game never started). Lichess's own values are used instead.
+    h = await startHarness({ config: { firstMoveMs: limit }, player: timed, server: { challengeExpiryMs: 20_000, firstMoveMs: 30_000 } });
     for (const color of ['black', 'white'] as const) {
       const opening = color === 'white' ? ['e2e4'] : [];
       const id = h.server.challenge({ from: `First${color}`, color, clock: { limit: 60, increment: 0 }, opponent: { script: [...opening, { type: 'resign' }] } });
