@@ -24,7 +24,7 @@ import { ChessNnue } from '../../eval/nnue/chess-nnue.js';
 import { ShogiNnue } from '../../eval/nnue/shogi-nnue.js';
 import type { TrainableNetwork } from '../../eval/nnue/trainable.js';
 import { ChessSearchBoard } from '../../search/alphabeta/chess-board.js';
-import { EVAL_LIMIT, MATE, MAX_PLY } from '../../search/alphabeta/score.js';
+import { EVAL_LIMIT } from '../../search/alphabeta/score.js';
 import { QuiescenceSearch } from '../../search/alphabeta/quiescence.js';
 import type { SearchBoard } from '../../search/alphabeta/search-board.js';
 import { RULE_DRAW, RULE_LOSS, RULE_NONE, RULE_WIN } from '../../search/alphabeta/search-board.js';
@@ -144,17 +144,7 @@ class LeafQuiescence extends QuiescenceSearch {
 
   /** The quiescence line from the board's position (the board is left as it was). */
   line(board: SearchBoard): number[] {
-    if (this.lists.length === 0 || this.lists[0]!.length !== board.maxMoves) {
-      this.lists = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
-      this.scores = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
-    }
-    this.board = board;
-    this.nodes = 0;
-    const pv: number[][] = [];
-    this.qPv = pv;
-    this.quiesce(-MATE - 1, MATE + 1, 0, board.inCheck());
-    this.qPv = undefined;
-    return pv[0] ?? [];
+    return this.principalLine(board);
   }
 }
 

@@ -125,4 +125,25 @@ export abstract class QuiescenceSearch {
     }
     return best;
   }
+
+  /**
+   * The principal quiescence line from `board`'s position (the board is left as it was), for the leaf
+   * resolvers (TD-Leaf's leaves, TD search's quiet variant); empty when the position is quiet. Past
+   * `nodeLimit` nodes the search unwinds with partial lines, whose first moves are still a legal sequence.
+   */
+  protected principalLine(board: SearchBoard, nodeLimit = Infinity): number[] {
+    if (this.lists.length === 0 || this.lists[0]!.length !== board.maxMoves) {
+      this.lists = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
+      this.scores = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
+    }
+    this.board = board;
+    this.nodes = 0;
+    this.nodeLimit = nodeLimit;
+    this.stopped = false;
+    const pv: number[][] = [];
+    this.qPv = pv;
+    this.quiesce(-MATE - 1, MATE + 1, 0, board.inCheck());
+    this.qPv = undefined;
+    return pv[0] ?? [];
+  }
 }

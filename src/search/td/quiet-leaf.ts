@@ -7,11 +7,8 @@
  * example a large `tempo` weight: the side to move "wins" whatever hangs) instead of the position.
  * A node budget bounds each line; past it the line found so far is kept.
  */
-import * as scoreModule from '../alphabeta/score.js';
 import { QuiescenceSearch } from '../alphabeta/quiescence.js';
 import type { SearchBoard } from '../alphabeta/search-board.js';
-
-const { MATE, MAX_PLY } = scoreModule;
 
 export class QuietLeaf extends QuiescenceSearch {
   constructor(
@@ -30,19 +27,6 @@ export class QuietLeaf extends QuiescenceSearch {
 
   /** The quiescence line from `board`'s position (the board is left as it was); empty when quiet. */
   line(board: SearchBoard): number[] {
-    if (this.lists.length === 0 || this.lists[0]!.length !== board.maxMoves) {
-      this.lists = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
-      this.scores = Array.from({ length: MAX_PLY + 1 }, () => new Int32Array(board.maxMoves));
-    }
-    this.board = board;
-    this.nodes = 0;
-    this.nodeLimit = this.budget;
-    this.stopped = false;
-    const pv: number[][] = [];
-    this.qPv = pv;
-    this.quiesce(-MATE - 1, MATE + 1, 0, board.inCheck());
-    this.qPv = undefined;
-    // A stopped search unwinds with partial lines; its first moves are still a legal sequence.
-    return pv[0] ?? [];
+    return this.principalLine(board, this.budget);
   }
 }
