@@ -42,12 +42,12 @@ const PINS: readonly [game: 'chess' | 'shogi', text: string, kind: EvalKind, dep
   ['chess', 'startpos', 'material', 14, {}, 5339, 'b1a3', 0],
   ['chess', KIWIPETE, 'material', 7, {}, 44065, 'e2a6', 0],
   ['chess', QGD, 'linear', 9, {}, 17632, 'c4d5', 120],
-  ['chess', KIWIPETE, 'nnue', 7, {}, 35727, 'e2a6', -59],
-  ['chess', QGD, 'nnue', 7, { singularExtension: true }, 13944, 'd2c1', 56],
+  ['chess', KIWIPETE, 'nnue', 7, {}, 37193, 'e2a6', -80],
+  ['chess', QGD, 'nnue', 7, { singularExtension: true }, 10207, 'a2a3', 45],
   ['shogi', 'startpos', 'material', 14, {}, 7861, '9g9f', 0],
   ['shogi', SHOGI_MIDDLE, 'linear', 9, {}, 3384, '5i6h', 0],
-  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 15570, '2i3g', 6],
-  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1223, '2g2f', 95],
+  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 23481, '2h3h', 6],
+  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1220, '2g2f', 88],
 ];
 
 describe('the tournament search tree is pinned', () => {
