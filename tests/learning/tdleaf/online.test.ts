@@ -107,6 +107,31 @@ describe('online TD-Leaf: onGameFinished', () => {
     expect(readFileSync(historyPath(s.weights), 'utf8').trim().split('\n').length).toBe(3);
   });
 
+  it("learns Dyna-2's long-term memory as alpha-beta's: the same update, and the next dyna2 player searches over it", async () => {
+    // Issue 46 (Silver, Sutton and Mueller 2012, section 5): the short-term memory lives for a game in
+    // the search; the long-term weights keep learning online after each game, whatever the search.
+    const plain = setup();
+    const dyna = setup();
+    const game = { ...TOY_GAME, gameId: 'd2' };
+    await onGameFinished(writeScript(join(plain.dir, 'logs'), 'd2', game), plain.config);
+    const r = await onGameFinished(writeScript(join(dyna.dir, 'logs'), 'd2', game), { ...dyna.config, engine: { ...dyna.config.engine, search: 'dyna2' } });
+    expect(r.status).toBe('updated');
+    expect([...theta(dyna.weights)]).toEqual([...theta(plain.weights)]);
+    expect(theta(dyna.weights)[knight]).not.toBe(300);
+    const player = createAlphaBetaPlayer(
+      { search: 'dyna2', hashMb: 1, moveOverheadMs: 0, chessWeights: dyna.weights, shogiWeights: 'x', tdSimulations: 8, tdEpisodePlies: 4 },
+      'chess',
+    ).unwrap();
+    const strings: string[] = [];
+    const move = await player.go({ game: 'chess', variant: 'standard', start: 'startpos', moves: ['e2e4', 'e7e5', 'g1f3', 'd8g5'], limits: { depth: 2 } }, (i) => {
+      if (i.string !== undefined) strings.push(i.string);
+    });
+    await player.close();
+    expect(strings).toEqual([expect.stringMatching(/^td search: 8 simulations of /)]);
+    // The queen hangs to the knight: taken over long-term plus short-term.
+    expect(move.move).toBe('f3g5');
+  });
+
   it("keeps the weights' evaluation grain (manifest.evalGrain) across updates", async () => {
     const s = setup();
     const named = parseWeights(s.original, CHESS_FEATURES, s.weights).unwrap();
