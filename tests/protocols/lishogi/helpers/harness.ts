@@ -101,7 +101,10 @@ export async function startLishogi(opts: LishogiHarnessOptions): Promise<Lishogi
       profile,
       config: { ...config, goOverrides },
       token: b.token,
-      moveOverheadMs: 60,
+      // A margin a user would keep on a slow link, not the fewest milliseconds that pass on a quiet
+      // machine: with 60 ms, a move of the 0 + 2 s game with the 750 ms hold landed after its period once
+      // under CI's load (the search stops ~100 ms before the planned limit; the rest is the overhead).
+      moveOverheadMs: 300,
       ponder: b.ponder ?? false,
       dispatcher,
       recordsDir: join(recordsDir, b.username),
