@@ -1,9 +1,10 @@
 /**
- * Tsume (shogi mate problems, the first 200 of data/suites/tsume_mate-{3,5}-ply.sfen): how many the
- * alpha-beta search proves ("mate within N plies" at a fixed node budget) against the dedicated mate
- * search (checks only, src/search/alphabeta/mate-search.ts) on the same problems, and the CPU seconds
- * each took; then `go mate`'s solver (df-pn, then the shortest line: mate-solver.ts) against that
- * mate search, problems solved at their length and the nodes both spent. Counts, not speeds: a
+ * Tsume (shogi mate problems, the 200 of each data/suites/tsume_mate-{3,5,7,9,11}-ply.sfen): how many
+ * the alpha-beta search proves ("mate within N plies" at a fixed node budget; 3 and 5 plies) against
+ * the dedicated mate search (checks only, src/search/alphabeta/mate-search.ts) on the same problems,
+ * and the CPU seconds each took; then, at every length, `go mate`'s solver (df-pn, then the shortest
+ * line: mate-solver.ts) against that mate search, problems solved at their length within 1M nodes
+ * each and the nodes both spent. Counts, not speeds: a
  * change that solves fewer at the same budget shows here. (Chess suites such as Win At Chess run
  * with `kishi suite`.)
  */
@@ -26,50 +27,55 @@ const board = (sfen: string): ShogiSearchBoard => ShogiSearchBoard.fromText(sfen
 
 export const bench: BenchModule = {
   name: 'tsume',
-  description: 'tsume 3/5-ply solved: alpha-beta at a node budget vs the mate search',
+  description: 'tsume 3-11 ply solved: alpha-beta at a node budget, df-pn + shortest line and the mate search',
   async run(ctx) {
     const rows: BenchRow[] = [];
     const budget = ctx.quick ? 20_000 : 100_000;
     const count = ctx.quick ? 50 : 200;
     const mate = new MateSearch(16);
     const solver = new MateSolver(16);
-    for (const plies of [3, 5]) {
+    for (const plies of [3, 5, 7, 9, 11]) {
       const file = join(packageRoot(), 'data', 'suites', `tsume_mate-${plies}-ply.sfen`);
       const problems = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, count);
       ctx.log(`tsume ${plies}-ply: ${problems.length} problems`);
-      let ab = 0;
-      const c0 = process.cpuUsage();
-      for (const sfen of problems) {
-        const r = new AlphaBetaSearch(new TranspositionTable(16), searchOptions('tournament')).search(board(sfen), { nodes: budget });
-        const mp = matePlies(r.score);
-        if (mp > 0 && mp <= plies) ab++;
+      if (plies <= 5) {
+        let ab = 0;
+        const c0 = process.cpuUsage();
+        for (const sfen of problems) {
+          const r = new AlphaBetaSearch(new TranspositionTable(16), searchOptions('tournament')).search(board(sfen), { nodes: budget });
+          const mp = matePlies(r.score);
+          if (mp > 0 && mp <= plies) ab++;
+        }
+        const abCpu = process.cpuUsage(c0).user / 1e6;
+        let ms = 0;
+        const c1 = process.cpuUsage();
+        for (const sfen of problems) {
+          const r = mate.solve(board(sfen), { nodes: 1_000_000, maxPlies: plies });
+          if (r.kind === 'mate' && r.moves.length <= plies) ms++;
+        }
+        const msCpu = process.cpuUsage(c1).user / 1e6;
+        rows.push({
+          name: `tsume ${plies}-ply solved, alpha-beta ${budget} nodes`,
+          ours: ab,
+          baseline: ms,
+          baselineName: 'mate search',
+          unit: `of ${problems.length}`,
+          reps: 1,
+          note: `CPU ${abCpu.toFixed(1)} s vs ${msCpu.toFixed(1)} s`,
+        });
       }
-      const abCpu = process.cpuUsage(c0).user / 1e6;
-      let ms = 0;
-      const c1 = process.cpuUsage();
-      for (const sfen of problems) {
-        const r = mate.solve(board(sfen), { nodes: 1_000_000, maxPlies: plies });
-        if (r.kind === 'mate' && r.moves.length <= plies) ms++;
-      }
-      const msCpu = process.cpuUsage(c1).user / 1e6;
       let dfpn = 0;
       let dfpnNodes = 0;
+      let ms = 0;
       let msNodes = 0;
       for (const sfen of problems) {
-        const r = solver.solve(board(sfen), { nodes: 1_000_000, maxPlies: plies });
+        const r = solver.solve(board(sfen), { nodes: 1_000_000 });
         dfpnNodes += r.nodes;
         if (r.kind === 'mate' && r.moves.length <= plies) dfpn++;
-        msNodes += mate.solve(board(sfen), { nodes: 1_000_000, maxPlies: plies }).nodes;
+        const m = mate.solve(board(sfen), { nodes: 1_000_000, maxPlies: plies });
+        msNodes += m.nodes;
+        if (m.kind === 'mate' && m.moves.length <= plies) ms++;
       }
-      rows.push({
-        name: `tsume ${plies}-ply solved, alpha-beta ${budget} nodes`,
-        ours: ab,
-        baseline: ms,
-        baselineName: 'mate search',
-        unit: `of ${problems.length}`,
-        reps: 1,
-        note: `CPU ${abCpu.toFixed(1)} s vs ${msCpu.toFixed(1)} s`,
-      });
       rows.push({
         name: `tsume ${plies}-ply solved, df-pn + shortest line`,
         ours: dfpn,

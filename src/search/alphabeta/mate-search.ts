@@ -5,7 +5,11 @@
  * pawn-drop mate is already excluded by the move generator); repetitions count as failures
  * (perpetual check loses in shogi, repetition draws in chess).
  *
- * A table memoises proofs (mate length, exact) and disproofs (no mate within `depth` plies).
+ * A table memoises proofs (mate length, exact) and disproofs (no mate within `depth` plies; a
+ * disproof that never met the horizon holds at any length, and one read from the table that did
+ * bounds its readers in turn). At the attacker's nodes the board's mate-in-one test (shogi) answers
+ * the last move without generating the checks. The line is read from the table and rebuilt where
+ * an entry was replaced; a mate is announced only with a line that replays to mate.
  * `nomate` is answered when an iteration disproves the root without touching the depth horizon
  * (no check sequence can mate at any length) or when `maxPlies` is exhausted; `timeout` when a
  * limit or the stop word ends the search first.
@@ -30,6 +34,10 @@ export interface MateLimits {
 
 /** "No mate": larger than any mate length. */
 const FAIL = 1000;
+/** Table depth of a disproof that holds at any length (it never met the horizon). */
+const NO_HORIZON = 127;
+/** Nodes the line's rebuild may spend at least (else as many as the proof took). */
+const REBUILD_MIN_NODES = 100_000;
 
 export class MateSearch {
   private board!: SearchBoard;
@@ -66,7 +74,10 @@ export class MateSearch {
       this.horizon = false;
       const r = this.attack(depth, 0);
       if (this.stopped) return { kind: 'timeout', nodes: this.nodes };
-      if (r < FAIL) return { kind: 'mate', moves: this.principalVariation(r), nodes: this.nodes };
+      if (r < FAIL) {
+        const moves = this.principalVariation(r);
+        return moves === undefined ? { kind: 'timeout', nodes: this.nodes } : { kind: 'mate', moves, nodes: this.nodes };
+      }
       if (!this.horizon) return { kind: 'nomate', nodes: this.nodes };
     }
     return { kind: 'nomate', nodes: this.nodes };
@@ -94,16 +105,38 @@ export class MateSearch {
     const hi = board.keyHi();
     const lo = board.keyLo();
     const tt = this.tt;
+    // A longer proof stays in the table over a disproof that only holds up to this depth.
+    let provenLonger = false;
     if (tt.probe(hi, lo)) {
       const h = tt.hit;
       if (h.lower > 0 && h.lower <= depth) return h.lower;
-      if (h.upper === 0 && h.depth >= depth) return FAIL;
+      if (h.upper === 0 && h.depth >= depth) {
+        // A disproof bounded by a horizon passes that bound on to the nodes above.
+        if (h.depth < NO_HORIZON) this.horizon = true;
+        return FAIL;
+      }
+      provenLonger = h.lower > 0;
+    }
+    // The board's mate-in-one test (shogi) answers the last move at once: a mate in one, or, with
+    // fewer than three plies left, no mate within them.
+    if (board.mateIn1 !== undefined) {
+      const mate = board.mateIn1();
+      if (mate !== 0) {
+        tt.storeBounds(hi, lo, depth, 1, 1, mate);
+        return 1;
+      }
+      if (depth < 3) {
+        this.horizon = true;
+        if (!provenLonger) tt.storeBounds(hi, lo, depth, -INFINITE, 0, 0);
+        return FAIL;
+      }
     }
     const list = this.lists[ply]!;
     const n = board.generate(list, false);
     let horizonHere = false;
     for (let i = 0; i < n; i++) {
       const m = list[i]!;
+      if (board.givesCheck !== undefined && !board.givesCheck(m)) continue;
       board.make(m);
       if (!board.inCheck() || board.ruleState() !== RULE_NONE) {
         board.unmake();
@@ -122,7 +155,7 @@ export class MateSearch {
       }
     }
     // A disproof that met the horizon only holds for this depth; one that did not holds for any.
-    tt.storeBounds(hi, lo, horizonHere ? depth : 127, -INFINITE, 0, 0);
+    if (!(horizonHere && provenLonger)) tt.storeBounds(hi, lo, horizonHere ? depth : NO_HORIZON, -INFINITE, 0, 0);
     return FAIL;
   }
 
@@ -140,10 +173,16 @@ export class MateSearch {
     const hi = board.keyHi();
     const lo = board.keyLo();
     const tt = this.tt;
+    let provenLonger = false;
     if (tt.probe(hi, lo)) {
       const h = tt.hit;
       if (h.lower > 0 && h.lower <= depth) return h.lower;
-      if (h.upper === 0 && h.depth >= depth) return FAIL;
+      if (h.upper === 0 && h.depth >= depth) {
+        // A disproof bounded by a horizon passes that bound on to the nodes above.
+        if (h.depth < NO_HORIZON) this.horizon = true;
+        return FAIL;
+      }
+      provenLonger = h.lower > 0;
     }
     // Captures first: they most often refute.
     const keys = this.keys[ply]!;
@@ -169,7 +208,7 @@ export class MateSearch {
       board.unmake();
       if (this.stopped) return FAIL;
       if (r >= FAIL) {
-        tt.storeBounds(hi, lo, horizonHere ? depth : 127, -INFINITE, 0, m);
+        if (!(horizonHere && provenLonger)) tt.storeBounds(hi, lo, horizonHere ? depth : NO_HORIZON, -INFINITE, 0, m);
         return FAIL;
       }
       if (r + 1 > worst) {
@@ -181,23 +220,59 @@ export class MateSearch {
     return worst;
   }
 
-  /** The mating line from the table: the attacker's proven moves and the defender's longest replies. */
-  private principalVariation(length: number): number[] {
+  /**
+   * The mating line: at each node the table's move while its entry still holds the proof (a mate
+   * within the plies left: the attacker's proven check, the defender's longest resistance). An
+   * entry the table has since replaced is searched again, within a budget of its own (the subtree's
+   * other proofs are mostly still there). Undefined when the line cannot be rebuilt: a mate is only
+   * announced with a line that replays to mate.
+   */
+  private principalVariation(length: number): number[] | undefined {
     const board = this.board;
     const pv: number[] = [];
-    for (let i = 0; i < length; i++) {
-      if (!this.tt.probe(board.keyHi(), board.keyLo())) break;
-      const m = this.tt.hit.move;
-      if (m === 0) break;
-      const list = this.lists[MAX_PLY]!;
-      const n = board.generate(list, false);
-      let legal = false;
-      for (let j = 0; j < n; j++) if (list[j] === m) legal = true;
-      if (!legal) break;
+    const callerLimits = this.limits;
+    this.limits = { ...callerLimits, nodes: this.nodes + Math.max(REBUILD_MIN_NODES, this.nodes) };
+    let left = length;
+    while (left > 0) {
+      let m = this.provenMove(left, pv.length % 2 === 0);
+      if (m === 0) {
+        const r = pv.length % 2 === 0 ? this.attack(left, pv.length) : this.defend(left, pv.length);
+        if (this.stopped || r > left) break;
+        m = this.provenMove(left, pv.length % 2 === 0);
+        if (m === 0) break;
+      }
+      left = this.tt.hit.lower - 1;
       pv.push(m);
       board.make(m);
     }
+    const mated = left === 0 && pv.length % 2 === 1 && board.inCheck() && board.generate(this.lists[MAX_PLY]!, false) === 0;
     for (let i = 0; i < pv.length; i++) board.unmake();
-    return pv;
+    this.limits = callerLimits;
+    this.stopped = false;
+    return mated ? pv : undefined;
+  }
+
+  /**
+   * The table's move here if its entry proves a mate within `left` plies and the move is legal
+   * (and a check, for the attacker); else 0. Leaves the entry in `tt.hit`.
+   */
+  private provenMove(left: number, attacker: boolean): number {
+    const board = this.board;
+    if (!this.tt.probe(board.keyHi(), board.keyLo())) return 0;
+    const h = this.tt.hit;
+    const m = h.move;
+    if (m === 0 || h.lower <= 0 || h.lower > left) return 0;
+    const list = this.lists[MAX_PLY]!;
+    const n = board.generate(list, false);
+    let legal = false;
+    for (let j = 0; j < n; j++) if (list[j] === m) legal = true;
+    if (!legal) return 0;
+    if (attacker) {
+      board.make(m);
+      const check = board.inCheck();
+      board.unmake();
+      if (!check) return 0;
+    }
+    return m;
   }
 }

@@ -2,9 +2,12 @@
  * The mate solver behind `go mate` and the root mate probe: df-pn (dfpn.ts) proves or disproves a
  * mate by checks with few nodes but not the shortest one, so a proof of L plies is followed by the
  * iterative-deepening search of mate-search.ts up to L - 2 plies, which finds the shortest mate
- * when it is shorter, within what is left of the budget. On the 200 mate-in-5 problems of
- * data/suites df-pn alone gives a line of at most 5 plies for 120, the pair for all 200 (see
- * tests/search/alphabeta/dfpn.test.ts and `npm run bench -- --filter tsume`).
+ * when it is shorter, within what is left of the budget; should df-pn not prove it within half of a
+ * bounded budget, that search looks for any mate with the rest. On the 200 problems of each of
+ * data/suites' mate-in-5, 7, 9 and 11 sets df-pn alone gives a line of at most that length for 120,
+ * 102, 73 and 67, the pair for all 200 of each within 1M nodes a problem (see
+ * tests/search/alphabeta/dfpn.test.ts, `npm run bench -- --filter tsume` and
+ * docs/experiments/2026-11-29-tsume-7-to-11.md).
  */
 import { DfPn } from './dfpn.js';
 import { MateSearch, type MateLimits, type MateResult } from './mate-search.js';
@@ -27,7 +30,14 @@ export class MateSolver {
   /** As `DfPn.solve`, the line shortened where the budget allows; `nodes` counts both searches. */
   solve(board: SearchBoard, limits: MateLimits = {}): MateResult {
     const start = performance.now();
-    const proof = this.dfpn.solve(board, limits);
+    // Df-pn gets half of a bounded budget: unbounded in depth, it can lose itself in one long line
+    // (line 176 of data/suites/tsume_mate-7-ply.sfen takes it more than 5M nodes), where the iterative
+    // deepening of the mate search finds the mate in a few hundred.
+    const proof = this.dfpn.solve(board, {
+      ...limits,
+      ...(limits.nodes !== undefined ? { nodes: Math.ceil(limits.nodes / 2) } : {}),
+      ...(limits.hardMs !== undefined ? { hardMs: limits.hardMs / 2 } : {}),
+    });
     if (proof.kind === 'nomate') return proof;
     if (proof.kind === 'timeout' && this.stoppedByCaller(limits, proof.nodes, start)) return proof;
     // A proof whose line the table lost (rare) or a line that may not be the shortest.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MateSearch } from '../../../src/search/alphabeta/mate-search.js';
-import { chessBoard, shogiBoard } from './helpers.js';
+import { chessBoard, replaysToMate, shogiBoard } from './helpers.js';
 
 const lines = (file: string, n: number): string[] =>
   readFileSync(new URL(`../../../data/suites/${file}`, import.meta.url), 'utf8').split('\n').filter(Boolean).slice(0, n);
@@ -27,6 +27,32 @@ describe('mate search (go mate)', () => {
         if (r.kind === 'mate') expect(r.moves.length, sfen).toBeLessThanOrEqual(plies);
       }
     }
+  });
+
+  it('passes a horizon-bounded disproof from the table on as bounded (mates an earlier iteration had hidden)', () => {
+    // Lines 6, 10, 47 and 94 of the 9-ply set: a disproof an earlier, shallower iteration had stored
+    // with its horizon was read from the table as final, and the nodes above stored "no mate at any
+    // length" from it; the search answered nomate within 9 plies where df-pn proves a 9-ply mate.
+    const m = new MateSearch(8);
+    const nine = lines('tsume_mate-9-ply.sfen', 100);
+    for (const i of [5, 9, 46, 93]) {
+      const b = shogiBoard(nine[i]!);
+      const r = m.solve(b, { maxPlies: 9, nodes: 500_000 });
+      expect(r.kind, nine[i]).toBe('mate');
+      if (r.kind === 'mate') {
+        expect(r.moves.length, nine[i]).toBe(9);
+        expect(replaysToMate(b, r.moves), nine[i]).toBe(true);
+      }
+    }
+  });
+
+  it('announces a mate only with a line that replays to mate (the table may have replaced a link)', () => {
+    // Line 99 of the 11-ply set: the line read from the table broke off after 8 plies when a
+    // proof's entry had been replaced; the line is now rebuilt by searching the node again.
+    const b = shogiBoard(lines('tsume_mate-11-ply.sfen', 99)[98]!);
+    const r = new MateSearch(8).solve(b, { maxPlies: 11, nodes: 2_000_000 });
+    expect(r.kind).toBe('mate');
+    if (r.kind === 'mate') expect(replaysToMate(b, r.moves)).toBe(true);
   });
 
   it('answers nomate when no check can mate, and timeout when stopped', () => {
