@@ -64,7 +64,8 @@ const SPEC = {
   /**
    * Shogi, searches under a clock: the df-pn mate solver (mate-solver.ts) runs at the root for this
    * many nodes before the alpha-beta search, and a mate it proves is played at once; 0: never. Off:
-   * not yet measured at a time control (a fixed-node match cannot charge its nodes).
+   * 20000 against 0 at 5 s + 0.05 s scored 102-6-92 in 200 games (about +17 [-31, +66], seeds 8701
+   * and 8711), no gain shown (a fixed-node match cannot charge its nodes).
    */
   rootMateNodes: { value: 0, min: 0, max: 10_000_000, integer: true },
   /**
