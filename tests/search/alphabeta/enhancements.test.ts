@@ -11,6 +11,7 @@ import { ChessNnue } from '../../../src/eval/nnue/chess-nnue.js';
 import { parseNetwork } from '../../../src/eval/nnue/format.js';
 import { loadNnueFile } from '../../../src/player/nnue-file.js';
 import { ChessSearchBoard } from '../../../src/search/alphabeta/chess-board.js';
+import { DEFAULT_TUNING } from '../../../src/search/alphabeta/tuning.js';
 import { chessBoard, chessEval, searcher, shogiBoard } from './helpers.js';
 
 /** Win At Chess 1 and 3: a queen sacrifice that mates, a rook lift that wins. */
@@ -45,6 +46,23 @@ describe('tournament enhancements', () => {
   it('finds the shogi mate in 3 through drop checks with every pruning on', () => {
     const r = searcher().search(shogiBoard('ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42'), { nodes: 100_000 });
     expect(matePlies(r.score)).toBe(3);
+  });
+
+  it("finds a brinkmate (hisshi) that reverse futility would cut, with shogi's mate-threat guard", () => {
+    // Black is a rook's worth and more ahead by material, so after white's quiet P*1g the static
+    // evaluation clears every reverse-futility margin; but G*1h then mates and black cannot stop it.
+    const sfens = ['k8/9/9/9/9/9/9/SSNN3P1/SN5LK w gp 1', 'k8/9/9/9/9/9/9/GGSS3P1/RB5LK w gp 1'];
+    const search = (sfen: string, guard: number, depth: number) => {
+      const b = shogiBoard(sfen);
+      const tuning = { ...DEFAULT_TUNING.shogi, mateThreat: guard };
+      const r = searcher('tournament', { tuning }).search(b, { depth });
+      return [b.moveToText(r.bestMove), matePlies(r.score)];
+    };
+    expect(DEFAULT_TUNING.shogi.mateThreat).toBe(1);
+    expect(search(sfens[0]!, 1, 3)).toEqual(['P*1g', 3]);
+    expect(search(sfens[1]!, 1, 5)).toEqual(['P*1g', 7]);
+    // Without the guard neither is seen at depth 9: the node after P*1g is cut by its evaluation.
+    for (const sfen of sfens) expect(search(sfen, 0, 9)[1]).toBe(0);
   });
 
   it('is deterministic for a node budget', () => {
