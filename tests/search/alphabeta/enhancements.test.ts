@@ -49,8 +49,8 @@ describe('tournament enhancements', () => {
   });
 
   it("finds a brinkmate (hisshi) that reverse futility would cut, with shogi's mate-threat guard", () => {
-    // Black is a rook's worth and more ahead by material, so after white's quiet P*1g the static
-    // evaluation clears every reverse-futility margin; but G*1h then mates and black cannot stop it.
+    // Black is far ahead in material, so after white's quiet P*1g the static evaluation clears
+    // every reverse-futility margin; but G*1h then mates and black cannot stop it.
     const sfens = ['k8/9/9/9/9/9/9/SSNN3P1/SN5LK w gp 1', 'k8/9/9/9/9/9/9/GGSS3P1/RB5LK w gp 1'];
     const search = (sfen: string, guard: number, depth: number) => {
       const b = shogiBoard(sfen);
