@@ -650,11 +650,13 @@ export class AlphaBetaSearch extends QuiescenceSearch {
     // Shogi: pieces in hand widen the futility margins (tuning handMargin).
     const handExtra = staticEval !== -INFINITE && tune.handMargin > 0 && board.handCount !== undefined ? tune.handMargin * board.handCount() : 0;
     if (!pvNode && !inCheck && excluded === 0 && staticEval !== -INFINITE) {
+      // The mate-threat test, run at most once here for both cuts that ask for it.
+      let threat: boolean | undefined;
       // Reverse futility: far above beta near the horizon.
       if (opts.futility && Math.abs(beta) < MATE_BOUND) {
         const maxDepth = quietPruning ? tune.rfpMaxDepth : 3;
         const margin = (quietPruning ? (improving ? tune.rfpMarginImproving : tune.rfpMargin) * depth : 120 * depth) + handExtra;
-        if (depth <= maxDepth && staticEval - margin >= beta && !this.mateThreat()) return staticEval;
+        if (depth <= maxDepth && staticEval - margin >= beta && !(threat ??= this.mateThreat())) return staticEval;
       }
       // Razoring: hopeless near the horizon unless a capture saves it.
       if (quietPruning && depth <= 3 && staticEval + tune.razorBase + tune.razorDepth2 * depth * depth < alpha) {
@@ -663,7 +665,7 @@ export class AlphaBetaSearch extends QuiescenceSearch {
         if (v <= alpha) return v;
       }
       // Null move.
-      if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk() && !this.mateThreat()) {
+      if (opts.nullMove && nullOk && depth >= 2 && staticEval >= beta && board.nullMoveOk() && !(threat ??= this.mateThreat())) {
         const r = quietPruning
           ? tune.nullBase + Math.floor(depth / tune.nullDepthDivisor) + Math.min(3, Math.floor((staticEval - beta) / tune.nullEvalDivisor))
           : 2 + Math.floor(depth / 4);
