@@ -53,7 +53,7 @@ export const COMMANDS: readonly { readonly commands: readonly (readonly [name: s
     commands: [['learn', "the network evaluation's generation cycle for one game: datagen with the current net, training (trainer/nnue_train.py), SPRT gate, promotion into models/ (resumable)"]],
     load: () => import('./learn.js'),
   },
-  { commands: [['tune', 'SPSA tuning of the alpha-beta search margins by self-play game pairs (resumable)']], load: () => import('./tune.js') },
+  { commands: [['tune', 'SPSA tuning of the alpha-beta search margins (or the MCTS constants) by self-play game pairs (resumable)']], load: () => import('./tune.js') },
   { commands: [['worker', 'run datagen, self-play and match jobs from a Redis job queue (BullMQ) on this machine']], load: () => import('./worker.js') },
   { commands: [['queue', 'the Redis job queue of `kishi worker`']], load: () => import('./queue.js') },
 ];

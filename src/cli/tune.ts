@@ -10,6 +10,11 @@
  * Run again with the same output directory to resume. The tuned values print as a
  * `searchTuning` value (the engine config key and UCI/USI option `SearchTuning`); a match against
  * the defaults decides whether they are kept.
+ *
+ * `--search mcts` tunes the MCTS players on the CPU networks instead (issue 42: c_puct, its
+ * growth, first-play urgency, the policy temperature, the time shares; the keys of
+ * src/player/mcts-cpu-tuning.ts), started at the game's defaults, and prints an `mctsTuning`
+ * value (UCI/USI `MctsTuning`); `--nodes` counts playouts then.
  * Exit codes: 0 done (or interrupted with the state saved), 1 failure, 2 bad usage.
  */
 import { Option } from 'commander';
@@ -28,16 +33,23 @@ import { spsaSchedule } from '../match/spsa.js';
 import { runSpsa } from '../match/spsa-runner.js';
 import type { TimeControl } from '../match/time-control.js';
 import { NO_TIME_CONTROL, parseClockText } from '../match/time-control.js';
-import { createAlphaBetaPlayer } from '../player/factory.js';
+import { createAlphaBetaPlayer, createPlayer } from '../player/factory.js';
+import type { Player } from '../player/player.js';
 import { engineConfig } from '../protocols/uci/run-engine.js';
 import { DEFAULT_TUNING, formatTuning, isTuningName, tuningRange } from '../search/alphabeta/tuning.js';
 import type { TuningName } from '../search/alphabeta/tuning.js';
+import { mctsTunableDefaults } from '../player/mcts-cpu-nets.js';
+import { MCTS_TUNABLES, formatMctsTuning, isMctsTunable } from '../player/mcts-cpu-tuning.js';
 import { parseDrawRule, parseResignRule } from '../match/rule-text.js';
+
+/** Which engine `kishi tune` tunes. */
+export type TuneSearch = 'alphabeta' | 'mcts';
 
 export interface TuneCliOptions {
   game: GameKind;
+  search: TuneSearch;
   out: string;
-  params: string;
+  params?: string;
   rEnd: string;
   iterations: string;
   nodes?: string;
@@ -76,20 +88,30 @@ export const DEFAULT_SPSA_PARAMS: readonly TuningName[] = [
   'deltaMargin',
 ];
 
+/** The MCTS keys tuned when `--params` is not given: the PUCT constants, first-play urgency and the policy temperature. */
+export const DEFAULT_MCTS_SPSA_PARAMS = ['cpuct', 'cpuctFactor', 'fpu', 'ptau'] as const;
+
 const usage = (message: string): KishiError => new KishiError('ERR_USAGE', message);
 
+/** A parameter's range and starting value in a game, or undefined for an unknown name. */
+const paramSpec = (search: TuneSearch, game: GameKind, name: string): { min: number; max: number; integer: boolean; start: number } | undefined => {
+  if (search === 'mcts') return isMctsTunable(name) ? { ...MCTS_TUNABLES[name], integer: false, start: mctsTunableDefaults(game)[name] } : undefined;
+  return isTuningName(name) ? { ...tuningRange(name), start: DEFAULT_TUNING[game][name] } : undefined;
+};
+
 /**
- * `name` or `name:cEnd` entries, comma-separated, started at the game's defaults. The default step
- * is a tenth of the value (at least 1 for whole-number entries, at least 0.05 otherwise).
+ * `name` or `name:cEnd` entries, comma-separated, started at the game's defaults (of the alpha-beta
+ * margins, or with `search` mcts of the `mctsTuning` keys). The default step is a tenth of the value
+ * (at least 1 for whole-number entries, at least 0.05 otherwise).
  */
-export function parseSpsaParams(text: string, game: GameKind, rEnd: number): Result<SpsaParam[], KishiError> {
+export function parseSpsaParams(text: string, game: GameKind, rEnd: number, search: TuneSearch = 'alphabeta'): Result<SpsaParam[], KishiError> {
   const out: SpsaParam[] = [];
   for (const part of text.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
     const [name, step] = part.split(':') as [string, string | undefined];
-    if (!isTuningName(name)) return Result.err(usage(`--params: unknown search tuning parameter '${name}'`));
+    const range = paramSpec(search, game, name);
+    if (range === undefined) return Result.err(usage(`--params: unknown ${search === 'mcts' ? 'MCTS' : 'search'} tuning parameter '${name}'`));
     if (out.some((p) => p.name === name)) return Result.err(usage(`--params: '${name}' is given twice`));
-    const range = tuningRange(name);
-    const start = DEFAULT_TUNING[game][name];
+    const start = range.start;
     let cEnd = Math.max(range.integer ? 1 : 0.05, Math.abs(start) / 10);
     if (step !== undefined) {
       const c = parseNumber(step, `--params ${name} step`, (x) => x > 0);
@@ -109,14 +131,14 @@ export function formatTheta(params: readonly SpsaParam[], state: SpsaState): str
   return params.map((p) => `${p.name.padEnd(20)} ${fmt(p, p.start).padStart(10)} -> ${fmt(p, state.theta[p.name]!).padStart(10)}`).join('\n');
 }
 
-/** theta rounded as the engine takes it, as an engine config `searchTuning` value. */
-export function tunedString(params: readonly SpsaParam[], state: SpsaState): string {
-  const values: Partial<Record<TuningName, number>> = {};
+/** theta rounded as the engine takes it, as an engine config `searchTuning` (or, for MCTS, `mctsTuning`) value. */
+export function tunedString(params: readonly SpsaParam[], state: SpsaState, search: TuneSearch = 'alphabeta'): string {
+  const values: Record<string, number> = {};
   for (const p of params) {
     const x = state.theta[p.name]!;
-    values[p.name as TuningName] = p.integer ? Math.round(x) : Math.round(x * 1000) / 1000;
+    values[p.name] = p.integer ? Math.round(x) : Math.round(x * 1000) / 1000;
   }
-  return formatTuning(values);
+  return search === 'mcts' ? formatMctsTuning(values) : formatTuning(values as Partial<Record<TuningName, number>>);
 }
 
 export async function tuneCommand(o: TuneCliOptions): Promise<number> {
@@ -135,7 +157,7 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
     hang: parseNumber(o.hangTimeout, '--hang-timeout', (x) => x > 0),
   };
   for (const r of Object.values(nums)) if (r.isErr) return fail(r.error);
-  const params = parseSpsaParams(o.params, o.game, nums.rEnd.unwrap());
+  const params = parseSpsaParams(o.params ?? (o.search === 'mcts' ? DEFAULT_MCTS_SPSA_PARAMS : DEFAULT_SPSA_PARAMS).join(','), o.game, nums.rEnd.unwrap(), o.search);
   if (params.isErr) return fail(params.error);
   const tc = timeControl(o, nums.margin.unwrap());
   if (tc.isErr) return fail(tc.error);
@@ -154,9 +176,13 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
   if (config.isErr) return fail(config.error);
   const e = config.value.engine;
   const evalKind = o.eval ?? (o.game === 'chess' ? e.chessEval : e.shogiEval);
-  const playerConfig = { ...e, search: 'alphabeta' as const, threads: 1, hashMb: nums.hash.unwrap(), ...(o.game === 'chess' ? { chessEval: evalKind } : { shogiEval: evalKind }) };
+  const playerConfig = { ...e, search: o.search, threads: 1, hashMb: nums.hash.unwrap(), ...(o.game === 'chess' ? { chessEval: evalKind } : { shogiEval: evalKind }) };
+  // The tuned values over the config's own `mctsTuning` (a later key wins there).
+  const mctsTuning = (values: Readonly<Record<string, number>>): string => [e.mctsTuning ?? '', formatMctsTuning(values)].filter((t) => t.trim() !== '').join(';');
+  const makePlayer = (values: Readonly<Record<string, number>>): Result<Player, KishiError> =>
+    o.search === 'mcts' ? createPlayer({ ...playerConfig, mctsTuning: mctsTuning(values) }, o.game) : createAlphaBetaPlayer({ ...playerConfig, searchTuning: formatTuning(values) }, o.game);
   // Checked once before the games: a bad config or network fails here, not in the middle of a pair.
-  const probePlayer = createAlphaBetaPlayer(playerConfig, o.game);
+  const probePlayer = makePlayer({});
   if (probePlayer.isErr) return fail(probePlayer.error);
   await probePlayer.value.close();
 
@@ -181,8 +207,7 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
       hangTimeoutMs: nums.hang.unwrap() * 1000,
       outDir: o.out,
       signal: abort.signal,
-      makeEngine: async (values, name) =>
-        createAlphaBetaPlayer({ ...playerConfig, searchTuning: formatTuning(values) }, o.game).map((p) => new PlayerEngine(p, { game: o.game, variant: 'standard', name })),
+      makeEngine: async (values, name) => makePlayer(values).map((p) => new PlayerEngine(p, { game: o.game, variant: 'standard', name })),
       onPair: (state) => {
         pairsThisRun++;
         if (o.quiet === true) return;
@@ -194,7 +219,7 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
     if (r.isErr) return fail(r.error, 1);
     console.log(`${r.value.iterations}/${schedule.iterations} iterations; state in ${o.out}/state.json`);
     console.log(formatTheta(params.value, r.value));
-    console.log(`searchTuning="${tunedString(params.value, r.value)}"`);
+    console.log(`${o.search === 'mcts' ? 'mctsTuning' : 'searchTuning'}="${tunedString(params.value, r.value, o.search)}"`);
     return 0;
   } finally {
     process.off('SIGINT', onSigint);
@@ -213,13 +238,14 @@ function timeControl(o: TuneCliOptions, marginMs: number): Result<TimeControl, K
 export function register(program: Command): void {
   program
     .command('tune')
-    .description('SPSA tuning of the alpha-beta search margins by self-play game pairs (resumable)')
+    .description('SPSA tuning of the alpha-beta search margins (or the MCTS constants) by self-play game pairs (resumable)')
     .addOption(new Option('-g, --game <game>', 'game').choices([...GAME_KINDS]).default('chess'))
+    .addOption(new Option('--search <kind>', 'the engine tuned: alpha-beta margins (searchTuning) or MCTS on the CPU networks (mctsTuning)').choices(['alphabeta', 'mcts']).default('alphabeta'))
     .requiredOption('-o, --out <dir>', 'state.json and history.jsonl; an existing state is resumed')
-    .option('--params <list>', 'parameters as name or name:step (the perturbation at the end), comma-separated', DEFAULT_SPSA_PARAMS.join(','))
+    .option('--params <list>', `parameters as name or name:step (the perturbation at the end), comma-separated (default: ${DEFAULT_SPSA_PARAMS.join(',')}; --search mcts: ${DEFAULT_MCTS_SPSA_PARAMS.join(',')})`)
     .option('--r-end <x>', 'learning rate at the last iteration (fishtest r_end)', '0.002')
     .option('--iterations <n>', 'game pairs in the schedule', '2000')
-    .option('--nodes <n>', 'fixed nodes per move')
+    .option('--nodes <n>', 'fixed nodes per move (MCTS: playouts)')
     .option('--tc <tc>', 'clock per side, cutechess style (10+0.1)')
     .option('--margin <ms>', 'time allowed past the clock before a loss on time, ms', '100')
     .option('--openings <file>', 'opening book (EPD/FEN or SFEN lines); default: random short openings')

@@ -26,10 +26,11 @@ import { simdSupported } from '../eval/nnue/simd/simd-kernels.js';
 import { ChessPolicy, ShogiPolicy } from '../eval/policy/policy-network.js';
 import { ChessCpuEvaluator } from '../search/mcts/chess-cpu-evaluator.js';
 import { DEFAULT_CPU_EVALUATOR, type CpuEvaluator, type CpuEvaluatorSettings } from '../search/mcts/cpu-evaluator.js';
-import type { MctsOptions } from '../search/mcts/options.js';
+import { defaultMctsOptions, type MctsOptions } from '../search/mcts/options.js';
 import { ShogiCpuEvaluator } from '../search/mcts/shogi-cpu-evaluator.js';
 import { loadNnueFile, type LoadedNnue } from './nnue-file.js';
 import { loadPolicyFile } from './policy-file.js';
+import type { MctsTunable } from './mcts-cpu-tuning.js';
 
 /** The config's `mctsPolicy` value that selects the one-ply prior. */
 export const ONE_PLY_POLICY = 'oneply';
@@ -72,6 +73,20 @@ export const cpuNetMctsOptions = (game: GameKind): Partial<MctsOptions> => ({
   extendTimeShare: 2,
   ...(game === 'shogi' ? { cpuctInit: 2.5, mateGuardPlies: 7 } : {}),
 });
+
+/** What each `MCTS_TUNABLES` key is in a game when `mctsTuning` does not set it (where `kishi tune --search mcts` starts). */
+export const mctsTunableDefaults = (game: GameKind): Record<MctsTunable, number> => {
+  const o = { ...defaultMctsOptions(game), ...cpuNetMctsOptions(game) };
+  return {
+    cpuct: o.cpuctInit,
+    cpuctFactor: o.cpuctFactor,
+    fpu: o.fpuReduction,
+    tau: DEFAULT_CPU_EVALUATOR.priorTemperature,
+    ptau: DEFAULT_CPU_EVALUATOR.policyTemperature,
+    tsoft: o.softTimeShare,
+    textend: o.extendTimeShare,
+  };
+};
 
 /** Whether a model path names the CPU networks (an NNUE `.bin` file) rather than an ONNX ResNet. */
 export const isCpuNetPath = (path: string): boolean => path.endsWith('.bin');

@@ -7,6 +7,10 @@
  * `textend` the time shares, `mplies` / `mnodes` / `mcands` the mate guard's length, node limit and
  * candidates, `gumbel` the root's Gumbel moves in node-limited searches). Parsing only, so that the
  * engine front-ends check the option without loading the networks' code.
+ *
+ * `MCTS_TUNABLES` are the keys `kishi tune --search mcts` perturbs (issue 42: PUCT constants,
+ * first-play urgency, policy temperature, time shares), each held in a range where the search
+ * still makes sense; their starting values are `mctsTunableDefaults` (mcts-cpu-nets.ts).
  */
 import { KishiError, Result } from '../core/result.js';
 import type { CpuEvaluatorSettings } from '../search/mcts/cpu-evaluator.js';
@@ -73,3 +77,25 @@ export const cpuTuningFromText = (
   }
   return Result.ok({ evaluator, options });
 };
+
+/** The `mctsTuning` keys SPSA may tune, with the range each value is held in. */
+export const MCTS_TUNABLES = {
+  cpuct: { min: 0.2, max: 8 },
+  cpuctFactor: { min: 0, max: 12 },
+  fpu: { min: 0, max: 2 },
+  tau: { min: 0.1, max: 4 },
+  ptau: { min: 0.2, max: 4 },
+  tsoft: { min: 0.2, max: 3 },
+  textend: { min: 0.5, max: 6 },
+} as const;
+
+export type MctsTunable = keyof typeof MCTS_TUNABLES;
+
+/** Whether `name` is a key SPSA may tune. */
+export const isMctsTunable = (name: string): name is MctsTunable => Object.hasOwn(MCTS_TUNABLES, name);
+
+/** `key=value;key=value` for `values`, the form `cpuTuningFromText` reads (semicolons, as inside a `kishi match` engine spec). */
+export const formatMctsTuning = (values: Readonly<Partial<Record<string, number>>>): string =>
+  Object.entries(values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(';');

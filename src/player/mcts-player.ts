@@ -71,6 +71,7 @@ export class MctsPlayer extends WorkerPlayer {
     const worker = new Worker(mctsWorkerUrl(), { workerData: init });
     this.loading = new Promise((resolve) => this.settleLoading.set(worker, resolve));
     this.attach(worker);
+    this.holdDuring(worker, this.loading);
   }
 
   /** The start-up replies (id 0): the model loaded (`ready`), or it did not (`error`, ERR_MODEL). */

@@ -163,6 +163,18 @@ export abstract class WorkerPlayer implements Player {
     this.worker = worker;
   }
 
+  /**
+   * Keeps the process alive while `work` (a worker's start-up) is awaited, as a request does: a
+   * caller with nothing else running (an in-process `kishi tune` pair) awaits only it, and an
+   * unreferenced worker would let the process end under that await.
+   */
+  protected holdDuring(worker: Worker, work: Promise<unknown>): void {
+    worker.ref();
+    void work.finally(() => {
+      if (this.pending.size === 0) worker.unref();
+    });
+  }
+
   /** A worker ended (crashed or exited); subclasses forget what they held about it. */
   protected onWorkerGone(_worker: Worker, _error: KishiError): void {}
 
