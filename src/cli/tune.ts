@@ -39,7 +39,7 @@ import { engineConfig } from '../protocols/uci/run-engine.js';
 import { DEFAULT_TUNING, formatTuning, isTuningName, tuningRange } from '../search/alphabeta/tuning.js';
 import type { TuningName } from '../search/alphabeta/tuning.js';
 import { mctsTunableDefaults } from '../player/mcts-cpu-nets.js';
-import { MCTS_TUNABLES, formatMctsTuning, isMctsTunable } from '../player/mcts-cpu-tuning.js';
+import { MCTS_TUNABLES, isMctsTunable } from '../player/mcts-cpu-tuning.js';
 import { parseDrawRule, parseResignRule } from '../match/rule-text.js';
 
 /** Which engine `kishi tune` tunes. */
@@ -132,13 +132,13 @@ export function formatTheta(params: readonly SpsaParam[], state: SpsaState): str
 }
 
 /** theta rounded as the engine takes it, as an engine config `searchTuning` (or, for MCTS, `mctsTuning`) value. */
-export function tunedString(params: readonly SpsaParam[], state: SpsaState, search: TuneSearch = 'alphabeta'): string {
+export function tunedString(params: readonly SpsaParam[], state: SpsaState): string {
   const values: Record<string, number> = {};
   for (const p of params) {
     const x = state.theta[p.name]!;
     values[p.name] = p.integer ? Math.round(x) : Math.round(x * 1000) / 1000;
   }
-  return search === 'mcts' ? formatMctsTuning(values) : formatTuning(values as Partial<Record<TuningName, number>>);
+  return formatTuning(values);
 }
 
 export async function tuneCommand(o: TuneCliOptions): Promise<number> {
@@ -178,7 +178,7 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
   const evalKind = o.eval ?? (o.game === 'chess' ? e.chessEval : e.shogiEval);
   const playerConfig = { ...e, search: o.search, threads: 1, hashMb: nums.hash.unwrap(), ...(o.game === 'chess' ? { chessEval: evalKind } : { shogiEval: evalKind }) };
   // The tuned values over the config's own `mctsTuning` (a later key wins there).
-  const mctsTuning = (values: Readonly<Record<string, number>>): string => [e.mctsTuning ?? '', formatMctsTuning(values)].filter((t) => t.trim() !== '').join(';');
+  const mctsTuning = (values: Readonly<Record<string, number>>): string => [e.mctsTuning ?? '', formatTuning(values)].filter((t) => t.trim() !== '').join(';');
   const makePlayer = (values: Readonly<Record<string, number>>): Result<Player, KishiError> =>
     o.search === 'mcts' ? createPlayer({ ...playerConfig, mctsTuning: mctsTuning(values) }, o.game) : createAlphaBetaPlayer({ ...playerConfig, searchTuning: formatTuning(values) }, o.game);
   // Checked once before the games: a bad config or network fails here, not in the middle of a pair.
@@ -219,7 +219,7 @@ export async function tuneCommand(o: TuneCliOptions): Promise<number> {
     if (r.isErr) return fail(r.error, 1);
     console.log(`${r.value.iterations}/${schedule.iterations} iterations; state in ${o.out}/state.json`);
     console.log(formatTheta(params.value, r.value));
-    console.log(`${o.search === 'mcts' ? 'mctsTuning' : 'searchTuning'}="${tunedString(params.value, r.value, o.search)}"`);
+    console.log(`${o.search === 'mcts' ? 'mctsTuning' : 'searchTuning'}="${tunedString(params.value, r.value)}"`);
     return 0;
   } finally {
     process.off('SIGINT', onSigint);

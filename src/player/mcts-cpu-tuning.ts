@@ -93,9 +93,3 @@ export type MctsTunable = keyof typeof MCTS_TUNABLES;
 
 /** Whether `name` is a key SPSA may tune. */
 export const isMctsTunable = (name: string): name is MctsTunable => Object.hasOwn(MCTS_TUNABLES, name);
-
-/** `key=value;key=value` for `values`, the form `cpuTuningFromText` reads (semicolons, as inside a `kishi match` engine spec). */
-export const formatMctsTuning = (values: Readonly<Partial<Record<string, number>>>): string =>
-  Object.entries(values)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(';');

@@ -137,8 +137,11 @@ export const tuningRange = (name: TuningName): { readonly min: number; readonly 
 /** Whether `name` is a tuning parameter. */
 export const isTuningName = (name: string): name is TuningName => Object.hasOwn(SPEC, name);
 
-/** `name=value;name=value` for `values` (the form {@link parseTuning} and the config's `searchTuning` read). */
-export const formatTuning = (values: Readonly<Partial<Record<TuningName, number>>>): string =>
+/**
+ * `name=value;name=value` for `values`: the form {@link parseTuning} and the config's `searchTuning`
+ * read, and the MCTS players' `mctsTuning` (src/player/mcts-cpu-tuning.ts) as well.
+ */
+export const formatTuning = (values: Readonly<Partial<Record<string, number>>>): string =>
   Object.entries(values)
     .map(([k, v]) => `${k}=${v}`)
     .join(';');
