@@ -5,6 +5,11 @@
 #
 #   bash trainer/device-learn.sh IN OUT GEN_SECONDS TRAIN_SECONDS
 #
+# TRAIN_SECONDS 0 skips the trainings (all the call's time goes to data; the nets are then trained at home
+# with --init). Environment: CHESS_SEED / SHOGI_SEED (default 111 / 112: give each lease its own, or its
+# games repeat a former lease's with the same teacher), CHESS_PROCS / SHOGI_PROCS (default: the cores but
+# one, split 9:6).
+#
 # IN (carried by the tool) holds:
 #   bundle.tar.xz  node, dist/, the production node_modules, models/ and data/openings (trainer/
 #                  make-device-bundle.sh): `kishi datagen` runs there as it runs here;
@@ -21,6 +26,9 @@ OUT=$2
 GEN=$3
 TRAIN=$4
 W=/tmp/kishi-device
+# A warm machine keeps /tmp between calls: a second call would find the first one's data folders and datagen
+# would refuse their settings (another seed), so every call starts from an empty folder.
+rm -rf "$W"
 mkdir -p "$W/data" "$W/nets" "$W/gen"
 export PYTHONUNBUFFERED=1
 PY=${PY:-python3}
@@ -41,18 +49,18 @@ nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 
 # 1. Datagen on all cores but one (chess 9, shogi 6 when there are 16: a shogi position costs about 1.5x).
 cores=${CORES:-$(nproc)}
-nc=$(( (cores - 1) * 9 / 15 )); [ "$nc" -ge 1 ] || nc=1
-ns=$(( cores - 1 - nc )); [ "$ns" -ge 1 ] || ns=1
+nc=${CHESS_PROCS:-$(( (cores - 1) * 9 / 15 ))}; [ "$nc" -ge 1 ] || nc=1
+ns=${SHOGI_PROCS:-$(( cores - 1 - nc ))}; [ "$ns" -ge 1 ] || ns=1
 pids=()
 if "$W/k/node" --version >/dev/null 2>&1; then
   for i in $(seq 0 $((nc - 1))); do
     (cd "$W/k" && exec ./node bin/kishi.js datagen --game chess --out "$W/gen/chess-gpu" --positions 30000000 --nodes 1000 \
-      --seed 111 --shard "$i/$nc" --games-per-chunk 20 --nnue models/chess-nnue.bin > "$W/gen/chess-$i.log" 2>&1) &
+      --seed "${CHESS_SEED:-111}" --shard "$i/$nc" --games-per-chunk 20 --nnue models/chess-nnue.bin > "$W/gen/chess-$i.log" 2>&1) &
     pids+=($!)
   done
   for i in $(seq 0 $((ns - 1))); do
     (cd "$W/k" && exec ./node bin/kishi.js datagen --game shogi --out "$W/gen/shogi-gpu" --positions 20000000 --nodes 1000 \
-      --seed 112 --shard "$i/$ns" --games-per-chunk 20 --nnue models/shogi-nnue.bin > "$W/gen/shogi-$i.log" 2>&1) &
+      --seed "${SHOGI_SEED:-112}" --shard "$i/$ns" --games-per-chunk 20 --nnue models/shogi-nnue.bin > "$W/gen/shogi-$i.log" 2>&1) &
     pids+=($!)
   done
   say "datagen: $nc chess + $ns shogi processes for ${GEN}s"
@@ -67,6 +75,11 @@ if "$W/k/node" --version >/dev/null 2>&1; then
   ln -s "$W/gen/shogi-gpu" "$W/data/shogi-gpu"
 else
   say "node does not run here: no datagen, training on the carried data alone"
+fi
+
+if [ "$TRAIN" -le 0 ]; then
+  say "no trainings (TRAIN_SECONDS 0)"
+  exit 0
 fi
 
 # 2. Trainings on the GPU, all at once.
