@@ -544,7 +544,7 @@ def main() -> int:
     ap.add_argument("--activation", choices=["crelu", "screlu"], default="screlu")
     ap.add_argument("--scale", type=int, default=400, help="centipawns per unit of the float output")
     ap.add_argument("--k", type=float, default=None, help="sigmoid scale of the scores (default: fitted)")
-    ap.add_argument("--lambda", dest="lam", type=float, default=1.0, help="share of the search score in the target (rest: game result); 1.0 measured +160 Elo over 0.7 on 1000-node self-play data")
+    ap.add_argument("--lambda", dest="lam", type=float, default=1.0, help="share of the search score in the target (rest: game result); from scratch on early 1000-node data 1.0 measured +160 Elo over 0.7, but retraining shogi generation 4 (--init) on 3M positions 0.7 measured +147 over 1.0's +0 (docs/experiments/2026-11-30-generations-9-and-5.md); chess gained nothing from 0.7 or 0.9")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--steps", type=int, default=None, help="stop after this many steps in total (tests)")
     ap.add_argument("--batch", type=int, default=4096)

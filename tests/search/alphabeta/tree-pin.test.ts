@@ -46,8 +46,8 @@ const PINS: readonly [game: 'chess' | 'shogi', text: string, kind: EvalKind, dep
   ['chess', QGD, 'nnue', 7, { singularExtension: true }, 17961, 'a2a3', 42],
   ['shogi', 'startpos', 'material', 14, {}, 7861, '9g9f', 0],
   ['shogi', SHOGI_MIDDLE, 'linear', 9, {}, 3384, '5i6h', 0],
-  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 12699, '4g4f', 28],
-  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1890, '2g2f', 85],
+  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 9707, '2i3g', 63],
+  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1844, '7g7f', 86],
 ];
 
 describe('the tournament search tree is pinned', () => {
