@@ -418,12 +418,20 @@ def quantise(state: dict, activation: str) -> dict:
         w = (w.reshape(-1, f.shape[0], f.shape[1]) + f[None]).reshape(-1, f.shape[1])
     w1 = np.round(w * QA).astype(np.int64)
     b1 = np.round(state["ft_bias"].numpy() * QA).astype(np.int64)
+    # out.weight is (buckets, 2H): row-major, bucket b's 2H weights at b * 2H, as the file stores them.
     w2 = np.round(state["out.weight"].numpy().reshape(-1) * QB).astype(np.int64)
-    b2 = int(np.round(float(state["out.bias"].numpy()[0]) * QA * QB))
+    b2 = np.round(state["out.bias"].numpy().astype(np.float64) * QA * QB).astype(np.int64)
     for name, a in (("feature weights", w1), ("feature biases", b1), ("output weights", w2)):
         if np.abs(a).max() > 32767:
             raise ValueError(f"{name} overflow int16 after quantisation (max {np.abs(a).max()})")
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "activation": activation}
+
+
+def output_bucket(us: np.ndarray, features: int, buckets: int) -> np.ndarray:
+    """The output bucket of each row of padded index rows: chess's base features are one per piece, so
+    the row's count of real features is its piece count (src/eval/nnue/network.ts, outputBucket)."""
+    pieces = (us != features).sum(axis=1)
+    return np.clip(((pieces - 2) * buckets) // 32, 0, buckets - 1)
 
 
 def int_output(q: dict, us: np.ndarray, them: np.ndarray, scale: int) -> np.ndarray:
@@ -438,22 +446,32 @@ def int_output(q: dict, us: np.ndarray, them: np.ndarray, scale: int) -> np.ndar
 
     a_us = np.clip(acc(us), 0, QA)
     a_them = np.clip(acc(them), 0, QA)
+    nb = len(q["b2"])
+    bucket = output_bucket(us, w1.shape[0] - 1, nb)
+    w2 = q["w2"].reshape(nb, 2 * h)[bucket]
     if q["activation"] == "screlu":
-        s = (a_us * a_us * q["w2"][None, :h]).sum(axis=1) + (a_them * a_them * q["w2"][None, h:]).sum(axis=1)
+        s = (a_us * a_us * w2[:, :h]).sum(axis=1) + (a_them * a_them * w2[:, h:]).sum(axis=1)
         s = np.sign(s) * (np.abs(s) // QA)  # truncation toward zero, as Math.trunc
     else:
-        s = (a_us * q["w2"][None, :h]).sum(axis=1) + (a_them * q["w2"][None, h:]).sum(axis=1)
-    t = (s + q["b2"]) * scale
+        s = (a_us * w2[:, :h]).sum(axis=1) + (a_them * w2[:, h:]).sum(axis=1)
+    t = (s + q["b2"][bucket]) * scale
     return np.sign(t) * (np.abs(t) // (QA * QB))
 
 
 def write_network(path: str, game: str, q: dict, scale: int, feature_set: str = "base") -> bytes:
     f, h = q["w1"].shape
     fs = FEATURE_SET_IDS[feature_set]
-    head = b"KNUE" + struct.pack("<HBBIIIIIi", 1 if fs == 0 else 2, 0 if game == "chess" else 1, 0 if q["activation"] == "crelu" else 1, f, h, QA, QB, scale, q["b2"])
-    if fs != 0:
+    nb = len(q["b2"])
+    # Version 3: output buckets, their biases after the output weights (src/eval/nnue/format.ts).
+    version = 3 if nb > 1 else 1 if fs == 0 else 2
+    head = b"KNUE" + struct.pack("<HBBIIIIIi", version, 0 if game == "chess" else 1, 0 if q["activation"] == "crelu" else 1, f, h, QA, QB, scale, 0 if nb > 1 else int(q["b2"][0]))
+    if version != 1:
         head += struct.pack("<I", fs)
+    if version == 3:
+        head += struct.pack("<I", nb)
     body = q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes() + q["w2"].astype("<i2").tobytes()
+    if version == 3:
+        body += q["b2"].astype("<i4").tobytes()
     data = head + body
     data += struct.pack("<I", zlib.crc32(data))
     atomic_write(path, data)
@@ -469,17 +487,24 @@ def read_network(path: str) -> dict:
     if zlib.crc32(data[:-4]) != struct.unpack_from("<I", data, len(data) - 4)[0]:
         raise ValueError(f"{path}: checksum mismatch")
     version, game, act, f, h, qa, qb, scale, b2 = struct.unpack_from("<HBBIIIIIi", data, 4)
-    off, fs = 32, 0
-    if version == 2:
+    off, fs, nb = 32, 0, 1
+    if version in (2, 3):
         fs = struct.unpack_from("<I", data, 32)[0]
         off = 36
-    if (qa, qb) != (QA, QB) or len(data) != off + 2 * f * h + 2 * h + 4 * h + 4:
-        raise ValueError(f"{path}: sizes do not match (F {f}, H {h}, QA {qa}, QB {qb}, {len(data)} bytes)")
-    body = np.frombuffer(data, dtype="<i2", offset=off, count=f * h + h + 2 * h).astype(np.int64)
+    if version == 3:
+        nb = struct.unpack_from("<I", data, 36)[0]
+        off = 40
+    if (qa, qb) != (QA, QB) or len(data) != off + 2 * f * h + 2 * h + 4 * h * nb + (4 * nb if version == 3 else 0) + 4:
+        raise ValueError(f"{path}: sizes do not match (F {f}, H {h}, QA {qa}, QB {qb}, {nb} output buckets, {len(data)} bytes)")
+    body = np.frombuffer(data, dtype="<i2", offset=off, count=f * h + h + 2 * h * nb).astype(np.int64)
+    if version == 3:
+        biases = np.frombuffer(data, dtype="<i4", offset=off + 2 * len(body), count=nb).astype(np.int64)
+    else:
+        biases = np.array([b2], dtype=np.int64)
     names = {v: k for k, v in FEATURE_SET_IDS.items()}
     return {"game": "chess" if game == 0 else "shogi", "features": f, "hidden": h, "feature_set": names.get(fs, str(fs)),
             "activation": "crelu" if act == 0 else "screlu", "scale": scale, "w1": body[: f * h].reshape(f, h),
-            "b1": body[f * h : f * h + h], "w2": body[f * h + h :], "b2": b2}
+            "b1": body[f * h : f * h + h], "w2": body[f * h + h :], "b2": biases, "buckets": nb}
 
 
 def atomic_write(path: str, data: bytes) -> None:
@@ -542,6 +567,8 @@ def main() -> int:
     ap.add_argument("--features", choices=sorted(FEATURE_SET_IDS), default="base",
                     help="input feature set; king-bucket-9 (shogi only) trains with a factoriser (the board-hand rows shared by all buckets), folded in at export")
     ap.add_argument("--activation", choices=["crelu", "screlu"], default="screlu")
+    ap.add_argument("--output-buckets", type=int, default=1,
+                    help="chess: output layers chosen by the piece count ((pieces - 2) * B / 32); --init from a net without buckets copies its output layer into each")
     ap.add_argument("--scale", type=int, default=400, help="centipawns per unit of the float output")
     ap.add_argument("--k", type=float, default=None, help="sigmoid scale of the scores (default: fitted)")
     ap.add_argument("--lambda", dest="lam", type=float, default=1.0, help="share of the search score in the target (rest: game result); from scratch on early 1000-node data 1.0 measured +160 Elo over 0.7, but retraining shogi generation 4 (--init) on 3M positions 0.7 measured +147 over 1.0's +0 (docs/experiments/2026-11-30-generations-9-and-5.md); chess gained nothing from 0.7 or 0.9")
@@ -588,6 +615,10 @@ def main() -> int:
     if (kb or kz) and args.game != "shogi":
         print(f"--features {args.features} is a shogi feature set", file=sys.stderr)
         return 2
+    NB = args.output_buckets
+    if not 1 <= NB <= 16 or (NB > 1 and (args.game != "chess" or args.features != "base")):
+        print(f"--output-buckets {NB}: 1 to 16, and more than 1 only for chess's base features", file=sys.stderr)
+        return 2
     files = chunk_files(args.data, args.game)
     if args.max_chunks is not None:
         files = files[: args.max_chunks]
@@ -620,7 +651,7 @@ def main() -> int:
             # nnue-pytorch's "virtual" features); the bucket rows start at zero.
             self.ft_f = nn.EmbeddingBag(BASE + 1, H, mode="sum", padding_idx=BASE) if kb else None
             self.ft_bias = nn.Parameter(torch.zeros(H))
-            self.out = nn.Linear(2 * H, 1)
+            self.out = nn.Linear(2 * H, NB)
             with torch.no_grad():
                 if kb:
                     self.ft.weight.zero_()
@@ -643,7 +674,12 @@ def main() -> int:
             b = torch.clamp(b, 0, 1)
             if args.activation == "screlu":
                 a, b = a * a, b * b
-            return self.out(torch.cat([a, b], dim=1)).squeeze(1)
+            y = self.out(torch.cat([a, b], dim=1))
+            if NB == 1:
+                return y.squeeze(1)
+            pieces = (us != F).sum(dim=1)
+            bucket = torch.clamp(((pieces - 2) * NB) // 32, 0, NB - 1)
+            return y.gather(1, bucket[:, None]).squeeze(1)
 
     net = Net()
     if args.init:
@@ -651,19 +687,24 @@ def main() -> int:
         # integer weights back to floats; extra units (widening, net2net-style) keep their random input
         # weights and get zero output weights, so the widened net starts as the old one's function.
         q0 = read_network(args.init)
-        if (q0["game"], q0["features"], q0["feature_set"], q0["activation"], q0["scale"]) != (args.game, F, args.features, args.activation, args.scale) or q0["hidden"] > H:
-            print(f"--init {args.init}: a {q0['game']} {q0['feature_set']} {q0['features']}x{q0['hidden']} {q0['activation']} net does not fit this training", file=sys.stderr)
+        nb0 = q0["buckets"]
+        if (q0["game"], q0["features"], q0["feature_set"], q0["activation"], q0["scale"]) != (args.game, F, args.features, args.activation, args.scale) or q0["hidden"] > H or nb0 not in (1, NB):
+            print(f"--init {args.init}: a {q0['game']} {q0['feature_set']} {q0['features']}x{q0['hidden']} {q0['activation']} net with {nb0} output bucket(s) does not fit this training", file=sys.stderr)
             return 2
         h0 = q0["hidden"]
         with torch.no_grad():
             net.ft.weight[:F, :h0] = torch.from_numpy(q0["w1"] / QA).float()
             net.ft_bias[:h0] = torch.from_numpy(q0["b1"] / QA).float()
-            w2 = torch.zeros(2 * H)
-            w2[:h0] = torch.from_numpy(q0["w2"][:h0] / QB).float()
-            w2[H : H + h0] = torch.from_numpy(q0["w2"][h0:] / QB).float()
-            net.out.weight[0] = w2
-            net.out.bias[0] = q0["b2"] / (QA * QB)
-        print(f"initialised from {args.init} (hidden {h0})", file=sys.stderr)
+            # A net without buckets gives its output layer to every bucket: the bucketed net starts as its function.
+            w20 = q0["w2"].reshape(nb0, 2 * h0)
+            for bk in range(NB):
+                src = w20[bk if nb0 > 1 else 0]
+                w2 = torch.zeros(2 * H)
+                w2[:h0] = torch.from_numpy(src[:h0] / QB).float()
+                w2[H : H + h0] = torch.from_numpy(src[h0:] / QB).float()
+                net.out.weight[bk] = w2
+                net.out.bias[bk] = float(q0["b2"][bk if nb0 > 1 else 0]) / (QA * QB)
+        print(f"initialised from {args.init} (hidden {h0}, {nb0} output bucket(s))", file=sys.stderr)
     net = net.to(device)
     if kb and args.bucket_decay is not None:
         others = [p for n, p in net.named_parameters() if n != "ft.weight"]
@@ -858,9 +899,11 @@ def main() -> int:
     arch = {"features": F, "hidden": H, "activation": args.activation, "qa": QA, "qb": QB, "scale": args.scale}
     if kb or kz:
         arch["featureSet"] = args.features
+    if NB > 1:
+        arch["outputBuckets"] = NB
     manifest = {
         "format": "kishi-nnue",
-        "version": 2 if kb or kz else 1,
+        "version": 3 if NB > 1 else 2 if kb or kz else 1,
         "game": args.game,
         "arch": arch,
         "data": {"dirs": [os.path.basename(os.path.normpath(d)) for d in args.data], "chunks": len(files), "train_positions": int(n_train), "val_positions": int(len(va[0]))},

@@ -269,12 +269,12 @@ export class AccumulatorStack {
     return this.acc;
   }
 
-  /** Output in centipawns for side to move `stm` (0 or 1: the perspective index). */
-  evaluate(stm: number): number {
+  /** Output in centipawns for side to move `stm` (0 or 1: the perspective index) through output `bucket` (network.ts). */
+  evaluate(stm: number, bucket = 0): number {
     const off = this.update();
     const h = this.h;
-    if (this.simd !== undefined && this.net.activation === 'screlu') return screluOutput(this.net, this.simd.screlu(off + stm * h, off + (stm ^ 1) * h));
-    return networkOutput(this.net, this.acc, off + stm * h, off + (stm ^ 1) * h);
+    if (this.simd !== undefined && this.net.activation === 'screlu') return screluOutput(this.net, this.simd.screlu(off + stm * h, off + (stm ^ 1) * h, bucket), bucket);
+    return networkOutput(this.net, this.acc, off + stm * h, off + (stm ^ 1) * h, bucket);
   }
 
   /** Entry k's half p from entry k - 1's by the recorded deltas (the view is the same at both). */

@@ -9,7 +9,7 @@ import type { FastChessBoard } from '../../games/chess/fast/board.js';
 import { AccumulatorStack } from './accumulator-stack.js';
 import { simdSupported } from './simd/simd-kernels.js';
 import { CHESS_FEATURE_OF, CHESS_FEATURES_COUNT } from './chess-features.js';
-import type { NnueNetwork } from './network.js';
+import { type NnueNetwork, outputBucket } from './network.js';
 
 const KIND_CASTLE = 2;
 const KIND_EN_PASSANT = 3;
@@ -101,6 +101,18 @@ export class ChessNnue {
 
   /** Centipawns from the side to move's view (not clipped). */
   evaluate(board: FastChessBoard): number {
-    return this.stack.evaluate(board.turn);
+    return this.stack.evaluate(board.turn, outputBucket(this.net.outputBuckets, board.listSize[0]! + board.listSize[1]!));
+  }
+
+  /**
+   * Centipawns from the opponent's view after move `m`, pushed on the accumulators alone (the board
+   * is not moved: MCTS's child evaluations).
+   */
+  evaluateAfter(board: FastChessBoard, m: number): number {
+    this.make(board, m);
+    const pieces = board.listSize[0]! + board.listSize[1]! - (((m >> 17) & 7) !== 0 ? 1 : 0);
+    const v = this.stack.evaluate(board.turn ^ 1, outputBucket(this.net.outputBuckets, pieces));
+    this.unmake();
+    return v;
   }
 }

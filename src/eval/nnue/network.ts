@@ -11,6 +11,11 @@
  * - SCReLU: out = (trunc(sum_i clamp(a_i, 0, QA)^2 * w2_i / QA) + b2) * SCALE / (QA * QB)
  *   with w2 int16 quantised by QB, b2 by QA * QB, the division truncated toward zero. The sums stay
  *   below 2^53, so doubles compute them exactly.
+ *
+ * Output buckets (chess; bullet's and Stockfish's "layer stacks"): B output layers (w2, b2), the one
+ * used chosen by the number of pieces on the board (`outputBucket`), so that the last layer can weigh
+ * the same hidden units differently in the opening, the middlegame and the endgame. B = 1 is the
+ * plain net.
  */
 import type { GameKind } from '../../core/game.js';
 
@@ -40,10 +45,24 @@ export interface NnueNetwork {
   /** Feature rows: `l1w[f * hidden + i]`. */
   readonly l1w: Int16Array;
   readonly l1b: Int16Array;
-  /** Side to move's half first, then the opponent's. */
+  /** Number of output layers B (1: no buckets); chosen per position by `outputBucket`. */
+  readonly outputBuckets: number;
+  /** Per bucket b at `b * 2H`: the side to move's half first, then the opponent's. */
   readonly l2w: Int16Array;
-  readonly l2b: number;
+  /** The output bias of each bucket (int32). */
+  readonly l2b: Int32Array;
 }
+
+/**
+ * The output bucket of a position with `pieces` pieces on the board (kings included): B equal
+ * slices of 2..32 pieces, as bullet's `MaterialCount` buckets ((pieces - 2) / 4 for B = 8).
+ * Always 0 for a net without buckets.
+ */
+export const outputBucket = (buckets: number, pieces: number): number => {
+  if (buckets === 1) return 0;
+  const b = Math.floor(((pieces - 2) * buckets) / 32);
+  return b < 0 ? 0 : b >= buckets ? buckets - 1 : b;
+};
 
 const generations = new WeakMap<NnueNetwork, number>();
 
@@ -58,30 +77,31 @@ export const markWeightsChanged = (net: NnueNetwork): void => {
 /** How many times `markWeightsChanged` was called for `net`. */
 export const weightsGeneration = (net: NnueNetwork): number => generations.get(net) ?? 0;
 
-/** The SCReLU output in centipawns from its sum of clamp(a)^2 * w2 over both halves (before the division by qa). */
-export const screluOutput = (net: NnueNetwork, squares: number): number =>
-  Math.trunc(((Math.trunc(squares / net.qa) + net.l2b) * net.scale) / (net.qa * net.qb));
+/** The SCReLU output in centipawns from its sum of clamp(a)^2 * w2 over both halves (before the division by qa) in `bucket`. */
+export const screluOutput = (net: NnueNetwork, squares: number, bucket = 0): number =>
+  Math.trunc(((Math.trunc(squares / net.qa) + net.l2b[bucket]!) * net.scale) / (net.qa * net.qb));
 
 /**
  * The output in centipawns from the side to move's view, given the two accumulators
- * (`acc[us..us+H)` and `acc[them..them+H)`; they may live in one array).
+ * (`acc[us..us+H)` and `acc[them..them+H)`; they may live in one array) and the output bucket.
  */
-export const networkOutput = (net: NnueNetwork, acc: Int16Array, us: number, them: number): number => {
+export const networkOutput = (net: NnueNetwork, acc: Int16Array, us: number, them: number, bucket = 0): number => {
   const h = net.hidden;
   const qa = net.qa;
   const w = net.l2w;
+  const o = bucket * 2 * h;
   if (net.activation === 'screlu') {
     let s0 = 0;
     let s1 = 0;
     for (let i = 0; i < h; i++) {
       let x = acc[us + i]!;
       x = x < 0 ? 0 : x > qa ? qa : x;
-      s0 += x * x * w[i]!;
+      s0 += x * x * w[o + i]!;
       let y = acc[them + i]!;
       y = y < 0 ? 0 : y > qa ? qa : y;
-      s1 += y * y * w[h + i]!;
+      s1 += y * y * w[o + h + i]!;
     }
-    return screluOutput(net, s0 + s1);
+    return screluOutput(net, s0 + s1, bucket);
   }
   let sum = 0;
   for (let i = 0; i < h; i++) {
@@ -89,8 +109,8 @@ export const networkOutput = (net: NnueNetwork, acc: Int16Array, us: number, the
     x = x < 0 ? 0 : x > qa ? qa : x;
     let y = acc[them + i]!;
     y = y < 0 ? 0 : y > qa ? qa : y;
-    sum += x * w[i]! + y * w[h + i]!;
+    sum += x * w[o + i]! + y * w[o + h + i]!;
   }
-  return Math.trunc(((sum + net.l2b) * net.scale) / (qa * net.qb));
+  return Math.trunc(((sum + net.l2b[bucket]!) * net.scale) / (qa * net.qb));
 };
 

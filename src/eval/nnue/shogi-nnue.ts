@@ -222,4 +222,15 @@ export class ShogiNnue {
   evaluate(board: FastShogiBoard): number {
     return this.stack.evaluate(board.turn);
   }
+
+  /**
+   * Centipawns from the opponent's view after move `m`, pushed on the accumulators alone (the board
+   * is not moved: MCTS's child evaluations).
+   */
+  evaluateAfter(board: FastShogiBoard, m: number): number {
+    this.make(board, m);
+    const v = this.stack.evaluate(board.turn ^ 1);
+    this.unmake();
+    return v;
+  }
 }

@@ -9,8 +9,8 @@ import type { FastChessBoard } from '../../games/chess/fast/board.js';
 import type { FastShogiBoard } from '../../games/shogi/fast/board.js';
 import type { FeatureSink } from '../linear/sparse.js';
 import { ChessNnue } from './chess-nnue.js';
-import { clampParams, dequantise, NnueBackprop, paramLayout, quantise, quantiseInto, type ParamLayout } from './float-network.js';
-import { markWeightsChanged, type NnueNetwork } from './network.js';
+import { clampParams, dequantise, layoutOf, NnueBackprop, quantise, quantiseInto, type ParamLayout } from './float-network.js';
+import { markWeightsChanged, type NnueNetwork, outputBucket } from './network.js';
 import { ShogiNnue } from './shogi-nnue.js';
 
 /** Largest number of active features of one perspective (shogi: 40 board pieces + 38 hand features). */
@@ -35,7 +35,7 @@ export class TrainableNetwork {
     start: NnueNetwork,
     readonly theta: Float64Array = dequantise(start),
   ) {
-    this.layout = paramLayout(start.features, start.hidden);
+    this.layout = layoutOf(start);
     if (theta.length !== this.layout.size) throw new Error(`master copy has ${theta.length} parameters, the ${start.features}x${start.hidden} network ${this.layout.size}`);
     this.net = quantise(theta, start);
     this.backprop = new NnueBackprop(start);
@@ -56,7 +56,9 @@ export class TrainableNetwork {
     if (this.net.game === 'chess') nu = nt = ChessNnue.activeFeatures(board as FastChessBoard, this.us, this.them);
     else [nu, nt] = this.shogi!.activeFeatures(board as FastShogiBoard, this.us, this.them);
     const sign = board.turn === 0 ? 1 : -1;
-    return sign * this.backprop.forward(this.theta, this.us, nu, this.them, nt, grad, sign * k);
+    // Chess's `base` features are one per piece, so nu counts the pieces (network.ts, outputBucket).
+    const bucket = outputBucket(this.net.outputBuckets, nu);
+    return sign * this.backprop.forward(this.theta, this.us, nu, this.them, nt, grad, sign * k, bucket);
   }
 
   /** After theta changed: clamps it to the integer range and re-quantises `net` in place. */

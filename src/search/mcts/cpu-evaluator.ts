@@ -70,6 +70,10 @@ export interface IncrementalNnue<B> {
   /** Pushes move `m` of `board` onto the accumulators (before the board moves). */
   make(board: B, m: number): void;
   unmake(): void;
+  /** Centipawns for `board`'s side to move (accumulators up to date with it). */
+  evaluate(board: B): number;
+  /** Centipawns for the opponent after move `m`, pushed on the accumulators only. */
+  evaluateAfter(board: B, m: number): number;
 }
 
 /**
@@ -140,16 +144,12 @@ export abstract class CpuEvaluator<B extends CpuBoard = CpuBoard, N extends Incr
 
   /** The network's centipawns for the side to move (accumulators up to date with the board). */
   private staticEval(): number {
-    return this.nnue.stack.evaluate(this.board!.turn);
+    return this.nnue.evaluate(this.board!);
   }
 
   /** The network's centipawns for the opponent after move `m` (pushed on the accumulators only). */
   private childEval(m: number): number {
-    const b = this.board!;
-    this.nnue.make(b, m);
-    const v = this.nnue.stack.evaluate(b.turn ^ 1);
-    this.nnue.unmake();
-    return v;
+    return this.nnue.evaluateAfter(this.board!, m);
   }
 
   private inCheck(): boolean {

@@ -24,7 +24,7 @@ const sameNet = (a: NnueNetwork, b: NnueNetwork): void => {
   expect(Array.from(a.l1w)).toEqual(Array.from(b.l1w));
   expect(Array.from(a.l1b)).toEqual(Array.from(b.l1b));
   expect(Array.from(a.l2w)).toEqual(Array.from(b.l2w));
-  expect(a.l2b).toBe(b.l2b);
+  expect(a.l2b).toEqual(b.l2b);
 };
 
 /** Plays `plies` random legal moves (stopping at a game end). */
@@ -41,8 +41,12 @@ const randomWalk = (board: SearchBoard, plies: number, rng: () => number): numbe
 };
 
 describe('float master copy', () => {
-  it.each(['chess', 'shogi'] as const)('re-quantises a dequantised %s network to the same integers and file bytes', (game) => {
-    const net = randomNetwork(game, 16, 'screlu', 7);
+  it.each([
+    ['chess', 1],
+    ['chess', 8],
+    ['shogi', 1],
+  ] as const)('re-quantises a dequantised %s network (%i output buckets) to the same integers and file bytes', (game, buckets) => {
+    const net = randomNetwork(game, 16, 'screlu', 7, 'base', buckets);
     const back = quantise(dequantise(net), net);
     sameNet(back, net);
     expect(serializeNetwork(back)).toEqual(serializeNetwork(net));
@@ -67,13 +71,14 @@ describe('float master copy', () => {
   });
 
   it.each([
-    ['chess', 'screlu', 'base'],
-    ['chess', 'crelu', 'base'],
-    ['shogi', 'screlu', 'base'],
-    ['shogi', 'screlu', 'king-bucket-9'],
-    ['shogi', 'screlu', 'king-zone'],
-  ] as const)('the float output of a %s %s %s network is the integer output up to rounding', (game, act: Activation, features) => {
-    const net = randomNetwork(game, 24, act, 11, features);
+    ['chess', 'screlu', 'base', 1],
+    ['chess', 'crelu', 'base', 1],
+    ['chess', 'screlu', 'base', 8],
+    ['shogi', 'screlu', 'base', 1],
+    ['shogi', 'screlu', 'king-bucket-9', 1],
+    ['shogi', 'screlu', 'king-zone', 1],
+  ] as const)('the float output of a %s %s %s network (%i output buckets) is the integer output up to rounding', (game, act: Activation, features, buckets) => {
+    const net = randomNetwork(game, 24, act, 11, features, buckets);
     const t = new TrainableNetwork(net);
     const rng = seededRng(5);
     for (let g = 0; g < 6; g++) {
@@ -90,11 +95,12 @@ describe('float master copy', () => {
 
 describe('gradient', () => {
   it.each([
-    ['chess', 'screlu'],
-    ['chess', 'crelu'],
-    ['shogi', 'screlu'],
-  ] as const)('of a %s %s network matches central finite differences', (game, act: Activation) => {
-    const net = randomNetwork(game, 12, act, 21);
+    ['chess', 'screlu', 1],
+    ['chess', 'crelu', 1],
+    ['chess', 'screlu', 4],
+    ['shogi', 'screlu', 1],
+  ] as const)('of a %s %s network (%i output buckets) matches central finite differences', (game, act: Activation, buckets) => {
+    const net = randomNetwork(game, 12, act, 21, 'base', buckets);
     const t = new TrainableNetwork(net);
     // Off the quantisation grid, so that nothing sits exactly on a clamp edge.
     const rng = seededRng(9);
@@ -124,7 +130,8 @@ describe('gradient', () => {
         expect(Math.abs(an - fd)).toBeLessThanOrEqual(1e-4 * Math.max(1, Math.abs(fd)));
         checked++;
       }
-      expect(grad.size).toBeGreaterThan(L.size - L.b1 - 2 * L.hidden);
+      // Everything but some first-layer biases at clamp edges and the other buckets' output layers.
+      expect(grad.size).toBeGreaterThan(L.size - L.b1 - 2 * L.hidden - (L.buckets - 1) * (2 * L.hidden + 1));
     }
     expect(checked).toBeGreaterThan(300);
   });

@@ -25,8 +25,8 @@ interface Probe {
   fresh(): number;
 }
 
-const chessProbe = (fen: string, seed: number, chess960 = false): Probe => {
-  const net = randomNetwork('chess', 24, seed % 2 === 0 ? 'screlu' : 'crelu', seed);
+const chessProbe = (fen: string, seed: number, chess960 = false, buckets = 1): Probe => {
+  const net = randomNetwork('chess', 24, seed % 2 === 0 ? 'screlu' : 'crelu', seed, 'base', buckets);
   const nnue = new ChessNnue(net);
   const board = ChessSearchBoard.fromText(fen, [], chessEval, chess960, nnue).unwrap();
   const codes = new Int32Array(32);
@@ -102,6 +102,13 @@ describe('NNUE accumulators: incremental equals a full refresh', () => {
     ['n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1', 4], // promotions with capture
   ])('chess %s', (fen, seed) => {
     expect(walk(chessProbe(fen, seed), seed, 3000)).toBeGreaterThan(500);
+  });
+
+  it.each([
+    ['r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', 6],
+    ['n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1', 7],
+  ])('chess %s, 8 output buckets (the bucket follows captures)', (fen, seed) => {
+    expect(walk(chessProbe(fen, seed, false, 8), seed, 3000)).toBeGreaterThan(500);
   });
 
   it('chess960 castling', () => {

@@ -104,6 +104,11 @@ describe('NNUE WebAssembly SIMD kernels', () => {
     expect(lockstep(randomNetwork('chess', 32, activation, seed), fen, seed, 1500)).toBeGreaterThan(300);
   });
 
+  it('chess with 8 output buckets: SIMD and TypeScript agree in every bucket they meet', () => {
+    const fen = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
+    expect(lockstep(randomNetwork('chess', 32, 'screlu', 8, 'base', 8), fen, 8, 1500)).toBeGreaterThan(300);
+  });
+
   it.each<[FeatureSet, string, number]>([
     ['base', 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', 4],
     ['king-bucket-9', '4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1', 5],

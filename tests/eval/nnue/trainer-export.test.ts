@@ -54,23 +54,25 @@ const makeData = (game: GameKind, dir: string): void => {
 
 describeIf(python.isOk, NO_PYTHON)('nnue_train.py export matches the TypeScript inference bit for bit', () => {
   it.each([
-    ['chess', 'screlu', 'base'],
-    ['shogi', 'crelu', 'base'],
-    ['shogi', 'screlu', 'king-bucket-9'],
-    ['shogi', 'screlu', 'king-zone'],
-  ] as const)('%s %s %s', async (game, activation, features) => {
+    ['chess', 'screlu', 'base', 1],
+    ['chess', 'screlu', 'base', 8],
+    ['shogi', 'crelu', 'base', 1],
+    ['shogi', 'screlu', 'king-bucket-9', 1],
+    ['shogi', 'screlu', 'king-zone', 1],
+  ] as const)('%s %s %s, %i output bucket(s)', async (game, activation, features, buckets) => {
     const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-train-'));
     makeData(game, join(dir, 'data'));
     const out = join(dir, `${game}.bin`);
     const r = await runProcess(
       python.unwrap(),
-      ['trainer/nnue_train.py', '--game', game, '--data', join(dir, 'data'), '--out', out, '--hidden', '8', '--activation', activation, '--epochs', '2', '--batch', '64', '--val-every', '3', '--lr', '0.05', '--references', '24', '--features', features],
+      ['trainer/nnue_train.py', '--game', game, '--data', join(dir, 'data'), '--out', out, '--hidden', '8', '--activation', activation, '--epochs', '2', '--batch', '64', '--val-every', '3', '--lr', '0.05', '--references', '24', '--features', features, '--output-buckets', String(buckets)],
       { timeout: 300_000 },
     );
     expect(r.status, r.stderr).toBe(0);
     const loaded = loadNnueFile(out, game);
     expect(loaded.isOk, loaded.isErr ? loaded.error.message : '').toBe(true);
     expect(loaded.unwrap().net.featureSet).toBe(features);
+    expect(loaded.unwrap().net.outputBuckets).toBe(buckets);
     const refs = loaded.unwrap().manifest.references;
     expect(refs.length).toBeGreaterThan(10);
     // Not a constant network: the references differ.

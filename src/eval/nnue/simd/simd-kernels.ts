@@ -84,7 +84,7 @@ export class NnueSimd {
     this.w1Byte = 16;
     this.b1Byte = align16(this.w1Byte + 2 * net.l1w.length);
     this.w2Byte = align16(this.b1Byte + 2 * h);
-    this.rowsByte = align16(this.w2Byte + 4 * h);
+    this.rowsByte = align16(this.w2Byte + 4 * h * net.outputBuckets);
     this.accByte = align16(this.rowsByte + 4 * MAX_SIMD_ROWS);
     this.memory = new wasm.Memory({ initial: Math.ceil((this.accByte + 2 * accElems) / PAGE) });
     const instance = new wasm.Instance(module, { env: { mem: this.memory } });
@@ -97,7 +97,7 @@ export class NnueSimd {
 
   /** The kernels for `net` with room for `accElems` accumulator entries, or undefined where they do not apply. */
   static create(net: NnueNetwork, accElems: number): NnueSimd | undefined {
-    if (net.hidden % 8 !== 0 || net.qa > 32767 || net.l2w.length !== 2 * net.hidden) return undefined;
+    if (net.hidden % 8 !== 0 || net.qa > 32767 || net.l2w.length !== 2 * net.hidden * net.outputBuckets) return undefined;
     const module = simdModule();
     return module === null ? undefined : new NnueSimd(net, accElems, module);
   }
@@ -112,7 +112,7 @@ export class NnueSimd {
     const net = this.net;
     new Int16Array(buf, this.w1Byte, net.l1w.length).set(net.l1w);
     new Int16Array(buf, this.b1Byte, net.hidden).set(net.l1b);
-    new Int16Array(buf, this.w2Byte, 2 * net.hidden).set(net.l2w);
+    new Int16Array(buf, this.w2Byte, net.l2w.length).set(net.l2w);
     this.generation = weightsGeneration(net);
   }
 
@@ -147,8 +147,8 @@ export class NnueSimd {
     this.fn.update(this.accByte + 2 * dst, srcByte, this.rowsByte, nAdd, nSub, this.halfBytes);
   }
 
-  /** The SCReLU output sum (before the division by qa) of the halves at elements `us` and `them`. */
-  screlu(us: number, them: number): number {
-    return this.fn.screlu(this.accByte + 2 * us, this.accByte + 2 * them, this.w2Byte, this.halfBytes, this.net.qa);
+  /** The SCReLU output sum (before the division by qa) of the halves at elements `us` and `them`, output bucket `bucket`. */
+  screlu(us: number, them: number, bucket = 0): number {
+    return this.fn.screlu(this.accByte + 2 * us, this.accByte + 2 * them, this.w2Byte + 2 * this.halfBytes * bucket, this.halfBytes, this.net.qa);
   }
 }
