@@ -823,6 +823,7 @@ def main() -> int:
     samples, t_train = 0, time.time()
     done = False
     best_val, best_state = math.inf, None
+    lr = args.lr  # reported as is when no step runs (--steps 0: the --init net validated and exported)
     for epoch in range(start_epoch, args.epochs):
         perm = rng.permutation(n_train)
         tot, cnt = 0.0, 0

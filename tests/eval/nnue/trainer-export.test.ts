@@ -19,7 +19,7 @@ import { runDatagen } from '../../../src/learning/datagen/datagen-run.js';
 import { recordsFromLabels } from '../../../src/learning/datagen/label-records.js';
 import { loadTrainingBook } from '../../../src/books/training-book.js';
 import type { Opening } from '../../../src/books/openings.js';
-import { loadNnueFile } from '../../../src/player/nnue-file.js';
+import { loadNnueFile, nnueOutputOf } from '../../../src/player/nnue-file.js';
 import { loadWeightsFile } from '../../../src/player/weights-file.js';
 import { ChessSearchBoard } from '../../../src/search/alphabeta/chess-board.js';
 import { AlphaBetaSearch } from '../../../src/search/alphabeta/search.js';
@@ -77,6 +77,32 @@ describeIf(python.isOk, NO_PYTHON)('nnue_train.py export matches the TypeScript 
     expect(refs.length).toBeGreaterThan(10);
     // Not a constant network: the references differ.
     expect(new Set(refs.map((x) => x.output)).size).toBeGreaterThan(3);
+  }, 300_000);
+});
+
+describeIf(python.isOk, NO_PYTHON)('nnue_train.py --output-buckets', () => {
+  it('starts a bucketed net from one without buckets as the same function, and refuses buckets where they are not defined', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-buckets-'));
+    makeData('chess', join(dir, 'data'));
+    const train = (out: string, ...extra: string[]) =>
+      runProcess(python.unwrap(), ['trainer/nnue_train.py', '--game', 'chess', '--data', join(dir, 'data'), '--out', out, '--hidden', '8', '--batch', '64', '--val-every', '3', '--references', '24', ...extra], {
+        timeout: 300_000,
+      });
+    const plain = join(dir, 'plain.bin');
+    const r1 = await train(plain, '--epochs', '1', '--lr', '0.05');
+    expect(r1.status, r1.stderr).toBe(0);
+    // No training step: the 8 output layers are copies of the one, so every output is the plain net's.
+    const copied = join(dir, 'copied.bin');
+    const r2 = await train(copied, '--epochs', '1', '--steps', '0', '--init', plain, '--output-buckets', '8');
+    expect(r2.status, r2.stderr).toBe(0);
+    const a = loadNnueFile(plain, 'chess').unwrap().net;
+    const b = loadNnueFile(copied, 'chess').unwrap();
+    expect(b.net.outputBuckets).toBe(8);
+    expect(b.manifest.references.length).toBeGreaterThan(10);
+    for (const r of b.manifest.references) expect(nnueOutputOf(a, r.position).unwrap()).toBe(r.output);
+    const shogi = await runProcess(python.unwrap(), ['trainer/nnue_train.py', '--game', 'shogi', '--data', join(dir, 'data'), '--out', join(dir, 's.bin'), '--output-buckets', '8'], { timeout: 60_000 });
+    expect(shogi.status).toBe(2);
+    expect(shogi.stderr).toMatch(/--output-buckets 8: 1 to 16, and more than 1 only for chess's base features/);
   }, 300_000);
 });
 
