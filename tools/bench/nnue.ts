@@ -14,6 +14,7 @@ import type { GameKind } from '../../src/core/game.js';
 import { ChessLinearEval } from '../../src/eval/linear/chess-eval.js';
 import { ShogiLinearEval } from '../../src/eval/linear/shogi-eval.js';
 import { ChessNnue } from '../../src/eval/nnue/chess-nnue.js';
+import type { NnueNetwork } from '../../src/eval/nnue/network.js';
 import { ShogiNnue } from '../../src/eval/nnue/shogi-nnue.js';
 import { defaultGameSettings } from '../../src/learning/datagen/datagen-game.js';
 import { runDatagen } from '../../src/learning/datagen/datagen-run.js';
@@ -29,6 +30,9 @@ import { TranspositionTable } from '../../src/search/alphabeta/tt.js';
 import type { BenchModule, BenchRow } from './lib/measure.js';
 import { rateRow } from './lib/measure.js';
 import { positionLabel, searchRates } from './lib/search.js';
+
+/** `768x256`, with its output buckets when it has them (`768x256x8b`). */
+const netName = (net: NnueNetwork): string => `${net.features}x${net.hidden}${net.outputBuckets > 1 ? `x${net.outputBuckets}b` : ''}`;
 
 const POSITIONS: Record<GameKind, string[]> = {
   chess: ['startpos', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', 'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 0 1'],
@@ -60,8 +64,8 @@ export const bench: BenchModule = {
           const a = searchRates(make('simd'), budget, ctx.reps);
           const t = searchRates(make('ts'), budget, ctx.reps);
           const b = searchRates(make(undefined), budget, ctx.reps);
-          rows.push(rateRow(`search ${game} nnue ${net.features}x${net.hidden} ${label}`, 'knodes/s', 1e-3, a, b, 'linear eval'));
-          rows.push(rateRow(`search ${game} nnue ${net.features}x${net.hidden} simd ${label}`, 'knodes/s', 1e-3, a, t, 'TypeScript loops'));
+          rows.push(rateRow(`search ${game} nnue ${netName(net)} ${label}`, 'knodes/s', 1e-3, a, b, 'linear eval'));
+          rows.push(rateRow(`search ${game} nnue ${netName(net)} simd ${label}`, 'knodes/s', 1e-3, a, t, 'TypeScript loops'));
         }
       }
       // Datagen: a few games at the default settings.
