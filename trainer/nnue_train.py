@@ -427,11 +427,12 @@ def quantise(state: dict, activation: str) -> dict:
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "activation": activation}
 
 
-def output_bucket(us: np.ndarray, features: int, buckets: int) -> np.ndarray:
-    """The output bucket of each row of padded index rows: chess's base features are one per piece, so
-    the row's count of real features is its piece count (src/eval/nnue/network.ts, outputBucket)."""
-    pieces = (us != features).sum(axis=1)
-    return np.clip(((pieces - 2) * buckets) // 32, 0, buckets - 1)
+def output_bucket(us, features: int, buckets: int):
+    """The output bucket of each row of padded index rows (a NumPy array or a torch tensor): chess's base
+    features are one per piece, so the row's count of real features is its piece count
+    (src/eval/nnue/network.ts, outputBucket)."""
+    pieces = (us != features).sum(1)
+    return (((pieces - 2) * buckets) // 32).clip(0, buckets - 1)
 
 
 def int_output(q: dict, us: np.ndarray, them: np.ndarray, scale: int) -> np.ndarray:
@@ -677,9 +678,7 @@ def main() -> int:
             y = self.out(torch.cat([a, b], dim=1))
             if NB == 1:
                 return y.squeeze(1)
-            pieces = (us != F).sum(dim=1)
-            bucket = torch.clamp(((pieces - 2) * NB) // 32, 0, NB - 1)
-            return y.gather(1, bucket[:, None]).squeeze(1)
+            return y.gather(1, output_bucket(us, F, NB)[:, None]).squeeze(1)
 
     net = Net()
     if args.init:

@@ -11,6 +11,9 @@ import { simdSupported } from './simd/simd-kernels.js';
 import { CHESS_FEATURE_OF, CHESS_FEATURES_COUNT } from './chess-features.js';
 import { type NnueNetwork, outputBucket } from './network.js';
 
+/** Pieces on the board, kings included (the output bucket's measure). */
+const piecesOn = (board: FastChessBoard): number => board.listSize[0]! + board.listSize[1]!;
+
 const KIND_CASTLE = 2;
 const KIND_EN_PASSANT = 3;
 const KING = 6;
@@ -101,7 +104,7 @@ export class ChessNnue {
 
   /** Centipawns from the side to move's view (not clipped). */
   evaluate(board: FastChessBoard): number {
-    return this.stack.evaluate(board.turn, outputBucket(this.net.outputBuckets, board.listSize[0]! + board.listSize[1]!));
+    return this.stack.evaluate(board.turn, outputBucket(this.net.outputBuckets, piecesOn(board)));
   }
 
   /**
@@ -110,7 +113,7 @@ export class ChessNnue {
    */
   evaluateAfter(board: FastChessBoard, m: number): number {
     this.make(board, m);
-    const pieces = board.listSize[0]! + board.listSize[1]! - (((m >> 17) & 7) !== 0 ? 1 : 0);
+    const pieces = piecesOn(board) - (((m >> 17) & 7) !== 0 ? 1 : 0);
     const v = this.stack.evaluate(board.turn ^ 1, outputBucket(this.net.outputBuckets, pieces));
     this.unmake();
     return v;
