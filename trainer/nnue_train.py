@@ -10,7 +10,9 @@ bit-exact before the engine uses the net).
   python3 trainer/nnue_train.py --game chess --data /path/to/chunks --hidden 64 --epochs 10 \\
       --out models/chess-nnue.bin [--checkpoint ckpt.pt] [--resume] [--device cpu|cuda]
 
-Feature sets (`--features`): `base` (chess 768; shogi board + hand, 2344), and for shogi `king-zone`
+Feature sets (`--features`): `base` (chess 768; shogi board + hand, 2344); for chess `king-bucket-4`
+(base x 4 own-king buckets, mirrored a <-> h, 3072, trained with a factoriser; src/eval/nnue/chess-king-features.ts);
+and for shogi `king-zone`
 (base + the pieces in the 5x5 zone of each perspective's own king, 3016; the shipped shogi net) and
 `king-bucket-9` (base x 9 own-king buckets, mirrored, 21096, trained with a factoriser and
 `--bucket-decay`); the TypeScript side is src/eval/nnue/shogi-king-*.ts.
@@ -63,7 +65,7 @@ QA, QB = 255, 64
 # (file version 2; src/eval/nnue/shogi-king-features.ts): the board-hand features of a perspective,
 # mirrored left-right when its own king stands right of the centre file, repeated for 9 buckets of
 # that king's square (HalfKP-style king-relative inputs, coarse enough for a million positions).
-FEATURE_SET_IDS = {"base": 0, "king-bucket-9": 1, "king-zone": 2}
+FEATURE_SET_IDS = {"base": 0, "king-bucket-9": 1, "king-zone": 2, "king-bucket-4": 3}
 # king-zone (src/eval/nnue/shogi-king-zone-features.ts): the base features plus, per perspective, each
 # piece in the 5x5 zone around its own king by (own/their, type, offset): 2344 + 2 * 14 * 24 = 3016.
 KZ_OFFSETS = 24
@@ -86,6 +88,12 @@ def kb_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 KB_BUCKET, KB_MIRROR = kb_tables()
+# king-bucket-4 (chess; src/eval/nnue/chess-king-features.ts): the 768 features of a perspective, mirrored
+# a <-> h when its own king stands on files e-h, per bucket of that king's square (own side's view, after
+# the mirroring): rank 1 files a-b, rank 1 files c-d, rank 2, ranks 3-8.
+CKB_BUCKETS = 4
+CKB_BUCKET = np.array([(0 if min(r & 7, 7 - (r & 7)) < 2 else 1) if r < 8 else 2 if r < 16 else 3 for r in range(64)], dtype=np.int64)
+CKB_MIRROR = np.array([1 if (r & 7) >= 4 else 0 for r in range(64)], dtype=np.int64)
 # Own-king square (relative) assumed when a perspective has no king: its start square 5i.
 NO_KING_REL = 76
 
@@ -350,6 +358,19 @@ def king_bucketed(base: np.ndarray, king_rel: np.ndarray, mirror: np.ndarray) ->
     return idx, canon
 
 
+def chess_king_bucketed(base: np.ndarray, mirror: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """king-bucket-4 indices of chess base rows `base` (N, 32; padding CHESS_FEATURES): (bucketed index,
+    padding CKB_BUCKETS * CHESS_FEATURES; the mirrored base index, the factoriser's input). The
+    perspective's own king is the row's feature in 320..383 (own king, its relative square)."""
+    b = base.astype(np.int64)
+    own_king = (b >= 5 * 64) & (b < 6 * 64)
+    king = np.where(own_king, b - 5 * 64, -1).max(axis=1)
+    flip = CKB_MIRROR[king][:, None] == 1
+    canon = np.where(flip, mirror[b], b)
+    idx = np.where(canon == CHESS_FEATURES, CKB_BUCKETS * CHESS_FEATURES, CKB_BUCKET[king][:, None] * CHESS_FEATURES + canon)
+    return idx, canon
+
+
 # ------------------------------------------------------------------------------------------------
 # 2. Positions as text (for the manifest's reference outputs)
 # ------------------------------------------------------------------------------------------------
@@ -566,7 +587,7 @@ def main() -> int:
     ap.add_argument("--out", required=True, help="network file to write (.bin); the manifest goes beside it")
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--features", choices=sorted(FEATURE_SET_IDS), default="base",
-                    help="input feature set; king-bucket-9 (shogi only) trains with a factoriser (the board-hand rows shared by all buckets), folded in at export")
+                    help="input feature set; king-bucket-4 (chess) and king-bucket-9 (shogi) train with a factoriser (the base rows shared by all buckets), folded in at export")
     ap.add_argument("--activation", choices=["crelu", "screlu"], default="screlu")
     ap.add_argument("--output-buckets", type=int, default=1,
                     help="chess: output layers chosen by the piece count ((pieces - 2) * B / 32); --init from a net without buckets copies its output layer into each")
@@ -581,7 +602,7 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=200, help="warm-up steps")
     ap.add_argument("--weight-decay", type=float, default=1e-6)
     ap.add_argument("--bucket-decay", type=float, default=None,
-                    help="king-bucket-9: AdamW weight decay of the bucket rows only (pulls them toward the shared factoriser rows; default --weight-decay)")
+                    help="king-bucket-4/9: AdamW weight decay of the bucket rows only (pulls them toward the shared factoriser rows; default --weight-decay)")
     ap.add_argument("--val-every", type=int, default=20, help="every n-th chunk is validation")
     ap.add_argument("--max-chunks", type=int, default=None, help="use only the first n chunks")
     ap.add_argument("--checkpoint", default=None)
@@ -611,14 +632,14 @@ def main() -> int:
     torch.manual_seed(args.seed)
     device = "cuda" if args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available()) else "cpu"
 
-    kb = args.features == "king-bucket-9"
+    kb = args.features in ("king-bucket-9", "king-bucket-4")
     kz = args.features == "king-zone"
-    if (kb or kz) and args.game != "shogi":
-        print(f"--features {args.features} is a shogi feature set", file=sys.stderr)
+    if args.features != "base" and (args.game == "chess") != (args.features == "king-bucket-4"):
+        print(f"--features {args.features} is not a {args.game} feature set", file=sys.stderr)
         return 2
     NB = args.output_buckets
-    if not 1 <= NB <= 16 or (NB > 1 and (args.game != "chess" or args.features != "base")):
-        print(f"--output-buckets {NB}: 1 to 16, and more than 1 only for chess's base features", file=sys.stderr)
+    if not 1 <= NB <= 16 or (NB > 1 and args.game != "chess"):
+        print(f"--output-buckets {NB}: 1 to 16, and more than 1 only for chess", file=sys.stderr)
         return 2
     files = chunk_files(args.data, args.game)
     if args.max_chunks is not None:
@@ -640,14 +661,15 @@ def main() -> int:
         return 0
 
     BASE = FEATURES[args.game]
-    F = KB_BUCKETS * BASE if kb else KZ_FEATURES if kz else BASE
+    NKB = CKB_BUCKETS if args.game == "chess" else KB_BUCKETS
+    F = NKB * BASE if kb else KZ_FEATURES if kz else BASE
     H = args.hidden
 
     class Net(nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.ft = nn.EmbeddingBag(F + 1, H, mode="sum", padding_idx=F)
-            # king-bucket-9: the factoriser, one row per board-hand feature added to all its buckets'
+            # king buckets: the factoriser, one row per base feature added to all its buckets'
             # rows, so that what does not depend on the king is learnt from every position (as
             # nnue-pytorch's "virtual" features); the bucket rows start at zero.
             self.ft_f = nn.EmbeddingBag(BASE + 1, H, mode="sum", padding_idx=BASE) if kb else None
@@ -687,12 +709,18 @@ def main() -> int:
         # weights and get zero output weights, so the widened net starts as the old one's function.
         q0 = read_network(args.init)
         nb0 = q0["buckets"]
-        if (q0["game"], q0["features"], q0["feature_set"], q0["activation"], q0["scale"]) != (args.game, F, args.features, args.activation, args.scale) or q0["hidden"] > H or nb0 not in (1, NB):
+        # A base net starts a king-bucketed one as its factoriser (the bucket rows stay zero): the same function
+        # wherever the mirroring does not matter.
+        into_factoriser = kb and q0["feature_set"] == "base"
+        fit = (args.game, BASE if into_factoriser else F, "base" if into_factoriser else args.features, args.activation, args.scale)
+        if (q0["game"], q0["features"], q0["feature_set"], q0["activation"], q0["scale"]) != fit or q0["hidden"] > H or nb0 not in (1, NB):
             print(f"--init {args.init}: a {q0['game']} {q0['feature_set']} {q0['features']}x{q0['hidden']} {q0['activation']} net with {nb0} output bucket(s) does not fit this training", file=sys.stderr)
             return 2
         h0 = q0["hidden"]
         with torch.no_grad():
-            net.ft.weight[:F, :h0] = torch.from_numpy(q0["w1"] / QA).float()
+            if kb and not into_factoriser:
+                net.ft_f.weight.zero_()  # the file's rows are folded already: the factoriser starts at zero
+            (net.ft_f if into_factoriser else net.ft).weight[: q0["features"], :h0] = torch.from_numpy(q0["w1"] / QA).float()
             net.ft_bias[:h0] = torch.from_numpy(q0["b1"] / QA).float()
             # A net without buckets gives its output layer to every bucket: the bucketed net starts as its function.
             w20 = q0["w2"].reshape(nb0, 2 * h0)
@@ -703,7 +731,7 @@ def main() -> int:
                 w2[H : H + h0] = torch.from_numpy(src[h0:] / QB).float()
                 net.out.weight[bk] = w2
                 net.out.bias[bk] = float(q0["b2"][bk if nb0 > 1 else 0]) / (QA * QB)
-        print(f"initialised from {args.init} (hidden {h0}, {nb0} output bucket(s))", file=sys.stderr)
+        print(f"initialised from {args.init} (hidden {h0}, {nb0} output bucket(s){', as the factoriser' if into_factoriser else ''})", file=sys.stderr)
     net = net.to(device)
     if kb and args.bucket_decay is not None:
         others = [p for n, p in net.named_parameters() if n != "ft.weight"]
@@ -742,6 +770,10 @@ def main() -> int:
             them = np.where(flip[:, None], mirror_np[them], them)
         if not kb:
             return us, them, None, None
+        if args.game == "chess":
+            us, fus = chess_king_bucketed(us, mirror_np)
+            them, fthem = chess_king_bucketed(them, mirror_np)
+            return us, them, fus, fthem
         kus = d[5][idx].astype(np.int64)
         kthem = d[6][idx].astype(np.int64)
         if flip is not None:
@@ -851,7 +883,7 @@ def main() -> int:
                     net.ft_f.weight[BASE].zero_()
                     net.ft_f.weight.clamp_(-1.98, 1.98)
                     shared = net.ft_f.weight[:BASE][None]
-                    rows = net.ft.weight[:F].view(KB_BUCKETS, BASE, H)
+                    rows = net.ft.weight[:F].view(NKB, BASE, H)
                     rows.copy_(torch.clamp(rows + shared, -1.98, 1.98) - shared)
                 else:
                     net.ft.weight.clamp_(-1.98, 1.98)

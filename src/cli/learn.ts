@@ -294,7 +294,7 @@ export function register(program: Command): void {
     .option('--queue-name <name>', 'BullMQ queue name', 'kishi')
     .option('--python <cmd>', 'Python interpreter with torch for trainer/nnue_train.py (default: $KISHI_PYTHON, /usr/bin/python3 or python3, the first that imports torch)')
     .option('--hidden <n>', 'trainer: hidden layer size H of the (F -> H) x 2 net', '256')
-    .option('--features <set>', 'trainer: input feature set (base; shogi also king-zone, king-bucket-9)')
+    .option('--features <set>', 'trainer: input feature set (base; chess also king-bucket-4; shogi also king-zone, king-bucket-9)')
     .addOption(new Option('--activation <kind>', 'trainer: activation').choices(['crelu', 'screlu']))
     .option('--epochs <n>', 'trainer: epochs per generation', '10')
     .option('--batch <n>', 'trainer: batch size', '4096')

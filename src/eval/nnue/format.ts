@@ -13,7 +13,7 @@
  * | 20 | 4 | QB |
  * | 24 | 4 | SCALE |
  * | 28 | 4 | output bias (int32, scaled by QA * QB); 0 in version 3, which stores one per bucket |
- * | (32) | (4) | versions 2 and 3: feature set (index in `FEATURE_SETS`, network.ts; 1 = `king-bucket-9`, 2 = `king-zone`) |
+ * | (32) | (4) | versions 2 and 3: feature set (index in `FEATURE_SETS`, network.ts; 1 = `king-bucket-9`, 2 = `king-zone`, 3 = `king-bucket-4`) |
  * | (36) | (4) | version 3 only: output buckets B (network.ts, `outputBucket`) |
  * | 32 (36, 40) | 2 F H | feature weights, int16, row per feature |
  * | .. | 2 H | feature biases, int16 |
@@ -34,6 +34,7 @@ import type { GameKind } from '../../core/game.js';
 import { KishiError, Result } from '../../core/result.js';
 import { crc32 } from '../../core/crc32.js';
 import { CHESS_FEATURES_COUNT } from './chess-features.js';
+import { CHESS_KB_FEATURES_COUNT } from './chess-king-features.js';
 import { ACTIVATIONS, FEATURE_SETS, type FeatureSet, type NnueNetwork } from './network.js';
 import { SHOGI_FEATURES_COUNT } from './shogi-features.js';
 import { SHOGI_KB_FEATURES_COUNT } from './shogi-king-features.js';
@@ -52,8 +53,8 @@ export const NNUE_FEATURES: Readonly<Record<GameKind, number>> = { chess: CHESS_
 /** Feature count of a game's input set (undefined: the set does not exist for that game). */
 export const featureCount = (game: GameKind, set: FeatureSet): number | undefined => {
   if (set === 'base') return NNUE_FEATURES[game];
-  if (game !== 'shogi') return undefined;
-  return set === 'king-bucket-9' ? SHOGI_KB_FEATURES_COUNT : SHOGI_KZ_FEATURES_COUNT;
+  if (game === 'chess') return set === 'king-bucket-4' ? CHESS_KB_FEATURES_COUNT : undefined;
+  return set === 'king-bucket-9' ? SHOGI_KB_FEATURES_COUNT : set === 'king-zone' ? SHOGI_KZ_FEATURES_COUNT : undefined;
 };
 
 /** The file version a network is written in: 3 with output buckets, else 1 for the `base` set, else 2. */

@@ -27,9 +27,10 @@ export type Activation = (typeof ACTIVATIONS)[number];
  * shogi board + hand counts, shogi-features.ts), file version 1. `king-bucket-9`: shogi only, the
  * base features per bucket of the perspective's own king square (shogi-king-features.ts).
  * `king-zone`: shogi only, the base features plus the pieces next to the own king by offset
- * (shogi-king-zone-features.ts).
+ * (shogi-king-zone-features.ts). `king-bucket-4`: chess only, the base features per bucket of the
+ * perspective's own king square, mirrored a <-> h (chess-king-features.ts).
  */
-export const FEATURE_SETS = ['base', 'king-bucket-9', 'king-zone'] as const;
+export const FEATURE_SETS = ['base', 'king-bucket-9', 'king-zone', 'king-bucket-4'] as const;
 export type FeatureSet = (typeof FEATURE_SETS)[number];
 
 export interface NnueNetwork {

@@ -23,7 +23,8 @@ export class TrainableNetwork {
   private readonly backprop: NnueBackprop;
   private readonly us = new Int32Array(MAX_ACTIVE);
   private readonly them = new Int32Array(MAX_ACTIVE);
-  /** Shogi: maps a position to its feature rows (the feature set may depend on the kings' squares). */
+  /** Maps a position to its feature rows (the feature set may depend on the kings' squares). */
+  private readonly chess?: ChessNnue;
   private readonly shogi?: ShogiNnue;
 
   /**
@@ -40,6 +41,7 @@ export class TrainableNetwork {
     this.net = quantise(theta, start);
     this.backprop = new NnueBackprop(start);
     if (start.game === 'shogi') this.shogi = new ShogiNnue(this.net);
+    else this.chess = new ChessNnue(this.net);
   }
 
   get game(): NnueNetwork['game'] {
@@ -53,10 +55,10 @@ export class TrainableNetwork {
   value(board: FastChessBoard | FastShogiBoard, grad?: FeatureSink, k = 1): number {
     let nu: number;
     let nt: number;
-    if (this.net.game === 'chess') nu = nt = ChessNnue.activeFeatures(board as FastChessBoard, this.us, this.them);
+    if (this.net.game === 'chess') nu = nt = this.chess!.activeFeatures(board as FastChessBoard, this.us, this.them);
     else [nu, nt] = this.shogi!.activeFeatures(board as FastShogiBoard, this.us, this.them);
     const sign = board.turn === 0 ? 1 : -1;
-    // Chess's `base` features are one per piece, so nu counts the pieces (network.ts, outputBucket).
+    // Chess's features are one per piece, so nu counts the pieces (network.ts, outputBucket).
     const bucket = outputBucket(this.net.outputBuckets, nu);
     return sign * this.backprop.forward(this.theta, this.us, nu, this.them, nt, grad, sign * k, bucket);
   }

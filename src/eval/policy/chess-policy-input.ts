@@ -44,7 +44,7 @@ export class ChessPolicyInput {
 
   /** Active features of the side to move's perspective into `out` (32 entries at least); returns the count. */
   static features(board: FastChessBoard, out: Int32Array, scratch: Int32Array): number {
-    return ChessNnue.activeFeatures(board, out, scratch);
+    return ChessNnue.baseFeatures(board, out, scratch);
   }
 
   /** Starts a position: the keys that follow are for `board` as it is now. */

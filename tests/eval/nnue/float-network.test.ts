@@ -74,6 +74,7 @@ describe('float master copy', () => {
     ['chess', 'screlu', 'base', 1],
     ['chess', 'crelu', 'base', 1],
     ['chess', 'screlu', 'base', 8],
+    ['chess', 'screlu', 'king-bucket-4', 8],
     ['shogi', 'screlu', 'base', 1],
     ['shogi', 'screlu', 'king-bucket-9', 1],
     ['shogi', 'screlu', 'king-zone', 1],

@@ -25,8 +25,9 @@ interface Probe {
   fresh(): number;
 }
 
-const chessProbe = (fen: string, seed: number, chess960 = false, buckets = 1): Probe => {
-  const net = randomNetwork('chess', 24, seed % 2 === 0 ? 'screlu' : 'crelu', seed, 'base', buckets);
+/** `views`: as shogiProbe's. */
+const chessProbe = (fen: string, seed: number, chess960 = false, buckets = 1, featureSet: FeatureSet = 'base', views = new Set<number>()): Probe => {
+  const net = randomNetwork('chess', 24, seed % 2 === 0 ? 'screlu' : 'crelu', seed, featureSet, buckets);
   const nnue = new ChessNnue(net);
   const board = ChessSearchBoard.fromText(fen, [], chessEval, chess960, nnue).unwrap();
   const codes = new Int32Array(32);
@@ -35,7 +36,10 @@ const chessProbe = (fen: string, seed: number, chess960 = false, buckets = 1): P
     incremental: () => nnue.stack.accumulators.slice(nnue.stack.update(), nnue.stack.update() + 48),
     refreshed: () => {
       const out = new Int16Array(48);
-      nnue.stack.refreshInto(out, 0, codes, ChessNnue.pieceCodes(board.board, codes));
+      const v0 = nnue.viewOf(board.board, 0);
+      const v1 = nnue.viewOf(board.board, 1);
+      views.add(v0 * 100 + v1);
+      nnue.stack.refreshInto(out, 0, codes, ChessNnue.pieceCodes(board.board, codes), v0, v1);
       return out;
     },
     evaluate: () => board.evaluate(),
@@ -113,6 +117,17 @@ describe('NNUE accumulators: incremental equals a full refresh', () => {
 
   it('chess960 castling', () => {
     expect(walk(chessProbe('1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1', 5, true), 5, 3000)).toBeGreaterThan(500);
+  });
+
+  // king-bucket-4: king moves and castling that change a perspective's bucket or mirroring rebuild it.
+  it.each([
+    ['r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', false, 12], // castling both ways
+    ['8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1', false, 13], // open kings
+    ['1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1', true, 14], // chess960 castling
+  ])('chess king-bucket-4 %s', (fen, chess960, seed) => {
+    const views = new Set<number>();
+    expect(walk(chessProbe(fen, seed, chess960, 8, 'king-bucket-4', views), seed, 4000)).toBeGreaterThan(500);
+    expect(views.size).toBeGreaterThan(4);
   });
 
   it.each([

@@ -1,10 +1,14 @@
 /**
- * The king-relative shogi feature set `king-bucket-9` (src/eval/nnue/shogi-king-features.ts): the
- * bucket table, and the left-right mirroring, which makes a position and its mirror image identical
- * inputs whenever both kings stand off the centre file, whatever the weights.
+ * The king-relative feature sets, shogi `king-bucket-9` (src/eval/nnue/shogi-king-features.ts) and
+ * chess `king-bucket-4` (src/eval/nnue/chess-king-features.ts): the bucket tables, and the left-right
+ * mirroring, which makes a position and its mirror image identical inputs (in shogi whenever both
+ * kings stand off the centre file), whatever the weights.
  */
 import { describe, expect, it } from 'vitest';
 import { ShogiNnue } from '../../../src/eval/nnue/shogi-nnue.js';
+import { ChessNnue } from '../../../src/eval/nnue/chess-nnue.js';
+import { CHESS_CODES, CHESS_KB_FEATURE_OF, CHESS_KB_FEATURES_COUNT, CHESS_KB_VIEWS, chessKbView } from '../../../src/eval/nnue/chess-king-features.js';
+import { FastChessBoard } from '../../../src/games/chess/fast/board.js';
 import { SHOGI_KB_FEATURE_OF, SHOGI_KB_FEATURES_COUNT, SHOGI_KB_VIEWS, shogiKbView } from '../../../src/eval/nnue/shogi-king-features.js';
 import { SHOGI_CODES } from '../../../src/eval/nnue/shogi-features.js';
 import { SHOGI_KZ_VIEWS, SHOGI_KZ_ZONE_OF, shogiKzView } from '../../../src/eval/nnue/shogi-king-zone-features.js';
@@ -112,5 +116,72 @@ describe('shogi king-bucket-9 features', () => {
     // Outside the 5x5 zone, and the king itself: no zone row.
     expect(zone(0, '5i', 0, GOLD, '2h')).toBe(-1);
     expect(zone(0, '5i', 0, 8, '5i')).toBe(-1);
+  });
+});
+
+/** Square a1 = 0 of an algebraic square. */
+const csq = (name: string): number => (Number(name[1]) - 1) * 8 + name.charCodeAt(0) - 97;
+
+/** The FEN of the a <-> h mirror image (castling rights dropped: they are not network inputs). */
+const mirrorFen = (fen: string): string => {
+  const [board, turn] = fen.split(' ');
+  const rows = board!.split('/').map((row) => [...row.replace(/[1-8]/g, (d) => '.'.repeat(Number(d)))].reverse().join('').replace(/\.+/g, (e) => String(e.length)));
+  return `${rows.join('/')} ${turn} - - 0 1`;
+};
+
+const evaluateChess = (net: ReturnType<typeof randomNetwork>, fen: string): number => {
+  const b = FastChessBoard.fromFen(fen).unwrap();
+  const n = new ChessNnue(net);
+  n.attach(b);
+  return n.evaluate(b);
+};
+
+describe('chess king-bucket-4 features', () => {
+  it('buckets the own king square by rank and file, mirrored on files e-h', () => {
+    // view = bucket * 2 + mirrored; buckets: rank 1 a-b, rank 1 c-d, rank 2, ranks 3-8.
+    expect(chessKbView(0, csq('b1'))).toBe(0);
+    expect(chessKbView(0, csq('g1'))).toBe(1); // as b1, mirrored
+    expect(chessKbView(0, csq('c1'))).toBe(2);
+    expect(chessKbView(0, csq('e1'))).toBe(3); // as d1, mirrored
+    expect(chessKbView(0, csq('e2'))).toBe(5);
+    expect(chessKbView(0, csq('d5'))).toBe(6);
+    // Black sees the board turned: its first rank is rank 8.
+    expect(chessKbView(1, csq('e8'))).toBe(3);
+    expect(chessKbView(1, csq('b8'))).toBe(0);
+    expect(chessKbView(1, csq('a7'))).toBe(4);
+    expect(chessKbView(1, csq('e1'))).toBe(7);
+  });
+
+  it('maps every piece code of every view to a distinct row of its bucket', () => {
+    for (let p = 0; p < 2; p++) {
+      for (let v = 0; v < CHESS_KB_VIEWS; v++) {
+        const rows = new Set<number>();
+        for (let c = 0; c < CHESS_CODES; c++) {
+          const f = CHESS_KB_FEATURE_OF[(p * CHESS_KB_VIEWS + v) * CHESS_CODES + c]!;
+          if (f < 0) continue;
+          expect(f).toBeLessThan(CHESS_KB_FEATURES_COUNT);
+          expect(Math.floor(f / 768)).toBe(v >> 1);
+          rows.add(f);
+        }
+        expect(rows.size).toBe(768);
+      }
+    }
+  });
+
+  it('evaluates every position and its mirror image alike', () => {
+    const net = randomNetwork('chess', 16, 'screlu', 22, 'king-bucket-4', 8);
+    for (const fen of [
+      'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
+      'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8',
+      '2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/R3K2R w KQ - 0 1',
+      '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1',
+    ]) {
+      const m = mirrorFen(fen);
+      expect(evaluateChess(net, m)).toBe(evaluateChess(net, fen));
+    }
+    // The base features have no such symmetry.
+    const base = randomNetwork('chess', 16, 'screlu', 22);
+    const fen = 'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w - - 0 8';
+    expect(evaluateChess(base, mirrorFen(fen))).not.toBe(evaluateChess(base, fen));
   });
 });

@@ -109,6 +109,11 @@ describe('NNUE WebAssembly SIMD kernels', () => {
     expect(lockstep(randomNetwork('chess', 32, 'screlu', 8, 'base', 8), fen, 8, 1500)).toBeGreaterThan(300);
   });
 
+  it('chess king-bucket-4 with 8 output buckets: SIMD and TypeScript agree across king moves', () => {
+    const fen = '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1';
+    expect(lockstep(randomNetwork('chess', 32, 'screlu', 9, 'king-bucket-4', 8), fen, 9, 1500)).toBeGreaterThan(300);
+  });
+
   it.each<[FeatureSet, string, number]>([
     ['base', 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1', 4],
     ['king-bucket-9', '4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1', 5],
