@@ -35,7 +35,9 @@ import { positionLabel, searchRates } from './lib/search.js';
 const netName = (net: NnueNetwork): string => `${net.features}x${net.hidden}${net.outputBuckets > 1 ? `x${net.outputBuckets}b` : ''}`;
 
 const POSITIONS: Record<GameKind, string[]> = {
-  chess: ['startpos', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', 'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 0 1'],
+  chess: ['startpos', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', 'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 0 1',
+    // An endgame: king moves are frequent, and with king buckets they rebuild accumulators.
+    '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1'],
   shogi: ['startpos', 'ln1g3nl/1r1sg1k2/p1pppsbpp/1p3pp2/7P1/2P1P1P2/PPBP1P2P/2S1GS1R1/LN1GK2NL b - 1'],
 };
 
