@@ -14,6 +14,7 @@ import { SHOGI_CODES } from '../../../src/eval/nnue/shogi-features.js';
 import { SHOGI_KZ_VIEWS, SHOGI_KZ_ZONE_OF, shogiKzView } from '../../../src/eval/nnue/shogi-king-zone-features.js';
 import { FastShogiBoard } from '../../../src/games/shogi/fast/board.js';
 import { randomNetwork } from './random-network.js';
+import { mirrorFen } from './mirror-fen.js';
 
 /** Dense square of a USI square ("5i": file 5, rank i). */
 const sq = (usi: string): number => (usi.charCodeAt(1) - 97) * 9 + (9 - Number(usi[0]));
@@ -121,13 +122,6 @@ describe('shogi king-bucket-9 features', () => {
 
 /** Square a1 = 0 of an algebraic square. */
 const csq = (name: string): number => (Number(name[1]) - 1) * 8 + name.charCodeAt(0) - 97;
-
-/** The FEN of the a <-> h mirror image (castling rights dropped: they are not network inputs). */
-const mirrorFen = (fen: string): string => {
-  const [board, turn] = fen.split(' ');
-  const rows = board!.split('/').map((row) => [...row.replace(/[1-8]/g, (d) => '.'.repeat(Number(d)))].reverse().join('').replace(/\.+/g, (e) => String(e.length)));
-  return `${rows.join('/')} ${turn} - - 0 1`;
-};
 
 const evaluateChess = (net: ReturnType<typeof randomNetwork>, fen: string): number => {
   const b = FastChessBoard.fromFen(fen).unwrap();

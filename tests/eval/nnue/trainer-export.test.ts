@@ -27,6 +27,7 @@ import { ShogiSearchBoard } from '../../../src/search/alphabeta/shogi-board.js';
 import { TranspositionTable } from '../../../src/search/alphabeta/tt.js';
 import { describeIf } from '../../setup/skip.js';
 import { runProcess } from '../../setup/run-process.js';
+import { mirrorFen } from './mirror-fen.js';
 
 const python = resolvePython(process.env);
 const NO_PYTHON = python.isErr ? python.error.message : '';
@@ -87,13 +88,6 @@ const kingFiles = (fen: string): number[] =>
     .split(' ')[0]!
     .split('/')
     .flatMap((row) => [...row.replace(/[1-8]/g, (d) => '.'.repeat(Number(d)))].flatMap((c, file) => (c === 'K' || c === 'k' ? [file] : [])));
-
-/** The FEN of the a <-> h mirror image (no castling rights: they are not network inputs). */
-const mirrorFen = (fen: string): string => {
-  const [board, turn] = fen.split(' ');
-  const rows = board!.split('/').map((row) => [...row.replace(/[1-8]/g, (d) => '.'.repeat(Number(d)))].reverse().join('').replace(/\.+/g, (e) => String(e.length)));
-  return `${rows.join('/')} ${turn} - - 0 1`;
-};
 
 describeIf(python.isOk, NO_PYTHON)('nnue_train.py --output-buckets and --features king-bucket-4', () => {
   it('starts a bucketed or king-bucketed net from a plain one as the same function, and refuses buckets where they are not defined', async () => {
