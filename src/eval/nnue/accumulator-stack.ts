@@ -12,6 +12,10 @@
  * the update rebuilds that perspective from them (the other perspective still takes the deltas),
  * as Stockfish refreshes the accumulator of a side whose king moved. Each perspective keeps its own
  * "computed" flag, so a refreshed perspective does not force the other one to be recomputed.
+ * Such a rebuild starts from a cache of the last accumulator built in that perspective and view, with
+ * its piece codes, and applies only the codes that differ (Stockfish's "Finny tables",
+ * `AccumulatorCaches`): a king that steps back and forth between two buckets costs a few rows, not
+ * the whole position.
  * An optional second table (`zoneOf`, same indexing, -1 for none) gives a code a second row in the
  * same view (shogi-king-zone-features.ts: a piece next to the king). When a view change alters only a
  * few rows (king-zone: the zone rows of the pieces around the king's old and new squares),
@@ -52,6 +56,21 @@ export class AccumulatorStack {
   private readonly rowsAdd = new Int32Array(2 * MAX_DELTAS);
   private readonly rowsSub = new Int32Array(2 * MAX_DELTAS);
   private capacity = 0;
+  /**
+   * Refresh cache (king-relative sets rebuilt by `refreshAt`): per perspective and view, `H` values
+   * in `acc` after the entries (at `cacheOff`), whether they are valid, and the piece codes they were
+   * built from.
+   */
+  private readonly cacheOn: boolean;
+  private cacheOff = 0;
+  private readonly cacheValid: Uint8Array;
+  private readonly cacheN: Uint8Array;
+  private readonly cacheCodes: Int32Array;
+  /** Scratch: per code, the epoch it was last seen in the rebuilt position's codes (diffs against a cache slot). */
+  private readonly seen: Uint32Array;
+  private epoch = 0;
+  private readonly diffAdd = new Int32Array(MAX_REFRESH_CODES);
+  private readonly diffSub = new Int32Array(MAX_REFRESH_CODES);
   /** The WebAssembly SIMD kernels, when they apply to this network (`acc` is then their memory's view). */
   private readonly simd: NnueSimd | undefined;
   /** Current ply (entry index). */
@@ -72,7 +91,13 @@ export class AccumulatorStack {
     if (featureOf.length !== 2 * views * codes) throw new Error(`feature table of ${featureOf.length} entries, expected 2 x ${views} views x ${codes} codes`);
     if (zoneOf !== undefined && zoneOf.length !== featureOf.length) throw new Error(`second feature table of ${zoneOf.length} entries, expected ${featureOf.length}`);
     this.h = net.hidden;
-    this.simd = simd ? NnueSimd.create(net, 128 * 2 * net.hidden) : undefined;
+    const slots = 2 * views;
+    this.cacheOn = views > 1 && zoneOf === undefined;
+    this.cacheValid = new Uint8Array(this.cacheOn ? slots : 0);
+    this.cacheN = new Uint8Array(this.cacheOn ? slots : 0);
+    this.cacheCodes = new Int32Array(this.cacheOn ? slots * MAX_REFRESH_CODES : 0);
+    this.seen = new Uint32Array(this.cacheOn ? codes : 0);
+    this.simd = simd ? NnueSimd.create(net, 128 * 2 * net.hidden + this.cacheElems()) : undefined;
     this.acc = new Int16Array(0);
     this.computed = new Uint8Array(0);
     this.viewBase = new Int32Array(0);
@@ -89,16 +114,26 @@ export class AccumulatorStack {
     this.grow(128);
   }
 
+  /** Accumulator elements the refresh cache takes after the entries. */
+  private cacheElems(): number {
+    return this.cacheOn ? 2 * this.views * this.h : 0;
+  }
+
   private grow(capacity: number): void {
     const old = { ...this };
+    const cacheOff = capacity * 2 * this.h;
+    const cache = this.cacheElems();
     if (this.simd !== undefined) {
       // The module's memory keeps the entries when it grows; `acc` becomes a view of the new buffer.
-      this.simd.growAcc(capacity * 2 * this.h);
+      this.simd.growAcc(cacheOff + cache);
       this.acc = this.simd.acc;
+      if (this.capacity > 0) this.acc.copyWithin(cacheOff, this.cacheOff, this.cacheOff + cache);
     } else {
-      this.acc = new Int16Array(capacity * 2 * this.h);
-      this.acc.set(old.acc);
+      this.acc = new Int16Array(cacheOff + cache);
+      this.acc.set(old.acc.subarray(0, this.capacity * 2 * this.h));
+      this.acc.set(old.acc.subarray(this.cacheOff, this.cacheOff + cache), cacheOff);
     }
+    this.cacheOff = cacheOff;
     this.computed = new Uint8Array(capacity * 2);
     this.viewBase = new Int32Array(capacity * 2);
     this.refreshP = new Int8Array(capacity);
@@ -132,6 +167,8 @@ export class AccumulatorStack {
    */
   reset(codes: ArrayLike<number>, count: number, view0 = 0, view1 = 0): void {
     this.simd?.syncWeights();
+    // The weights may have changed since (learning): the cached accumulators are rebuilt when next used.
+    this.cacheValid.fill(0);
     this.ply = 0;
     this.viewBase[0] = this.viewOffset(0, view0);
     this.viewBase[1] = this.viewOffset(1, view1);
@@ -256,12 +293,77 @@ export class AccumulatorStack {
       let j = ply;
       while (this.computed[2 * j + p] === 0 && this.refreshP[j] !== p) j--;
       if (this.computed[2 * j + p] === 0) {
-        this.refreshHalf(this.acc, j * 2 * h + p * h, this.viewBase[2 * j + p]!, this.refreshCodes, j * MAX_REFRESH_CODES, this.refreshN[j]!);
+        const dst = j * 2 * h + p * h;
+        const vb = this.viewBase[2 * j + p]!;
+        if (this.cacheOn) this.refreshCached(dst, vb, j * MAX_REFRESH_CODES, this.refreshN[j]!);
+        else this.refreshHalf(this.acc, dst, vb, this.refreshCodes, j * MAX_REFRESH_CODES, this.refreshN[j]!);
         this.computed[2 * j + p] = 1;
       }
       for (let k = j + 1; k <= ply; k++) this.apply(k, p);
     }
     return ply * 2 * h;
+  }
+
+  /**
+   * One perspective's accumulator at `dst` from `refreshCodes[from..from+count)` in view block `vb`,
+   * through that view's cache slot: the codes the slot was built from that are gone are subtracted,
+   * the new ones added, and the slot copied out. A stale slot (more changes than codes) or an empty
+   * one is rebuilt from the biases.
+   */
+  private refreshCached(dst: number, vb: number, from: number, count: number): void {
+    const h = this.h;
+    const slot = vb / this.codes;
+    const off = this.cacheOff + slot * h;
+    const codes = this.refreshCodes;
+    const cached = this.cacheCodes;
+    const cbase = slot * MAX_REFRESH_CODES;
+    const cn = this.cacheN[slot]!;
+    let nAdd = 0;
+    let nSub = 0;
+    if (this.cacheValid[slot] !== 0) {
+      // Codes present in the slot get this epoch; the position's codes without it are added, then the
+      // position's codes get the next epoch and the slot's codes without that are subtracted.
+      const seen = this.seen;
+      const e1 = ++this.epoch;
+      for (let k = 0; k < cn; k++) seen[cached[cbase + k]!] = e1;
+      for (let k = from; k < from + count; k++) if (seen[codes[k]!] !== e1) this.diffAdd[nAdd++] = codes[k]!;
+      const e2 = ++this.epoch;
+      for (let k = from; k < from + count; k++) seen[codes[k]!] = e2;
+      for (let k = 0; k < cn; k++) if (seen[cached[cbase + k]!] !== e2) this.diffSub[nSub++] = cached[cbase + k]!;
+    }
+    if (this.cacheValid[slot] === 0 || nAdd + nSub >= count) {
+      this.refreshHalf(this.acc, off, vb, codes, from, count);
+      this.cacheValid[slot] = 1;
+    } else if (nAdd + nSub > 0) {
+      this.applyRows(off, vb, nAdd, nSub);
+    }
+    for (let k = 0; k < count; k++) cached[cbase + k] = codes[from + k]!;
+    this.cacheN[slot] = count;
+    this.acc.copyWithin(dst, off, off + h);
+  }
+
+  /** acc[off..off+H) += the rows of `diffAdd[0..nAdd)` - those of `diffSub[0..nSub)` (codes in view block `vb`). */
+  private applyRows(off: number, vb: number, nAdd: number, nSub: number): void {
+    const h = this.h;
+    const fo = this.featureOf;
+    const simd = this.simd;
+    if (simd !== undefined) {
+      const rows = simd.rows;
+      for (let d = 0; d < nAdd; d++) rows[d] = simd.rowAt(fo[vb + this.diffAdd[d]!]! * h);
+      for (let d = 0; d < nSub; d++) rows[nAdd + d] = simd.rowAt(fo[vb + this.diffSub[d]!]! * h);
+      simd.update(off, simd.accAt(off), nAdd, nSub);
+      return;
+    }
+    const acc = this.acc;
+    const w = this.net.l1w;
+    for (let d = 0; d < nAdd; d++) {
+      const a = fo[vb + this.diffAdd[d]!]! * h;
+      for (let i = 0; i < h; i++) acc[off + i] += w[a + i]!;
+    }
+    for (let d = 0; d < nSub; d++) {
+      const s = fo[vb + this.diffSub[d]!]! * h;
+      for (let i = 0; i < h; i++) acc[off + i] -= w[s + i]!;
+    }
   }
 
   /** The accumulator array (entry `ply` at `ply * 2H`: white/black or black/white perspective halves). */
