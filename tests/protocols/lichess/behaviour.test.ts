@@ -200,11 +200,10 @@ describe('game behaviour', () => {
       // Roomy: on a loaded two-core machine the game's set-up (the engine's worker and nets) took over 40 s;
       // the timing asserted below is the engine's own, from the start of our turn.
       await h.server.waitForEnd(id, 100_000);
-      // The bot frees the game's slot only when its game loop is done (records, the Player handed back); a
-      // challenge sent before that finds every slot busy and is declined `later` (concurrency 1, no queue
-      // time), and the game never starts: under load that once took the whole wait.
-      const n = color === 'black' ? 1 : 2;
-      await h.server.waitFor(() => h!.bot.finished.length === n, 60_000);
+      // The bot frees the game's slot only once its own game stream has read the end; a challenge sent
+      // before that finds every slot busy and is declined `later` (concurrency 1, no queue time), and the
+      // game never starts: under load that once took the whole wait.
+      await h.server.waitFor(() => h!.bot.finished.some((f) => f.gameId === id), 60_000);
     }
     expect(spent).toHaveLength(2);
     for (const ms of spent) {
