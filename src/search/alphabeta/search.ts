@@ -27,7 +27,6 @@
  * and horizon, 3. table probe, 4. pruning before moves (tournament), 5. move generation and
  * ordering, 6. the move loop (PVS, reductions), 7. mate/stalemate, 8. table store.
  */
-import { DfPn } from './dfpn.js';
 import * as scoreModule from './score.js';
 import type { SearchBoard } from './search-board.js';
 import * as boardModule from './search-board.js';
@@ -91,14 +90,6 @@ const CORR_GRAIN = 16;
 const CORR_LIMIT = 256 * CORR_GRAIN;
 /** Evaluation cache: entries (a power of two) of four words: key low, key high, evaluation, search number. */
 const EVAL_CACHE_SIZE = 1 << 18;
-/**
- * Root mate guard: df-pn's table (cleared per test, so small) and the longest mate it looks for
- * (plies; odd, since the opponent moves first and last), which keeps the capped score a mate score.
- */
-const GUARD_TABLE_MB = 1;
-const GUARD_MAX_PLIES = 63;
-/** The smallest test worth running, nodes. */
-const GUARD_MIN_NODES = 1000;
 /** How often (in nodes, minus one) time and the stop word are polled. */
 
 
@@ -164,14 +155,6 @@ export class AlphaBetaSearch extends QuiescenceSearch {
   private pvFirst = 0;
   private iterBestScore = -INFINITE;
   private readonly rootPv: number[] = [];
-  /**
-   * Root mate guard (tuning `rootGuardNodes`): each root move tested this search, to the score
-   * df-pn's mate by the opponent caps it at (a mated score), or INFINITE when no mate was found.
-   */
-  private readonly rootGuard = new Map<number, number>();
-  /** ... and the budget of the last test of each move that ran out of nodes. */
-  private readonly guardBudgets = new Map<number, number>();
-  private guardSolver: DfPn | undefined;
 
   constructor(tt: TranspositionTable, options: SearchOptions = searchOptions()) {
     super();
@@ -258,8 +241,6 @@ export class AlphaBetaSearch extends QuiescenceSearch {
     this.killers.fill(0);
     this.excluded.fill(0);
     this.staticEvals.fill(-INFINITE);
-    this.rootGuard.clear();
-    this.guardBudgets.clear();
     for (let i = 0; i < this.history.length; i++) this.history[i] = this.history[i]! >> 1;
 
     // Root moves, ordered once by the usual heuristics; later iterations move the best to the front.
@@ -388,19 +369,6 @@ export class AlphaBetaSearch extends QuiescenceSearch {
       }
       if (this.nodes >= this.nodeLimit) break;
     }
-    const refuted = this.rootGuard.get(bestMove) ?? INFINITE;
-    if (refuted < bestScore) {
-      // The guard refuted the last completed iteration's move in the iteration that did not finish:
-      // play the first root move it has not refuted (earlier iterations' best moves are in front).
-      for (let i = 0; i < n; i++) {
-        const m = this.rootMoves[i]!;
-        if (this.rootGuard.get(m) === undefined || this.rootGuard.get(m) === INFINITE) {
-          bestMove = m;
-          bestPv = [m];
-          break;
-        }
-      }
-    }
     let ponderMove = bestPv.length > 1 ? bestPv[1]! : 0;
     if (ponderMove === 0) {
       board.make(bestMove);
@@ -467,7 +435,6 @@ export class AlphaBetaSearch extends QuiescenceSearch {
     const origAlpha = alpha;
     let best = -INFINITE;
     const first = this.pvFirst;
-    const guard = this.tune.rootGuardNodes > 0;
     this.nodes++;
     this.pvLen[0] = 0;
     for (let i = first; i < n; i++) {
@@ -478,15 +445,11 @@ export class AlphaBetaSearch extends QuiescenceSearch {
       board.make(m);
       const check = board.inCheck();
       let score: number;
-      const refuted = guard ? (this.rootGuard.get(m) ?? INFINITE) : INFINITE;
-      // A move the guard refuted earlier in this search is not searched again.
-      if (refuted < INFINITE) score = refuted;
-      else if (i === first) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true, check);
+      if (i === first) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true, check);
       else {
         score = -this.negamax(-alpha - 1, -alpha, childDepth, 1, false, true, check);
         if (!this.stopped && score > alpha && score < beta) score = -this.negamax(-beta, -alpha, childDepth, 1, true, true, check);
       }
-      if (guard && !this.stopped && score > alpha && score < MATE_BOUND) score = this.guardRootMove(m, score);
       board.unmake();
       if (this.stopped) break;
       if (score > best) {
@@ -527,38 +490,6 @@ export class AlphaBetaSearch extends QuiescenceSearch {
       );
     }
     return best;
-  }
-
-  /**
-   * The root mate guard for root move `m`, which is on the board (the opponent to move): df-pn looks
-   * for the opponent's mate by checks within `rootGuardNodes` (once a search per move; its nodes
-   * count as the search's, so fixed-node matches charge them) and caps `score` at being mated by it.
-   * A search that beats alpha with a move can miss a mate by checks of 10-30 plies that df-pn proves
-   * in a few thousand nodes: checks are extended but the quiet defences between them are reduced.
-   */
-  private guardRootMove(m: number, score: number): number {
-    const known = this.rootGuard.get(m);
-    if (known !== undefined) return Math.min(score, known);
-    // A test that ran out of nodes is repeated once the search allows twice its budget.
-    const budget = Math.min(this.tune.rootGuardNodes, Math.floor(this.nodes * this.tune.rootGuardShare));
-    if (budget < 2 * (this.guardBudgets.get(m) ?? GUARD_MIN_NODES / 2)) return score;
-    this.guardSolver ??= new DfPn(GUARD_TABLE_MB);
-    const left = this.pondering || this.hardMs === Infinity ? undefined : this.hardMs - (performance.now() - this.timeBase);
-    const r = this.guardSolver.solve(this.board, {
-      nodes: budget,
-      maxPlies: GUARD_MAX_PLIES,
-      ...(left !== undefined ? { hardMs: Math.max(1, left) } : {}),
-      ...(this.signal !== undefined ? { signal: this.signal } : {}),
-    });
-    this.nodes += r.nodes;
-    if (r.kind === 'timeout') {
-      this.guardBudgets.set(m, budget);
-      return score;
-    }
-    // Mated in 1 + L plies from the root; no mate within the plies leaves the move as searched.
-    const cap = r.kind === 'mate' ? -(MATE - 1 - r.moves.length) : INFINITE;
-    this.rootGuard.set(m, cap);
-    return Math.min(score, cap);
   }
 
   /** Checks the node budget, the stop word and the clock; sets `stopped`. */

@@ -71,21 +71,6 @@ const SPEC = {
    */
   rootMateNodes: { value: 0, min: 0, max: 10_000_000, integer: true },
   /**
-   * Root mate guard: a root move that beats alpha is tested, once a search, by df-pn (dfpn.ts) for
-   * the opponent's mate by checks within this many nodes (counted as the search's); a proven mate
-   * caps its score at being mated, so the search plays another move (gpsfish's test of the
-   * opponent's mate threat, at the root, where a mate of 10-30 plies of checks hides past the
-   * depth); 0: no test. In 9 of the 20 games generation 6 lost to gpsusi, df-pn proves within 25k
-   * nodes the mate after a move Kishi played while other moves had none
-   * (docs/experiments/2026-11-30-shogi-root-mate-guard.md).
-   */
-  rootGuardNodes: { value: 0, min: 0, max: 10_000_000, integer: true },
-  /**
-   * ... and each test spends at most this share of the nodes the search has spent so far, so the
-   * first iterations, whose best move changes at almost every move, test little or nothing.
-   */
-  rootGuardShare: { value: 0.25, min: 0, max: 10, integer: false },
-  /**
    * Ordering: a quiet move (drops included) that gives check gets this added to its history key
    * (histories are about +-50000 together), as Stockfish's move picker favours quiet checks; 0: no
    * bonus. Boards without `givesCheck` ignore it.
