@@ -46,8 +46,8 @@ const PINS: readonly [game: 'chess' | 'shogi', text: string, kind: EvalKind, dep
   ['chess', QGD, 'nnue', 7, { singularExtension: true }, 13392, 'a2a3', 43],
   ['shogi', 'startpos', 'material', 14, {}, 7861, '9g9f', 0],
   ['shogi', SHOGI_MIDDLE, 'linear', 9, {}, 3384, '5i6h', 0],
-  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 9318, '4g4f', 134],
-  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 2496, '7g7f', 133],
+  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 7332, '2i3g', 247],
+  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1814, '7g7f', 150],
 ];
 
 describe('the tournament search tree is pinned', () => {
