@@ -5,7 +5,7 @@
  * quiescence plies, `ptau` the policy network's temperature, `k` the value's sigmoid scale in
  * centipawns instead of the manifest's) and the search's (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` /
  * `textend` the time shares, `mplies` / `mnodes` / `mcands` the mate guard's length, node limit and
- * candidates, `gumbel` the root's Gumbel moves in node-limited searches). Parsing only, so that the
+ * candidates, `lmate` 1 / 0 mate in one at the leaves, `gumbel` the root's Gumbel moves in node-limited searches). Parsing only, so that the
  * engine front-ends check the option without loading the networks' code.
  *
  * `MCTS_TUNABLES` are the keys `kishi tune --search mcts` perturbs (issue 42: PUCT constants,
@@ -68,11 +68,14 @@ export const cpuTuningFromText = (
       case 'mcands':
         options.mateGuardCandidates = v;
         break;
+      case 'lmate':
+        options.leafMate = v !== 0;
+        break;
       case 'gumbel':
         options.gumbelActions = v;
         break;
       default:
-        return Result.err(new KishiError('ERR_CONFIG', `mctsTuning: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, gumbel)`));
+        return Result.err(new KishiError('ERR_CONFIG', `mctsTuning: unknown key ${JSON.stringify(key)} (tau, qplies, ptau, k, cpuct, cpuctFactor, fpu, tsoft, textend, mplies, mnodes, mcands, lmate, gumbel)`));
     }
   }
   return Result.ok({ evaluator, options });

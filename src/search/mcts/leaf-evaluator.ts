@@ -35,6 +35,7 @@ export class TrackedBoard implements MctsBoard {
   readonly game: MctsBoard['game'];
   readonly spec: MctsBoard['spec'];
   readonly maxMoves: number;
+  readonly mateIn1: (() => number) | undefined;
 
   constructor(
     readonly inner: MctsBoard,
@@ -44,6 +45,8 @@ export class TrackedBoard implements MctsBoard {
     this.game = inner.game;
     this.spec = inner.spec;
     this.maxMoves = inner.maxMoves;
+    // The test reads the board only; the evaluator's accumulators need not follow it.
+    this.mateIn1 = inner.mateIn1;
   }
 
   sideToMove(): number {

@@ -25,6 +25,11 @@ export interface MctsBoard {
   unmake(): void;
   inCheck(): boolean;
   /**
+   * A legal move of the side to move that checkmates at once, or 0 (shogi's mate-in-one test,
+   * src/games/shogi/fast/mate1.ts). Absent where the game has no test cheap enough for every leaf.
+   */
+  readonly mateIn1?: () => number;
+  /**
    * The game-theoretic value of the current position for the side to move when the rules end the
    * game here (1 win, 0 draw, -1 loss), else NaN. `legalCount` is the number of legal moves.
    */

@@ -67,6 +67,12 @@ export interface MctsOptions {
    * 0 turns the guard off.
    */
   readonly mateGuardPlies: number;
+  /**
+   * Mate in one at the leaves (boards with `MctsBoard.mateIn1`, shogi): a leaf whose side to move
+   * mates at once is a proven win, marked and backed up as exact without the net (dlshogi tests
+   * every new leaf not in check the same way), so the solver sees mates one ply beyond the tree.
+   */
+  readonly leafMate: boolean;
   /** Node limit of each of the guard's mate searches. */
   readonly mateGuardNodes: number;
   /** Root moves the guard tests after the search, most visited first. */
@@ -110,6 +116,7 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   extendTimeShare: 1,
   deferPriors: true,
   mateGuardPlies: 0,
+  leafMate: false,
   mateGuardNodes: 4000,
   mateGuardCandidates: 4,
   gumbelActions: 0,

@@ -194,6 +194,7 @@ export class SearchWorker {
     const leaf = this.leaf;
     const path = this.path;
     const defer = leaf !== undefined && o.deferPriors;
+    const mate1 = o.leafMate ? board.mateIn1 : undefined;
     const inputSize = this.evaluator?.spec.inputSize ?? 0;
     if (this.collided.length < o.maxCollisions * MAX_PATH) this.collided = new Int32Array(o.maxCollisions * MAX_PATH);
     const collided = this.collided;
@@ -273,7 +274,13 @@ export class SearchWorker {
           const moves = this.moveViews[batch]!;
           const n = board.generate(moves);
           const tv = board.terminalValue(n);
-          if (!Number.isNaN(tv)) {
+          if (Number.isNaN(tv) && mate1 !== undefined && depth >= 1 && !board.inCheck() && mate1() !== 0) {
+            // A mate in one for the side to move: a proven win, whatever the net would say.
+            this.proveWin(path, depth);
+            this.backup(path, 0, depth, 1, false);
+            Atomics.and(t.flags, node, ~FLAG_PENDING);
+            done++;
+          } else if (!Number.isNaN(tv)) {
             this.markTerminal(node, tv);
             // Solver: the parent of a mated leaf has a mating move; the root is never marked.
             if (tv === -1 && depth >= 2) this.proveWin(path, depth - 1);

@@ -5,6 +5,7 @@
  */
 import { KishiError, Result } from '../../core/result.js';
 import { FastShogiBoard, MAX_MOVES } from '../../games/shogi/fast/board.js';
+import { mateIn1 } from '../../games/shogi/fast/mate1.js';
 import { Repetition } from '../../games/shogi/fast/repetition.js';
 import { MOVE_COUNT_SCALE } from '../../nn/encoding.js';
 import { SHOGI_ENCODING, encodeShogi, shogiMoveIndices, shogiRepetitions } from '../../nn/shogi-encoding.js';
@@ -66,6 +67,8 @@ export class ShogiMctsBoard implements MctsBoard {
   inCheck(): boolean {
     return this.board.inCheck();
   }
+
+  readonly mateIn1 = (): number => mateIn1(this.board);
 
   private maybeRepeated(): boolean {
     return this.filter[this.board.hashLo & (FILTER_SIZE - 1)]! >= 2;
