@@ -67,13 +67,13 @@ export const policyPathFor = (valuePath: string, game: GameKind, choice?: string
  *   exploration for about 66 legal moves a position (the policy labels), against 24 in chess;
  * - shogi: the mate guard (src/player/mcts-mate-guard.ts) with mates of up to 7 plies, 4000 nodes
  *   a search, 4 candidates: +70 [+5, +141] over no guard (80 games, session 11);
- * - shogi: mate in one at the leaves (`leafMate`), +34.0 [+8.2, +60.1] over none at 400 playouts
+ * - shogi: mate in one at the leaves (`leafMatePlies` 1), +34.0 [+8.2, +60.1] over none at 400 playouts
  *   (400 games, docs/experiments/2026-11-30-mcts-leaf-mate.md), at 1% of the playouts' speed.
  */
 export const cpuNetMctsOptions = (game: GameKind): Partial<MctsOptions> => ({
   softTimeShare: 1,
   extendTimeShare: 2,
-  ...(game === 'shogi' ? { cpuctInit: 2.5, mateGuardPlies: 7, leafMate: true } : {}),
+  ...(game === 'shogi' ? { cpuctInit: 2.5, mateGuardPlies: 7, leafMatePlies: 1 } : {}),
 });
 
 /** What each `MCTS_TUNABLES` key is in a game when `mctsTuning` does not set it (where `kishi tune --search mcts` starts). */

@@ -35,7 +35,7 @@ export class TrackedBoard implements MctsBoard {
   readonly game: MctsBoard['game'];
   readonly spec: MctsBoard['spec'];
   readonly maxMoves: number;
-  readonly mateIn1: (() => number) | undefined;
+  readonly provenMate: MctsBoard['provenMate'];
 
   constructor(
     readonly inner: MctsBoard,
@@ -45,8 +45,8 @@ export class TrackedBoard implements MctsBoard {
     this.game = inner.game;
     this.spec = inner.spec;
     this.maxMoves = inner.maxMoves;
-    // The test reads the board only; the evaluator's accumulators need not follow it.
-    this.mateIn1 = inner.mateIn1;
+    // The tests play on the inner board and take their moves back: the evaluator need not follow them.
+    this.provenMate = inner.provenMate;
   }
 
   sideToMove(): number {

@@ -25,10 +25,13 @@ export interface MctsBoard {
   unmake(): void;
   inCheck(): boolean;
   /**
-   * A legal move of the side to move that checkmates at once, or 0 (shogi's mate-in-one test,
-   * src/games/shogi/fast/mate1.ts). Absent where the game has no test cheap enough for every leaf.
+   * What the cheap mate tests prove for the side to move, whose legal moves are `moves[0..n)`
+   * (n >= 1): 1 when it is not in check and mates in one; with `plies` >= 2, -1 when it is in
+   * check and each of its moves allows a mate in one; else 0 (nothing proven). Shogi's mate-in-one
+   * test (src/games/shogi/fast/mate1.ts); absent where the game has no test cheap enough for
+   * every leaf. The board is left as it was.
    */
-  readonly mateIn1?: () => number;
+  readonly provenMate?: (moves: Int32Array, n: number, plies: number) => number;
   /**
    * The game-theoretic value of the current position for the side to move when the rules end the
    * game here (1 win, 0 draw, -1 loss), else NaN. `legalCount` is the number of legal moves.

@@ -68,11 +68,13 @@ export interface MctsOptions {
    */
   readonly mateGuardPlies: number;
   /**
-   * Mate in one at the leaves (boards with `MctsBoard.mateIn1`, shogi): a leaf whose side to move
-   * mates at once is a proven win, marked and backed up as exact without the net (dlshogi tests
-   * every new leaf not in check the same way), so the solver sees mates one ply beyond the tree.
+   * Mate tests at the leaves (boards with `MctsBoard.provenMate`, shogi), backed up as exact
+   * values without the net, so the solver (MCTS-Solver) sees mates beyond the tree, as dlshogi
+   * tests each new leaf: 0 none; 1 a leaf not in check whose side to move mates in one is a
+   * proven win; 2 also a leaf in check each of whose evasions allows a mate in one is a proven
+   * loss.
    */
-  readonly leafMate: boolean;
+  readonly leafMatePlies: number;
   /** Node limit of each of the guard's mate searches. */
   readonly mateGuardNodes: number;
   /** Root moves the guard tests after the search, most visited first. */
@@ -116,7 +118,7 @@ export const defaultMctsOptions = (game: GameKind): MctsOptions => ({
   extendTimeShare: 1,
   deferPriors: true,
   mateGuardPlies: 0,
-  leafMate: false,
+  leafMatePlies: 0,
   mateGuardNodes: 4000,
   mateGuardCandidates: 4,
   gumbelActions: 0,

@@ -194,7 +194,7 @@ export class SearchWorker {
     const leaf = this.leaf;
     const path = this.path;
     const defer = leaf !== undefined && o.deferPriors;
-    const mate1 = o.leafMate ? board.mateIn1 : undefined;
+    const provenMate = o.leafMatePlies > 0 ? board.provenMate : undefined;
     const inputSize = this.evaluator?.spec.inputSize ?? 0;
     if (this.collided.length < o.maxCollisions * MAX_PATH) this.collided = new Int32Array(o.maxCollisions * MAX_PATH);
     const collided = this.collided;
@@ -273,14 +273,17 @@ export class SearchWorker {
         } else {
           const moves = this.moveViews[batch]!;
           const n = board.generate(moves);
-          const tv = board.terminalValue(n);
-          if (Number.isNaN(tv) && mate1 !== undefined && depth >= 1 && !board.inCheck() && mate1() !== 0) {
+          let tv = board.terminalValue(n);
+          const mate = Number.isNaN(tv) && provenMate !== undefined && depth >= 1 ? provenMate(moves, n, o.leafMatePlies) : 0;
+          if (mate === 1) {
             // A mate in one for the side to move: a proven win, whatever the net would say.
             this.proveWin(path, depth);
             this.backup(path, 0, depth, 1, false);
             Atomics.and(t.flags, node, ~FLAG_PENDING);
             done++;
-          } else if (!Number.isNaN(tv)) {
+          } else if (mate === -1 || !Number.isNaN(tv)) {
+            // Terminal by the rules, or mated in two: a proven loss like a mate on the board.
+            if (mate === -1) tv = -1;
             this.markTerminal(node, tv);
             // Solver: the parent of a mated leaf has a mating move; the root is never marked.
             if (tv === -1 && depth >= 2) this.proveWin(path, depth - 1);

@@ -68,7 +68,19 @@ export class ShogiMctsBoard implements MctsBoard {
     return this.board.inCheck();
   }
 
-  readonly mateIn1 = (): number => mateIn1(this.board);
+  readonly provenMate = (moves: Int32Array, n: number, plies: number): number => {
+    const b = this.board;
+    if (!b.inCheck()) return mateIn1(b) !== 0 ? 1 : 0;
+    if (plies < 2) return 0;
+    // Mated in two: every evasion meets a mate in one (few evasions, and the first that does not ends the test).
+    for (let i = 0; i < n; i++) {
+      b.makeMove(moves[i]!);
+      const mated = mateIn1(b) !== 0;
+      b.unmakeMove();
+      if (!mated) return 0;
+    }
+    return -1;
+  };
 
   private maybeRepeated(): boolean {
     return this.filter[this.board.hashLo & (FILTER_SIZE - 1)]! >= 2;

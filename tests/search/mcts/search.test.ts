@@ -81,20 +81,20 @@ describe('mate in one from a uniform prior', () => {
     expect(['b1b2', 'b1b3', 'b1b4', 'b1b5', 'b1b6', 'b1b7']).not.toContain(text(board, search.chooseMove()));
   });
 
-  test('shogi leafMate: a move that allows a mate in one is a proven loss at its first visit', async () => {
+  test('shogi leafMatePlies 1: a move that allows a mate in one is a proven loss at its first visit', async () => {
     // Gote threatens G*5h# (the pawn on 5g guards 5h); only 1g1f leaves it open, the king's steps do not.
     const sfen = 'k8/9/9/9/9/9/4p3P/9/4K4 b g 1';
-    const proven = async (leafMate: boolean): Promise<Record<string, number | undefined>> => {
+    const proven = async (leafMatePlies: number): Promise<Record<string, number | undefined>> => {
       const board = shogi(sfen);
-      const { search } = searcher(board, () => ({}), { leafMate });
+      const { search } = searcher(board, () => ({}), { leafMatePlies });
       await search.run(board, { playouts: 12 });
       return Object.fromEntries(search.rootChildren().map((c) => [text(board, c.move), c.proven]));
     };
-    const on = await proven(true);
+    const on = await proven(1);
     expect(Object.keys(on).sort()).toEqual(['1g1f', '5i4h', '5i4i', '5i6h', '5i6i']);
     expect(on).toEqual({ '1g1f': -1, '5i4h': undefined, '5i4i': undefined, '5i6h': undefined, '5i6i': undefined });
     // Without the test the loss needs the mating reply to be found in the tree.
-    expect((await proven(false))['1g1f']).toBeUndefined();
+    expect((await proven(0))['1g1f']).toBeUndefined();
   });
 
   test('MCTS-Solver: a mate in two is proven at the root through the defender\'s only reply', async () => {
