@@ -68,12 +68,13 @@ export const policyPathFor = (valuePath: string, game: GameKind, choice?: string
  * - shogi: the mate guard (src/player/mcts-mate-guard.ts) with mates of up to 7 plies, 4000 nodes
  *   a search, 4 candidates: +70 [+5, +141] over no guard (80 games, session 11);
  * - shogi: mate in one at the leaves (`leafMatePlies` 1), +34.0 [+8.2, +60.1] over none at 400 playouts
- *   (400 games, docs/experiments/2026-11-30-mcts-leaf-mate.md), at 1% of the playouts' speed.
+ *   (400 games, docs/experiments/2026-11-30-mcts-leaf-mate.md), at 1% of the playouts' speed; and
+ *   mated in two at leaves in check (`leafMatePlies` 2), +31.4 [+12.0, +50.9] over 1 (400 games).
  */
 export const cpuNetMctsOptions = (game: GameKind): Partial<MctsOptions> => ({
   softTimeShare: 1,
   extendTimeShare: 2,
-  ...(game === 'shogi' ? { cpuctInit: 2.5, mateGuardPlies: 7, leafMatePlies: 1 } : {}),
+  ...(game === 'shogi' ? { cpuctInit: 2.5, mateGuardPlies: 7, leafMatePlies: 2 } : {}),
 });
 
 /** What each `MCTS_TUNABLES` key is in a game when `mctsTuning` does not set it (where `kishi tune --search mcts` starts). */

@@ -70,17 +70,36 @@ export class ShogiMctsBoard implements MctsBoard {
 
   readonly provenMate = (moves: Int32Array, n: number, plies: number): number => {
     const b = this.board;
-    if (!b.inCheck()) return mateIn1(b) !== 0 ? 1 : 0;
-    if (plies < 2) return 0;
-    // Mated in two: every evasion meets a mate in one (few evasions, and the first that does not ends the test).
+    if (b.inCheck()) return plies >= 2 && this.matedInTwo(moves, n) ? -1 : 0;
+    if (mateIn1(b) !== 0) return 1;
+    if (plies < 3) return 0;
+    // Mate in three: a check after which the defender is mated in two.
+    const evasions = this.evasions;
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      if (!b.givesCheck(m)) continue;
+      b.makeMove(m);
+      const mated = this.matedInTwo(evasions, b.generateMoves(evasions));
+      b.unmakeMove();
+      if (mated) return 1;
+    }
+    return 0;
+  };
+
+  /** Evasions of the mate-in-three test's checks. */
+  private readonly evasions = new Int32Array(MAX_MOVES);
+
+  /** In check with moves `moves[0..n)`: whether each allows a mate in one (the first that does not ends the test). */
+  private matedInTwo(moves: Int32Array, n: number): boolean {
+    const b = this.board;
     for (let i = 0; i < n; i++) {
       b.makeMove(moves[i]!);
       const mated = mateIn1(b) !== 0;
       b.unmakeMove();
-      if (!mated) return 0;
+      if (!mated) return false;
     }
-    return -1;
-  };
+    return true;
+  }
 
   private maybeRepeated(): boolean {
     return this.filter[this.board.hashLo & (FILTER_SIZE - 1)]! >= 2;

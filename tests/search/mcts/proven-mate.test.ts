@@ -1,7 +1,8 @@
 /**
  * The leaves' mate tests of shogi MCTS (`ShogiMctsBoard.provenMate`) against their definition by
- * full move generation (`mateMovesReference`), on the vendored 3-ply tsume positions and every
- * position one move after them; and a 3-ply mate proven at the root's first visit of its first move.
+ * full move generation (`mateMovesReference`), on the vendored 3-ply tsume positions (mate in three
+ * found) and every position one move after them; and a 3-ply mate proven at the first visit of its
+ * first move.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
@@ -17,18 +18,32 @@ const TSUME3 = readFileSync(new URL('../../../data/suites/tsume_mate-3-ply.sfen'
   .map((l) => l.trim())
   .filter((l) => l !== '');
 
-/** The definition: 1 mate in one (not in check), -1 in check with every move allowing one, else 0. */
+/**
+ * The definition: 1 mate in one (not in check; with `plies` 3, or a check after which every reply
+ * allows one), -1 in check with every move allowing one (`plies` >= 2), else 0.
+ */
 const reference = (b: ShogiMctsBoard, moves: Int32Array, n: number, plies: number): number => {
   const out = new Int32Array(MAX_MOVES);
-  if (!b.inCheck()) return mateMovesReference(b.board, out) > 0 ? 1 : 0;
-  if (plies < 2) return 0;
+  const matedInTwo = (replies: Int32Array, r: number): boolean => {
+    for (let i = 0; i < r; i++) {
+      b.make(replies[i]!);
+      const mated = mateMovesReference(b.board, out) > 0;
+      b.unmake();
+      if (!mated) return false;
+    }
+    return true;
+  };
+  if (b.inCheck()) return plies >= 2 && matedInTwo(moves, n) ? -1 : 0;
+  if (mateMovesReference(b.board, out) > 0) return 1;
+  if (plies < 3) return 0;
+  const replies = new Int32Array(MAX_MOVES);
   for (let i = 0; i < n; i++) {
     b.make(moves[i]!);
-    const mated = mateMovesReference(b.board, out) > 0;
+    const mated = b.inCheck() && matedInTwo(replies, b.generate(replies));
     b.unmake();
-    if (!mated) return 0;
+    if (mated) return 1;
   }
-  return -1;
+  return 0;
 };
 
 describe('provenMate', () => {
@@ -39,7 +54,9 @@ describe('provenMate', () => {
     for (const sfen of TSUME3.slice(0, 60)) {
       const b = ShogiMctsBoard.fromText(sfen, []).unwrap();
       const n = b.generate(moves);
-      expect(b.provenMate!(moves, n, 2), sfen).toBe(reference(b, moves, n, 2));
+      for (const plies of [2, 3]) expect(b.provenMate!(moves, n, plies), sfen).toBe(reference(b, moves, n, plies));
+      // A 3-ply tsume: no mate in one, a mate in three.
+      expect([b.provenMate!(moves, n, 2), b.provenMate!(moves, n, 3)], sfen).toEqual([0, 1]);
       let solved = false;
       for (let i = 0; i < n; i++) {
         b.make(moves[i]!);
