@@ -28,9 +28,9 @@ export interface MctsBoard {
    * What the cheap mate tests prove for the side to move, whose legal moves are `moves[0..n)`
    * (n >= 1): 1 when it is not in check and mates in one (with `plies` >= 3, or in three by a
    * check after which it mates in one whatever the reply); with `plies` >= 2, -1 when it is in
-   * check and each of its moves allows a mate in one; else 0 (nothing proven). Shogi's mate-in-one
-   * test (src/games/shogi/fast/mate1.ts); absent where the game has no test cheap enough for
-   * every leaf. The board is left as it was.
+   * check and each of its moves allows a mate in one; else 0 (nothing proven). Shogi uses its
+   * mate-in-one test (src/games/shogi/fast/mate1.ts), chess its checks and the replies' count.
+   * The board is left as it was.
    */
   readonly provenMate?: (moves: Int32Array, n: number, plies: number) => number;
   /**

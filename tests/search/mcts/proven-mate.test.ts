@@ -7,11 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { MAX_MOVES } from '../../../src/games/shogi/fast/board.js';
-import { mateMovesReference } from '../../../src/games/shogi/fast/mate1.js';
+import { ChessMctsBoard } from '../../../src/search/mcts/chess-mcts-board.js';
+import type { MctsBoard } from '../../../src/search/mcts/mcts-board.js';
 import { MockEvaluator } from '../../../src/nn/mock-evaluator.js';
 import { defaultMctsOptions } from '../../../src/search/mcts/options.js';
 import { MctsSearch } from '../../../src/search/mcts/search.js';
 import { ShogiMctsBoard } from '../../../src/search/mcts/shogi-mcts-board.js';
+
+const WAC = readFileSync(new URL('../../../data/suites/wac300.epd', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => `${l.split(' ').slice(0, 4).join(' ')} 0 1`);
 
 const TSUME3 = readFileSync(new URL('../../../data/suites/tsume_mate-3-ply.sfen', import.meta.url), 'utf8')
   .split('\n')
@@ -19,22 +25,35 @@ const TSUME3 = readFileSync(new URL('../../../data/suites/tsume_mate-3-ply.sfen'
   .filter((l) => l !== '');
 
 /**
- * The definition: 1 mate in one (not in check; with `plies` 3, or a check after which every reply
- * allows one), -1 in check with every move allowing one (`plies` >= 2), else 0.
+ * The definition, by full move generation on any `MctsBoard`: 1 when the side to move, not in
+ * check, has a move after which the opponent is in check without a legal move (with `plies` 3, or
+ * a move after which the opponent is in check and each reply allows that), -1 when it is in check
+ * and each of its moves allows such a mate (`plies` >= 2), else 0.
  */
-const reference = (b: ShogiMctsBoard, moves: Int32Array, n: number, plies: number): number => {
-  const out = new Int32Array(MAX_MOVES);
+const reference = (b: MctsBoard, moves: Int32Array, n: number, plies: number): number => {
+  const matesInOne = (): boolean => {
+    const own = new Int32Array(MAX_MOVES);
+    const replies = new Int32Array(MAX_MOVES);
+    const k = b.generate(own);
+    for (let i = 0; i < k; i++) {
+      b.make(own[i]!);
+      const mate = b.inCheck() && b.generate(replies) === 0;
+      b.unmake();
+      if (mate) return true;
+    }
+    return false;
+  };
   const matedInTwo = (replies: Int32Array, r: number): boolean => {
     for (let i = 0; i < r; i++) {
       b.make(replies[i]!);
-      const mated = mateMovesReference(b.board, out) > 0;
+      const mated = matesInOne();
       b.unmake();
       if (!mated) return false;
     }
     return true;
   };
   if (b.inCheck()) return plies >= 2 && matedInTwo(moves, n) ? -1 : 0;
-  if (mateMovesReference(b.board, out) > 0) return 1;
+  if (matesInOne()) return 1;
   if (plies < 3) return 0;
   const replies = new Int32Array(MAX_MOVES);
   for (let i = 0; i < n; i++) {
@@ -75,6 +94,33 @@ describe('provenMate', () => {
     }
     expect(counts.loss).toBeGreaterThanOrEqual(60);
     expect(counts.win).toBeGreaterThan(0);
+  });
+
+  test('chess: equals its definition on WAC positions and one ply after each', () => {
+    const moves = new Int32Array(MAX_MOVES);
+    const replies = new Int32Array(MAX_MOVES);
+    const found = [0, 0, 0];
+    for (const fen of WAC.slice(0, 40)) {
+      const b = ChessMctsBoard.fromText(fen, []).unwrap();
+      const n = b.generate(moves);
+      for (const plies of [1, 2, 3]) expect(b.provenMate!(moves, n, plies), fen).toBe(reference(b, moves, n, plies));
+      for (let i = 0; i < n; i++) {
+        b.make(moves[i]!);
+        const r = b.generate(replies);
+        if (r > 0) {
+          for (const plies of [1, 2]) {
+            const v = b.provenMate!(replies, r, plies);
+            expect(v, `${fen} ${b.moveToText(moves[i]!)} ${plies}`).toBe(reference(b, replies, r, plies));
+            found[v + 1]!++;
+          }
+        }
+        b.unmake();
+      }
+      expect(b.toText()).toBe(fen);
+    }
+    // Both kinds of proof occur among these positions.
+    expect(found[0]).toBeGreaterThan(0);
+    expect(found[2]).toBeGreaterThan(0);
   });
 
   test('leafMatePlies 2 proves a 3-ply mate at the first visit of its first move', async () => {
