@@ -56,12 +56,11 @@ export class ChessMctsBoard implements MctsBoard {
 
   readonly provenMate = (moves: Int32Array, n: number, plies: number): number => {
     if (this.board.inCheck()) return plies >= 2 && this.matedInTwo(moves, n, 0) ? -1 : 0;
-    if (this.mates(moves, n, 0)) return 1;
-    return plies >= 3 && this.matesInThree(moves, n) ? 1 : 0;
+    return this.mates(moves, n, 0) ? 1 : 0;
   };
 
   /** Move lists of the mate tests, by ply below the leaf. */
-  private readonly lists = [new Int32Array(256), new Int32Array(256), new Int32Array(256)];
+  private readonly lists = [new Int32Array(256), new Int32Array(256)];
 
   /** Whether one of `moves[0..n)` checkmates: a check after which the defender has no legal move. */
   private mates(moves: Int32Array, n: number, ply: number): boolean {
@@ -88,21 +87,6 @@ export class ChessMctsBoard implements MctsBoard {
       if (!mated) return false;
     }
     return true;
-  }
-
-  /** Whether one of `moves[0..n)` is a check after which the defender is mated in two. */
-  private matesInThree(moves: Int32Array, n: number): boolean {
-    const b = this.board;
-    const list = this.lists[0]!;
-    for (let i = 0; i < n; i++) {
-      const m = moves[i]!;
-      if (!b.givesCheck(m)) continue;
-      b.makeMove(m);
-      const mated = this.matedInTwo(list, b.generateMoves(list, false, 0), 1);
-      b.unmakeMove();
-      if (mated) return true;
-    }
-    return false;
   }
 
   terminalValue(legalCount: number): number {

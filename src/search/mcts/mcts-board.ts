@@ -26,8 +26,7 @@ export interface MctsBoard {
   inCheck(): boolean;
   /**
    * What the cheap mate tests prove for the side to move, whose legal moves are `moves[0..n)`
-   * (n >= 1): 1 when it is not in check and mates in one (with `plies` >= 3, or in three by a
-   * check after which it mates in one whatever the reply); with `plies` >= 2, -1 when it is in
+   * (n >= 1): 1 when it is not in check and mates in one; with `plies` >= 2, -1 when it is in
    * check and each of its moves allows a mate in one; else 0 (nothing proven). Shogi uses its
    * mate-in-one test (src/games/shogi/fast/mate1.ts), chess its checks and the replies' count.
    * The board is left as it was.

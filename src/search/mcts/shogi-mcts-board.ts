@@ -71,23 +71,8 @@ export class ShogiMctsBoard implements MctsBoard {
   readonly provenMate = (moves: Int32Array, n: number, plies: number): number => {
     const b = this.board;
     if (b.inCheck()) return plies >= 2 && this.matedInTwo(moves, n) ? -1 : 0;
-    if (mateIn1(b) !== 0) return 1;
-    if (plies < 3) return 0;
-    // Mate in three: a check after which the defender is mated in two.
-    const evasions = this.evasions;
-    for (let i = 0; i < n; i++) {
-      const m = moves[i]!;
-      if (!b.givesCheck(m)) continue;
-      b.makeMove(m);
-      const mated = this.matedInTwo(evasions, b.generateMoves(evasions));
-      b.unmakeMove();
-      if (mated) return 1;
-    }
-    return 0;
+    return mateIn1(b) !== 0 ? 1 : 0;
   };
-
-  /** Evasions of the mate-in-three test's checks. */
-  private readonly evasions = new Int32Array(MAX_MOVES);
 
   /** In check with moves `moves[0..n)`: whether each allows a mate in one (the first that does not ends the test). */
   private matedInTwo(moves: Int32Array, n: number): boolean {
