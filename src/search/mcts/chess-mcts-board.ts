@@ -54,41 +54,6 @@ export class ChessMctsBoard implements MctsBoard {
     return this.board.inCheck();
   }
 
-  readonly provenMate = (moves: Int32Array, n: number, plies: number): number => {
-    if (this.board.inCheck()) return plies >= 2 && this.matedInTwo(moves, n, 0) ? -1 : 0;
-    return this.mates(moves, n, 0) ? 1 : 0;
-  };
-
-  /** Move lists of the mate tests, by ply below the leaf. */
-  private readonly lists = [new Int32Array(256), new Int32Array(256)];
-
-  /** Whether one of `moves[0..n)` checkmates: a check after which the defender has no legal move. */
-  private mates(moves: Int32Array, n: number, ply: number): boolean {
-    const b = this.board;
-    for (let i = 0; i < n; i++) {
-      const m = moves[i]!;
-      if (!b.givesCheck(m)) continue;
-      b.makeMove(m);
-      const replies = b.generateMoves(this.lists[ply]!, false, 0);
-      b.unmakeMove();
-      if (replies === 0) return true;
-    }
-    return false;
-  }
-
-  /** In check with moves `moves[0..n)`: whether each allows a mate in one (the first that does not ends the test). */
-  private matedInTwo(moves: Int32Array, n: number, ply: number): boolean {
-    const b = this.board;
-    const list = this.lists[ply]!;
-    for (let i = 0; i < n; i++) {
-      b.makeMove(moves[i]!);
-      const mated = this.mates(list, b.generateMoves(list, false, 0), ply + 1);
-      b.unmakeMove();
-      if (!mated) return false;
-    }
-    return true;
-  }
-
   terminalValue(legalCount: number): number {
     return this.result(legalCount, 1);
   }

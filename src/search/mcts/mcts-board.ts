@@ -27,8 +27,9 @@ export interface MctsBoard {
   /**
    * What the cheap mate tests prove for the side to move, whose legal moves are `moves[0..n)`
    * (n >= 1): 1 when it is not in check and mates in one; with `plies` >= 2, -1 when it is in
-   * check and each of its moves allows a mate in one; else 0 (nothing proven). Shogi uses its
-   * mate-in-one test (src/games/shogi/fast/mate1.ts), chess its checks and the replies' count.
+   * check and each of its moves allows a mate in one; else 0 (nothing proven). Shogi's
+   * mate-in-one test (src/games/shogi/fast/mate1.ts); absent in chess, where the same test by
+   * checks and their replies' count did not pay for its cost (docs/experiments/2026-11-30-mcts-leaf-mate.md).
    * The board is left as it was.
    */
   readonly provenMate?: (moves: Int32Array, n: number, plies: number) => number;

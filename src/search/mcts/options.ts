@@ -68,7 +68,7 @@ export interface MctsOptions {
    */
   readonly mateGuardPlies: number;
   /**
-   * Mate tests at the leaves (`MctsBoard.provenMate`), backed up as exact
+   * Mate tests at the leaves (boards with `MctsBoard.provenMate`, shogi), backed up as exact
    * values without the net, so the solver (MCTS-Solver) sees mates beyond the tree, as dlshogi
    * tests each new leaf: 0 none; 1 a leaf not in check whose side to move mates in one is a
    * proven win; 2 also a leaf in check each of whose evasions allows a mate in one is a proven
