@@ -5,8 +5,9 @@
  * quiescence plies, `ptau` the policy network's temperature, `k` the value's sigmoid scale in
  * centipawns instead of the manifest's) and the search's (`cpuct`, `cpuctFactor`, `fpu`, `tsoft` /
  * `textend` the time shares, `mplies` / `mnodes` / `mcands` the mate guard's length, node limit and
- * candidates, `lmate` the leaves' mate tests (0-2), `gumbel` the root's Gumbel moves in node-limited searches). Parsing only, so that the
- * engine front-ends check the option without loading the networks' code.
+ * candidates, `lmate` the leaves' mate tests (0-2), `gumbel` the root's Gumbel moves in
+ * node-limited searches). Parsing only, so that the engine front-ends check the option without
+ * loading the networks' code.
  *
  * `MCTS_TUNABLES` are the keys `kishi tune --search mcts` perturbs (issue 42: PUCT constants,
  * first-play urgency, policy temperature, time shares), each held in a range where the search

@@ -441,6 +441,9 @@ describe('network files and tuning', () => {
     expect(cpuTuningFromText('mplies=0').unwrap().options).toEqual({ mateGuardPlies: 0 });
     expect(cpuNetMctsOptions('shogi').mateGuardPlies).toBe(7);
     expect(cpuNetMctsOptions('chess').mateGuardPlies).toBeUndefined();
+    // The leaves' mate tests (src/search/mcts/search-worker.ts): on in shogi, off in chess.
+    expect(cpuTuningFromText('lmate=0').unwrap().options).toEqual({ leafMatePlies: 0 });
+    expect([cpuNetMctsOptions('shogi').leafMatePlies, cpuNetMctsOptions('chess').leafMatePlies]).toEqual([2, undefined]);
     const bad = cpuTuningFromText('speed=3');
     expect(bad.isErr && bad.error.message).toMatch(/unknown key "speed"/);
     const nan = cpuTuningFromText('tau=abc');

@@ -65,8 +65,9 @@ describe('provenMate', () => {
         if (r > 0) {
           for (const plies of [1, 2]) expect(b.provenMate!(replies, r, plies), `${sfen} ${b.moveToText(moves[i]!)}`).toBe(reference(b, replies, r, plies));
           const v = b.provenMate!(replies, r, 2);
-          if (v === -1) solved = true;
-          counts[v === 1 ? 'win' : v === -1 ? 'loss' : 'win'] += v === 0 ? 0 : 1;
+          if (v === 1) counts.win++;
+          if (v === -1) counts.loss++;
+          solved ||= v === -1;
         }
         b.unmake();
       }
