@@ -610,7 +610,8 @@ def main() -> int:
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--init", default=None, help="start from this network file (same game, features and activation; "
-                    "a narrower one fills the first units, the new units start with zero output weights)")
+                    "a narrower one fills the first units, the new units start with zero output weights; a base net, or a shogi "
+                    "king-zone net's base rows, starts a king-bucketed one as its factoriser)")
     ap.add_argument("--load-workers", type=int, default=1, help="processes decoding the chunks")
     ap.add_argument("--cache", default=None, help="folder keeping the decoded chunks for later trainings on the same files")
     ap.add_argument("--cache-only", action="store_true", help="fill --cache and stop")
@@ -710,9 +711,12 @@ def main() -> int:
         q0 = read_network(args.init)
         nb0 = q0["buckets"]
         # A base net starts a king-bucketed one as its factoriser (the bucket rows stay zero): the same function
-        # wherever the mirroring does not matter.
-        into_factoriser = kb and q0["feature_set"] == "base"
-        fit = (args.game, BASE if into_factoriser else F, "base" if into_factoriser else args.features, args.activation, args.scale)
+        # wherever the mirroring does not matter. A shogi king-zone net gives its base rows only (its zone rows,
+        # the pieces around the own king, have no place in king-bucket-9: the bucket rows learn them anew).
+        into_factoriser = kb and q0["feature_set"] in ("base", "king-zone")
+        src_set = q0["feature_set"] if into_factoriser else args.features
+        src_features = {"base": BASE, "king-zone": KZ_FEATURES}[src_set] if into_factoriser else F
+        fit = (args.game, src_features, src_set, args.activation, args.scale)
         if (q0["game"], q0["features"], q0["feature_set"], q0["activation"], q0["scale"]) != fit or q0["hidden"] > H or nb0 not in (1, NB):
             print(f"--init {args.init}: a {q0['game']} {q0['feature_set']} {q0['features']}x{q0['hidden']} {q0['activation']} net with {nb0} output bucket(s) does not fit this training", file=sys.stderr)
             return 2
@@ -720,7 +724,8 @@ def main() -> int:
         with torch.no_grad():
             if kb and not into_factoriser:
                 net.ft_f.weight.zero_()  # the file's rows are folded already: the factoriser starts at zero
-            (net.ft_f if into_factoriser else net.ft).weight[: q0["features"], :h0] = torch.from_numpy(q0["w1"] / QA).float()
+            rows = BASE if into_factoriser else q0["features"]
+            (net.ft_f if into_factoriser else net.ft).weight[:rows, :h0] = torch.from_numpy(q0["w1"][:rows] / QA).float()
             net.ft_bias[:h0] = torch.from_numpy(q0["b1"] / QA).float()
             # A net without buckets gives its output layer to every bucket: the bucketed net starts as its function.
             w20 = q0["w2"].reshape(nb0, 2 * h0)

@@ -157,3 +157,51 @@ describeIf(python.isOk, NO_PYTHON)('nnue_train.py on chunks made from policy lab
     expect(loadNnueFile(join(dir, 'new', 'n.bin'), 'shogi').isOk).toBe(true);
   }, 300_000);
 });
+
+/** Whether neither king of a shogi SFEN stands where king-bucket-9 mirrors its own view (sente on files 4-1, gote on files 9-6). */
+const shogiKingsUnmirrored = (sfen: string): boolean =>
+  sfen
+    .split(' ')[0]!
+    .split('/')
+    .every((row) => {
+      const cells = [...row.replace(/\+/g, '').replace(/[1-9]/g, (d) => '.'.repeat(Number(d)))];
+      return cells.every((c, col) => (c === 'K' ? col <= 4 : c === 'k' ? col >= 4 : true));
+    });
+
+describeIf(python.isOk, NO_PYTHON)('nnue_train.py --features king-bucket-9 --init from a king-zone net', () => {
+  it('starts the factoriser from the base rows, so that the new net is the old one without its zone rows where no king is mirrored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kishi-nnue-kz-kb9-'));
+    makeData('shogi', join(dir, 'data'));
+    const train = (out: string, ...extra: string[]) =>
+      runProcess(python.unwrap(), ['trainer/nnue_train.py', '--game', 'shogi', '--data', join(dir, 'data'), '--out', out, '--hidden', '8', '--batch', '64', '--val-every', '3', '--references', '64', ...extra], {
+        timeout: 300_000,
+      });
+    const kzFile = join(dir, 'kz.bin');
+    const r1 = await train(kzFile, '--features', 'king-zone', '--epochs', '1', '--lr', '0.05');
+    expect(r1.status, r1.stderr).toBe(0);
+    const kbFile = join(dir, 'kb.bin');
+    const r2 = await train(kbFile, '--features', 'king-bucket-9', '--epochs', '1', '--steps', '0', '--init', kzFile);
+    expect(r2.status, r2.stderr).toBe(0);
+    expect(r2.stderr).toMatch(/as the factoriser/);
+    const kz = loadNnueFile(kzFile, 'shogi').unwrap().net;
+    // The king-zone net with its zone rows (every row past the 2344 board-hand features) set to zero.
+    const base = 2344;
+    const l1w = Int16Array.from(kz.l1w);
+    l1w.fill(0, base * kz.hidden);
+    const kzBase = { ...kz, l1w };
+    expect(kz.l1w.subarray(base * kz.hidden).some((w) => w !== 0)).toBe(true);
+    const kb = loadNnueFile(kbFile, 'shogi').unwrap();
+    expect(kb.net.featureSet).toBe('king-bucket-9');
+    let checked = 0;
+    for (const r of kb.manifest.references) {
+      if (!shogiKingsUnmirrored(r.position)) continue;
+      expect(nnueOutputOf(kzBase, r.position).unwrap(), r.position).toBe(r.output);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+    // A net of another game or a wider one does not start this training.
+    const wide = await train(join(dir, 'narrow.bin'), '--features', 'king-bucket-9', '--hidden', '4', '--epochs', '1', '--steps', '0', '--init', kzFile);
+    expect(wide.status).toBe(2);
+    expect(wide.stderr).toMatch(/does not fit this training/);
+  }, 300_000);
+});
