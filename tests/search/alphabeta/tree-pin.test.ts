@@ -46,8 +46,8 @@ const PINS: readonly [game: 'chess' | 'shogi', text: string, kind: EvalKind, dep
   ['chess', QGD, 'nnue', 7, { singularExtension: true }, 13392, 'a2a3', 43],
   ['shogi', 'startpos', 'material', 14, {}, 7861, '9g9f', 0],
   ['shogi', SHOGI_MIDDLE, 'linear', 9, {}, 3384, '5i6h', 0],
-  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 17262, '1g1f', 175],
-  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1638, '7g7f', 211],
+  ['shogi', SHOGI_MIDDLE, 'nnue', 8, {}, 5287, '4g4f', 281],
+  ['shogi', 'startpos', 'nnue', 6, { singularExtension: true }, 1709, '7g7f', 135],
 ];
 
 describe('the tournament search tree is pinned', () => {
