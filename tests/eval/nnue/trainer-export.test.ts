@@ -199,7 +199,7 @@ describeIf(python.isOk, NO_PYTHON)('nnue_train.py --features king-bucket-9 --ini
       checked++;
     }
     expect(checked).toBeGreaterThan(10);
-    // A net of another game or a wider one does not start this training.
+    // A net wider than the training (H = 8 into H = 4) does not start it.
     const wide = await train(join(dir, 'narrow.bin'), '--features', 'king-bucket-9', '--hidden', '4', '--epochs', '1', '--steps', '0', '--init', kzFile);
     expect(wide.status).toBe(2);
     expect(wide.stderr).toMatch(/does not fit this training/);
